@@ -1,0 +1,38 @@
+# hyzer-peer — `make demo` and `make test` work on a fresh Debian machine with only Swift.
+SWIFT ?= swift
+PREFIX ?= /usr/local
+BIN := .build/debug/hyzer-peer
+
+.PHONY: deps build test demo install release soak bench clean
+
+# System libraries: installed when missing, every time, idempotently.
+deps:
+	@missing=""; \
+	pkg-config --exists libsodium 2>/dev/null || missing="$$missing libsodium-dev"; \
+	pkg-config --exists sqlite3 2>/dev/null || missing="$$missing libsqlite3-dev"; \
+	command -v pkg-config >/dev/null 2>&1 || missing="$$missing pkg-config"; \
+	if [ -n "$$missing" ]; then \
+		echo "installing:$$missing"; \
+		if [ "$$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi; \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
+	fi
+
+build: deps
+	$(SWIFT) build
+
+test: deps
+	$(SWIFT) build
+	$(SWIFT) test
+
+demo: build
+	$(BIN) demo
+
+release: deps
+	$(SWIFT) build -c release --static-swift-stdlib
+
+install: release
+	install -d $(PREFIX)/bin
+	install -m 0755 .build/release/hyzer-peer $(PREFIX)/bin/hyzer-peer
+
+clean:
+	rm -rf .build

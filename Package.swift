@@ -1,0 +1,64 @@
+// swift-tools-version: 6.2
+import PackageDescription
+
+/// Settings every target of ours shares: Swift 6 language mode (the tools version's default),
+/// and warnings are errors everywhere, not only in CI.
+let strict: [SwiftSetting] = [.treatAllWarnings(as: .error)]
+
+let package = Package(
+    name: "hyzer-peer",
+    platforms: [.macOS(.v14)],
+    products: [
+        .library(name: "HyzerDomain", targets: ["HyzerDomain"]),
+        .library(name: "HyzerKit", targets: ["HyzerKit"]),
+        .executable(name: "hyzer-peer", targets: ["hyzer-peer"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    ],
+    targets: [
+        // libsodium, as the system installs it (libsodium-dev).
+        .systemLibrary(
+            name: "CSodium",
+            pkgConfig: "libsodium",
+            providers: [.apt(["libsodium-dev"]), .brew(["libsodium"])]
+        ),
+        // Pure scoring rules and the op model: no I/O, no clock, no randomness.
+        .target(name: "HyzerDomain", swiftSettings: strict),
+        // Ed25519 identities, BLAKE2b hashes and secret boxes, wrapping libsodium.
+        .target(name: "HyzerCrypto", dependencies: ["CSodium"], swiftSettings: strict),
+        // The replica: SQLite store, signed op log, ingest, materialised views.
+        .target(
+            name: "HyzerKit",
+            dependencies: [
+                "HyzerDomain", "HyzerCrypto",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "hyzer-peer",
+            dependencies: [
+                "HyzerKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        // Shared test support: temporary directories, running the built binary.
+        .target(name: "HyzerTestSupport", dependencies: ["HyzerKit"], swiftSettings: strict),
+        .testTarget(name: "HyzerDomainTests", dependencies: ["HyzerDomain"], swiftSettings: strict),
+        .testTarget(
+            name: "HyzerKitTests",
+            dependencies: ["HyzerKit", "HyzerTestSupport"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "HyzerPeerTests",
+            dependencies: ["HyzerKit", "HyzerTestSupport"],
+            swiftSettings: strict
+        ),
+    ]
+)

@@ -1,0 +1,128 @@
+import Foundation
+
+/// Why canonical bytes could not be read.
+public enum DecodingError: Error, Equatable, Sendable {
+    /// The bytes ended before the value did.
+    case truncated(needed: Int, remaining: Int)
+    /// A varint longer than ten bytes or wider than 64 bits.
+    case malformedVarint
+    /// A string that is not valid UTF-8.
+    case invalidUTF8
+    /// A length or count beyond what the format allows.
+    case tooLong(length: UInt64, maximum: Int)
+    /// A tag byte with no meaning in this version of the format.
+    case unknownTag(UInt8, field: String)
+    /// Bytes left over after the value: canonical encodings have exactly one form.
+    case trailingBytes(count: Int)
+    /// A value outside its field's range.
+    case outOfRange(field: String)
+}
+
+/// Reads the canonical encoding that `ByteWriter` writes, refusing anything else.
+public struct ByteReader {
+    private let bytes: [UInt8]
+    public private(set) var offset: Int
+
+    public init<Bytes: Collection<UInt8>>(_ bytes: Bytes) {
+        self.bytes = Array(bytes)
+        offset = 0
+    }
+
+    public var remaining: Int { bytes.count - offset }
+    public var isAtEnd: Bool { offset == bytes.count }
+
+    public mutating func readByte() throws(DecodingError) -> UInt8 {
+        try need(1)
+        defer { offset += 1 }
+        return bytes[offset]
+    }
+
+    public mutating func readUInt32() throws(DecodingError) -> UInt32 {
+        try need(4)
+        var value: UInt32 = 0
+        for index in offset..<offset + 4 { value = value << 8 | UInt32(bytes[index]) }
+        offset += 4
+        return value
+    }
+
+    public mutating func readUInt64() throws(DecodingError) -> UInt64 {
+        try need(8)
+        var value: UInt64 = 0
+        for index in offset..<offset + 8 { value = value << 8 | UInt64(bytes[index]) }
+        offset += 8
+        return value
+    }
+
+    /// An unsigned LEB128 varint in its shortest form.
+    public mutating func readVarint() throws(DecodingError) -> UInt64 {
+        var value: UInt64 = 0
+        var shift: UInt64 = 0
+        while true {
+            let byte = try readByte()
+            guard shift < 64, shift < 63 || byte <= 1 else { throw .malformedVarint }
+            value |= UInt64(byte & 0x7f) << shift
+            if byte & 0x80 == 0 {
+                // A final zero byte after other bytes is a longer form of a shorter varint.
+                guard byte != 0 || shift == 0 else { throw .malformedVarint }
+                return value
+            }
+            shift += 7
+        }
+    }
+
+    /// A varint no larger than `maximum`, as an `Int`.
+    public mutating func readCount(maximum: Int) throws(DecodingError) -> Int {
+        let value = try readVarint()
+        guard value <= UInt64(maximum) else { throw .tooLong(length: value, maximum: maximum) }
+        return Int(value)
+    }
+
+    public mutating func readBool() throws(DecodingError) -> Bool {
+        switch try readByte() {
+        case 0: return false
+        case 1: return true
+        case let other: throw .unknownTag(other, field: "bool")
+        }
+    }
+
+    public mutating func readRaw(_ count: Int) throws(DecodingError) -> [UInt8] {
+        try need(count)
+        defer { offset += count }
+        return Array(bytes[offset..<offset + count])
+    }
+
+    public mutating func readLengthPrefixed(maximum: Int) throws(DecodingError) -> [UInt8] {
+        try readRaw(try readCount(maximum: maximum))
+    }
+
+    public mutating func readString(maximumBytes: Int) throws(DecodingError) -> String {
+        let raw = try readLengthPrefixed(maximum: maximumBytes)
+        guard let text = String(validating: raw, as: UTF8.self) else { throw .invalidUTF8 }
+        return text
+    }
+
+    public mutating func readUUID() throws(DecodingError) -> UUID {
+        let raw = try readRaw(16)
+        return UUID(uuid: (
+            raw[0], raw[1], raw[2], raw[3], raw[4], raw[5], raw[6], raw[7],
+            raw[8], raw[9], raw[10], raw[11], raw[12], raw[13], raw[14], raw[15]))
+    }
+
+    public mutating func readAuthorID() throws(DecodingError) -> AuthorID {
+        guard let author = AuthorID(bytes: try readRaw(AuthorID.byteCount)) else { throw .outOfRange(field: "author") }
+        return author
+    }
+
+    public mutating func readTimestamp() throws(DecodingError) -> HLCTimestamp {
+        HLCTimestamp(physicalMilliseconds: try readUInt64(), counter: try readUInt32())
+    }
+
+    /// Throws unless every byte was read.
+    public func expectEnd() throws(DecodingError) {
+        guard isAtEnd else { throw .trailingBytes(count: remaining) }
+    }
+
+    private func need(_ count: Int) throws(DecodingError) {
+        guard count <= remaining else { throw .truncated(needed: count, remaining: remaining) }
+    }
+}

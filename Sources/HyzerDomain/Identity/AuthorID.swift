@@ -1,0 +1,30 @@
+/// A replica's identity: its 32-byte Ed25519 public key. Every op names its author by it,
+/// and authors compare as bytes, which makes last-writer-wins ties total.
+public struct AuthorID: Hashable, Comparable, Sendable, CustomStringConvertible {
+    /// The number of bytes in an author id.
+    public static let byteCount = 32
+
+    /// The public key's bytes.
+    public let bytes: [UInt8]
+
+    /// An author id from exactly 32 bytes; `nil` for any other length.
+    public init?(bytes: [UInt8]) {
+        guard bytes.count == Self.byteCount else { return nil }
+        self.bytes = bytes
+    }
+
+    /// An author id from 64 lowercase or uppercase hexadecimal digits.
+    public init?(hex: String) {
+        guard let bytes = Hex.decode(hex), bytes.count == Self.byteCount else { return nil }
+        self.bytes = bytes
+    }
+
+    /// Lowercase hexadecimal, 64 digits.
+    public var hex: String { Hex.encode(bytes) }
+
+    public var description: String { hex }
+
+    public static func < (lhs: AuthorID, rhs: AuthorID) -> Bool {
+        lhs.bytes.lexicographicallyPrecedes(rhs.bytes)
+    }
+}

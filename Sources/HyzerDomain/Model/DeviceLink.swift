@@ -1,0 +1,32 @@
+/// A signed claim that `linkedBy` made `device` an owner of `player`. It counts only while
+/// `linkedBy` itself owns the player.
+public struct DeviceLink: Hashable, Sendable {
+    public let player: ParticipantID
+    public let device: AuthorID
+    public let linkedBy: AuthorID
+
+    public init(player: ParticipantID, device: AuthorID, linkedBy: AuthorID) {
+        self.player = player
+        self.device = device
+        self.linkedBy = linkedBy
+    }
+}
+
+extension Ownership {
+    /// Ownership proven by signatures: each player's creator owns it, and a link counts when
+    /// its signer is an owner, transitively. Independent of the order of `links`.
+    public init(creators: [ParticipantID: AuthorID], links: [DeviceLink]) {
+        var owners: [ParticipantID: Set<AuthorID>] = creators.mapValues { [$0] }
+        var remaining = links
+        var changed = true
+        while changed {
+            changed = false
+            remaining.removeAll { link in
+                guard owners[link.player]?.contains(link.linkedBy) == true else { return false }
+                if owners[link.player, default: []].insert(link.device).inserted { changed = true }
+                return true
+            }
+        }
+        self.init(owners: owners)
+    }
+}

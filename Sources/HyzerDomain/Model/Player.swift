@@ -1,0 +1,18 @@
+import Foundation
+
+/// A registered player. `displayName` is a last-writer-wins register.
+public struct Player: Hashable, Sendable {
+    public let id: UUID
+    public var displayName: String
+    /// When the player was created, by the creating replica's clock.
+    public let createdAt: HLCTimestamp
+    /// The replica that created the player, which owns it (DOMAIN.md, Device).
+    public let createdBy: AuthorID
+
+    public init(id: UUID, displayName: String, createdAt: HLCTimestamp, createdBy: AuthorID) {
+        self.id = id
+        self.displayName = displayName
+        self.createdAt = createdAt
+        self.createdBy = createdBy
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+
+/// An immutable score: a player's strokes on one hole of one round, as one device reported it.
+/// Corrections and resolutions are new events that list the events they supersede.
+public struct ScoreEvent: Hashable, Sendable {
+    public let id: UUID
+    public let roundID: UUID
+    /// 1 through the round's hole count.
+    public let holeNumber: Int
+    public let playerID: ParticipantID
+    /// 1 through 10.
+    public let strokeCount: Int
+    /// Empty for a first score, one id for a correction, several for a resolution.
+    public let supersedes: [UUID]
+    /// The player who reported the score, if the reporting device has an owner.
+    public let reportedByPlayerID: ParticipantID?
+    /// The authoring replica.
+    public let deviceID: AuthorID
+    public let createdAt: HLCTimestamp
+
+    public init(
+        id: UUID, roundID: UUID, holeNumber: Int, playerID: ParticipantID, strokeCount: Int,
+        supersedes: [UUID], reportedByPlayerID: ParticipantID?, deviceID: AuthorID, createdAt: HLCTimestamp
+    ) {
+        self.id = id
+        self.roundID = roundID
+        self.holeNumber = holeNumber
+        self.playerID = playerID
+        self.strokeCount = strokeCount
+        self.supersedes = supersedes
+        self.reportedByPlayerID = reportedByPlayerID
+        self.deviceID = deviceID
+        self.createdAt = createdAt
+    }
+
+    /// Strokes allowed on one hole.
+    public static let strokeRange = 1...10
+}

@@ -1,0 +1,170 @@
+import Foundation
+
+extension OpPayload {
+    /// Bounds on what one op may hold, checked when encoding and decoding.
+    public enum Limits {
+        public static let nameBytesMax = 200
+        public static let holesMax = 36
+        public static let participantsMax = 64
+        public static let supersedesMax = 64
+    }
+
+    /// The canonical bytes: the kind's tag, then its fields in declaration order.
+    public func encoded() -> [UInt8] {
+        var writer = ByteWriter()
+        writer.write(kind.rawValue)
+        switch self {
+        case .deviceRegistered(let name, let kind):
+            writer.write(name)
+            writer.write(UInt8(DeviceKind.allCases.firstIndex(of: kind)!))
+        case .playerCreated(let displayName):
+            writer.write(displayName)
+        case .playerRenamed(let playerID, let displayName):
+            writer.write(playerID)
+            writer.write(displayName)
+        case .courseCreated(let name, let pars):
+            writer.write(name)
+            writer.write(lengthPrefixed: pars.map { UInt8(clamping: $0) })
+        case .courseRenamed(let courseID, let name):
+            writer.write(courseID)
+            writer.write(name)
+        case .holeParSet(let courseID, let hole, let par):
+            writer.write(courseID)
+            writer.write(UInt8(clamping: hole))
+            writer.write(UInt8(clamping: par))
+        case .courseDeleted(let courseID):
+            writer.write(courseID)
+        case .roundStarted(let start):
+            writer.write(start.courseID)
+            writer.write(start.courseName)
+            writer.write(start.organizer)
+            writer.writeVarint(UInt64(start.participants.count))
+            for entry in start.participants {
+                switch entry {
+                case .player(let id):
+                    writer.write(UInt8(0))
+                    writer.write(id)
+                case .guest(let name):
+                    writer.write(UInt8(1))
+                    writer.write(name)
+                }
+            }
+            writer.write(lengthPrefixed: start.pars.map { UInt8(clamping: $0) })
+        case .roundFinished(let roundID, let force):
+            writer.write(roundID)
+            writer.write(force)
+        case .scoreRecorded(let score):
+            writer.write(score.roundID)
+            writer.write(UInt8(clamping: score.hole))
+            writer.write(score.player)
+            writer.write(UInt8(clamping: score.strokes))
+            writer.writeVarint(UInt64(score.supersedes.count))
+            for id in score.supersedes { writer.write(id) }
+            if let reportedBy = score.reportedBy {
+                writer.write(true)
+                writer.write(reportedBy)
+            } else {
+                writer.write(false)
+            }
+        case .deviceLinked(let device, let playerID):
+            writer.write(device)
+            writer.write(playerID)
+        }
+        return writer.bytes
+    }
+
+    /// Reads canonical bytes; throws for anything `encoded()` would not produce.
+    public init(decoding bytes: some Collection<UInt8>) throws(DecodingError) {
+        var reader = ByteReader(bytes)
+        let tag = try reader.readByte()
+        guard let kind = Kind(rawValue: tag) else { throw .unknownTag(tag, field: "op kind") }
+        switch kind {
+        case .deviceRegistered:
+            let name = try reader.readName()
+            let kindIndex = Int(try reader.readByte())
+            guard kindIndex < DeviceKind.allCases.count else { throw .unknownTag(UInt8(kindIndex), field: "device kind") }
+            self = .deviceRegistered(name: name, kind: DeviceKind.allCases[kindIndex])
+        case .playerCreated:
+            self = .playerCreated(displayName: try reader.readName())
+        case .playerRenamed:
+            self = .playerRenamed(playerID: try reader.readUUID(), displayName: try reader.readName())
+        case .courseCreated:
+            self = .courseCreated(name: try reader.readName(), pars: try reader.readPars())
+        case .courseRenamed:
+            self = .courseRenamed(courseID: try reader.readUUID(), name: try reader.readName())
+        case .holeParSet:
+            self = .holeParSet(
+                courseID: try reader.readUUID(), hole: Int(try reader.readByte()), par: Int(try reader.readByte()))
+        case .courseDeleted:
+            self = .courseDeleted(courseID: try reader.readUUID())
+        case .roundStarted:
+            let courseID = try reader.readUUID()
+            let courseName = try reader.readName()
+            let organizer = try reader.readParticipantRef()
+            let count = try reader.readCount(maximum: Limits.participantsMax)
+            var participants: [ParticipantEntry] = []
+            for _ in 0..<count {
+                switch try reader.readByte() {
+                case 0: participants.append(.player(try reader.readUUID()))
+                case 1: participants.append(.guest(name: try reader.readName()))
+                case let other: throw .unknownTag(other, field: "participant")
+                }
+            }
+            let pars = try reader.readPars()
+            self = .roundStarted(RoundStart(
+                courseID: courseID, courseName: courseName, organizer: organizer,
+                participants: participants, pars: pars))
+        case .roundFinished:
+            self = .roundFinished(roundID: try reader.readUUID(), force: try reader.readBool())
+        case .scoreRecorded:
+            let roundID = try reader.readUUID()
+            let hole = Int(try reader.readByte())
+            let player = try reader.readParticipantRef()
+            let strokes = Int(try reader.readByte())
+            let count = try reader.readCount(maximum: Limits.supersedesMax)
+            var supersedes: [UUID] = []
+            for _ in 0..<count { supersedes.append(try reader.readUUID()) }
+            guard supersedes == supersedes.sorted(by: { $0.uuidString < $1.uuidString }) else {
+                throw .outOfRange(field: "supersedes order")
+            }
+            let reportedBy: ParticipantRef? = try reader.readBool() ? try reader.readParticipantRef() : nil
+            self = .scoreRecorded(ScoreRecord(
+                roundID: roundID, hole: hole, player: player, strokes: strokes,
+                supersedes: supersedes, reportedBy: reportedBy))
+        case .deviceLinked:
+            self = .deviceLinked(device: try reader.readAuthorID(), playerID: try reader.readUUID())
+        }
+        try reader.expectEnd()
+    }
+}
+
+extension ByteWriter {
+    mutating func write(_ ref: ParticipantRef) {
+        switch ref {
+        case .player(let id):
+            write(UInt8(0))
+            write(id)
+        case .guest(let id):
+            write(UInt8(1))
+            write(id)
+        }
+    }
+}
+
+extension ByteReader {
+    mutating func readParticipantRef() throws(DecodingError) -> ParticipantRef {
+        switch try readByte() {
+        case 0: return .player(try readUUID())
+        case 1: return .guest(try readUUID())
+        case let other: throw .unknownTag(other, field: "participant")
+        }
+    }
+
+    mutating func readName() throws(DecodingError) -> String {
+        try readString(maximumBytes: OpPayload.Limits.nameBytesMax)
+    }
+
+    mutating func readPars() throws(DecodingError) -> [Int] {
+        try readLengthPrefixed(maximum: OpPayload.Limits.holesMax).map(Int.init)
+    }
+}

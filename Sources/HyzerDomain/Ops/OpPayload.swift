@@ -1,0 +1,124 @@
+import Foundation
+
+/// What an op says: one change to the replica's state. Entities that an op creates (players,
+/// courses, rounds, score events) take their id from that op's hash, so ids are unique and
+/// unforgeable without a random source.
+public enum OpPayload: Hashable, Sendable {
+    /// The authoring device names itself (a last-writer-wins register per device).
+    case deviceRegistered(name: String, kind: DeviceKind)
+    /// A new player; the authoring device owns it.
+    case playerCreated(displayName: String)
+    case playerRenamed(playerID: UUID, displayName: String)
+    /// A new course with the par of each hole (its hole count is `pars.count`).
+    case courseCreated(name: String, pars: [Int])
+    case courseRenamed(courseID: UUID, name: String)
+    case holeParSet(courseID: UUID, hole: Int, par: Int)
+    case courseDeleted(courseID: UUID)
+    /// A round starts: participants are fixed here, and pars are copied from the course.
+    case roundStarted(RoundStart)
+    case roundFinished(roundID: UUID, force: Bool)
+    case scoreRecorded(ScoreRecord)
+    /// A device that owns `playerID` makes `device` an owner too.
+    case deviceLinked(device: AuthorID, playerID: UUID)
+
+    /// The one-byte tag of each kind in the canonical encoding. Never renumber a kind.
+    public enum Kind: UInt8, CaseIterable, Sendable {
+        case deviceRegistered = 1
+        case playerCreated = 2
+        case playerRenamed = 3
+        case courseCreated = 4
+        case courseRenamed = 5
+        case holeParSet = 6
+        case courseDeleted = 7
+        case roundStarted = 8
+        case roundFinished = 9
+        case scoreRecorded = 10
+        case deviceLinked = 11
+    }
+
+    public var kind: Kind {
+        switch self {
+        case .deviceRegistered: .deviceRegistered
+        case .playerCreated: .playerCreated
+        case .playerRenamed: .playerRenamed
+        case .courseCreated: .courseCreated
+        case .courseRenamed: .courseRenamed
+        case .holeParSet: .holeParSet
+        case .courseDeleted: .courseDeleted
+        case .roundStarted: .roundStarted
+        case .roundFinished: .roundFinished
+        case .scoreRecorded: .scoreRecorded
+        case .deviceLinked: .deviceLinked
+        }
+    }
+}
+
+/// The body of a round-start op.
+public struct RoundStart: Hashable, Sendable {
+    public let courseID: UUID
+    /// The course's name when the round started.
+    public let courseName: String
+    public let organizer: ParticipantRef
+    /// In order; guests get their ids from the round id and their place in this list.
+    public let participants: [ParticipantEntry]
+    public let pars: [Int]
+
+    public init(courseID: UUID, courseName: String, organizer: ParticipantRef, participants: [ParticipantEntry], pars: [Int]) {
+        self.courseID = courseID
+        self.courseName = courseName
+        self.organizer = organizer
+        self.participants = participants
+        self.pars = pars
+    }
+}
+
+/// One participant as a round-start op lists it.
+public enum ParticipantEntry: Hashable, Sendable {
+    case player(UUID)
+    case guest(name: String)
+}
+
+/// A reference to a participant inside ops: a registered player or a guest of a round.
+public enum ParticipantRef: Hashable, Sendable {
+    case player(UUID)
+    case guest(UUID)
+
+    /// The participant id as views and the command line show it.
+    public var participantID: ParticipantID {
+        switch self {
+        case .player(let id): id.uuidString.lowercased()
+        case .guest(let id): Participant.guestPrefix + id.uuidString.lowercased()
+        }
+    }
+
+    /// The reference a participant id names; `nil` for text that is neither form.
+    public init?(participantID: ParticipantID) {
+        if participantID.hasPrefix(Participant.guestPrefix) {
+            guard let id = UUID(uuidString: String(participantID.dropFirst(Participant.guestPrefix.count))) else { return nil }
+            self = .guest(id)
+        } else {
+            guard let id = UUID(uuidString: participantID) else { return nil }
+            self = .player(id)
+        }
+    }
+}
+
+/// The body of a score op. The event's id, device and time come from the op itself.
+public struct ScoreRecord: Hashable, Sendable {
+    public let roundID: UUID
+    public let hole: Int
+    public let player: ParticipantRef
+    public let strokes: Int
+    /// Sorted ascending in the encoding.
+    public let supersedes: [UUID]
+    public let reportedBy: ParticipantRef?
+
+    public init(roundID: UUID, hole: Int, player: ParticipantRef, strokes: Int, supersedes: [UUID], reportedBy: ParticipantRef?) {
+        self.roundID = roundID
+        self.hole = hole
+        self.player = player
+        self.strokes = strokes
+        self.supersedes = supersedes.sorted { $0.uuidString < $1.uuidString }
+        self.reportedBy = reportedBy
+    }
+}

@@ -1,0 +1,252 @@
+import Foundation
+import GRDB
+import HyzerDomain
+
+/// The commands that change a replica. Each validates against the replica's current state and
+/// appends its op in one transaction: a refused command changes nothing.
+extension Replica {
+    @discardableResult
+    public func addPlayer(name: String) throws -> Player {
+        try Validation.name(name, of: "player")
+        return try write { db in
+            let op = try append(.playerCreated(displayName: name), in: db)
+            return try ViewReader(db: db).players().first { $0.id == op.entityID }!
+        }
+    }
+
+    public func renamePlayer(_ player: String, to name: String) throws {
+        try Validation.name(name, of: "player")
+        try write { db in
+            let id = try Self.resolvePlayer(player, ViewReader(db: db))
+            try append(.playerRenamed(playerID: id, displayName: name), in: db)
+        }
+    }
+
+    @discardableResult
+    public func addCourse(name: String, pars: [Int]) throws -> Course {
+        try Validation.name(name, of: "course")
+        try Validation.pars(pars)
+        return try write { db in
+            let op = try append(.courseCreated(name: name, pars: pars), in: db)
+            return try ViewReader(db: db).course(op.entityID)!
+        }
+    }
+
+    public func setPar(course: String, hole: Int, par: Int) throws {
+        try Validation.par(par)
+        try write { db in
+            let course = try Self.liveCourse(course, ViewReader(db: db))
+            try Validation.hole(hole, holeCount: course.holeCount)
+            try append(.holeParSet(courseID: course.id, hole: hole, par: par), in: db)
+        }
+    }
+
+    public func renameCourse(_ course: String, to name: String) throws {
+        try Validation.name(name, of: "course")
+        try write { db in
+            let course = try Self.liveCourse(course, ViewReader(db: db))
+            try append(.courseRenamed(courseID: course.id, name: name), in: db)
+        }
+    }
+
+    public func deleteCourse(_ course: String) throws {
+        try write { db in
+            let course = try Self.liveCourse(course, ViewReader(db: db))
+            try append(.courseDeleted(courseID: course.id), in: db)
+        }
+    }
+
+    /// Starts a round on `course` with registered `players` and `guests`, copying the
+    /// course's pars. The organizer defaults to this device's owner.
+    @discardableResult
+    public func startRound(course: String, players: [String], guests: [String] = [], organizer: String? = nil) throws -> Round {
+        for guest in guests { try Validation.name(guest, of: "guest") }
+        return try write { db in
+            let reader = ViewReader(db: db)
+            let course = try Self.liveCourse(course, reader)
+            var playerIDs: [UUID] = []
+            for text in players {
+                let id = try Self.resolvePlayer(text, reader)
+                guard !playerIDs.contains(id) else {
+                    throw ReplicaError.invalidValue("\(text) is listed twice; name each player once")
+                }
+                playerIDs.append(id)
+            }
+            let count = playerIDs.count + guests.count
+            guard count >= 1 else { throw ReplicaError.invalidValue("a round needs at least one player: use --players A,B or --guest NAME") }
+            guard count <= OpPayload.Limits.participantsMax else {
+                throw ReplicaError.invalidValue("a round has at most \(OpPayload.Limits.participantsMax) participants")
+            }
+            let organizerID: UUID
+            if let organizer {
+                organizerID = try Self.resolvePlayer(organizer, reader)
+            } else if let owner = try Meta.text(.owner, in: db).flatMap(UUID.init(uuidString:)) {
+                organizerID = owner
+            } else {
+                throw ReplicaError.invalidValue("name the round's organizer with --organizer PLAYER (this device has no owner)")
+            }
+            let start = RoundStart(
+                courseID: course.id, courseName: course.name, organizer: .player(organizerID),
+                participants: playerIDs.map { .player($0) } + guests.map { .guest(name: $0) }, pars: course.pars)
+            let op = try append(.roundStarted(start), in: db)
+            return try reader.round(op.entityID)!
+        }
+    }
+
+    /// Finishes a round. Only a device owning the organizer may; without `force` every
+    /// participant needs a score on every hole and no hole may be disputed.
+    @discardableResult
+    public func finishRound(_ round: String, force: Bool) throws -> Round {
+        try write { db in
+            let reader = ViewReader(db: db)
+            let round = try Self.round(round, reader)
+            let ownership = try reader.ownership()
+            let evaluation = try reader.evaluation(round, ownership: ownership)
+            try requireOrganizerDevice(round, ownership, reader)
+            guard evaluation.status != .completed else { throw ReplicaError.roundCompleted(round: round.id.lowercased) }
+            if !force, evaluation.status != .awaitingFinalization {
+                let (missing, disputed) = Self.gaps(round, evaluation)
+                throw ReplicaError.roundNotReady(round: round.id.lowercased, missingScores: missing, disputedHoles: disputed)
+            }
+            try append(.roundFinished(roundID: round.id, force: force), in: db)
+            return round
+        }
+    }
+
+    /// Records `strokes` for `player` on `hole`.
+    @discardableResult
+    public func recordScore(round: String, player: String, hole: Int, strokes: Int) throws -> ScoreEvent {
+        try Validation.strokes(strokes)
+        return try write { db in
+            let reader = ViewReader(db: db)
+            let round = try Self.round(round, reader)
+            let participant = try resolveParticipant(player, in: round)
+            try Validation.hole(hole, holeCount: round.holeCount)
+            guard try reader.evaluation(round).status != .completed else { throw ReplicaError.roundCompleted(round: round.id.lowercased) }
+            return try appendScore(round: round, player: participant, hole: hole, strokes: strokes, supersedes: [], db)
+        }
+    }
+
+    /// Corrects an event this device recorded: a new event that supersedes it.
+    @discardableResult
+    public func correct(event: String, strokes: Int) throws -> ScoreEvent {
+        try Validation.strokes(strokes)
+        return try write { db in
+            let reader = ViewReader(db: db)
+            let ids = try Data.fetchAll(db, sql: "SELECT id FROM scoreEvents").compactMap { UUID(bytes: Array($0)) }
+            let eventID = UUID(uuidString: try Resolver.resolve(event, among: ids.map { .init(id: $0.lowercased, name: "") }, kind: "event"))!
+            let roundID = try Data.fetchOne(db, sql: "SELECT round FROM scoreEvents WHERE id = ?", arguments: [Data(eventID.bytes)])
+                .flatMap { UUID(bytes: Array($0)) }
+            guard let roundID, let round = try reader.round(roundID),
+                let original = try reader.events(round: roundID).first(where: { $0.id == eventID })
+            else { throw ReplicaError.unknown(kind: "event", text: event) }
+            guard original.deviceID == author else {
+                throw ReplicaError.notYourEvent(event: eventID.lowercased, device: original.deviceID.short)
+            }
+            let evaluation = try reader.evaluation(round)
+            guard evaluation.status != .completed else { throw ReplicaError.roundCompleted(round: round.id.lowercased) }
+            guard let participant = round.participants.first(where: { $0.id == original.playerID }),
+                (1...round.holeCount).contains(original.holeNumber)
+            else { throw ReplicaError.invalidValue("event \(eventID.lowercased) is not a valid score, so it cannot be corrected") }
+            let leaves = Self.leaves(evaluation.score(player: original.playerID, hole: original.holeNumber))
+            guard leaves.contains(where: { $0.id == eventID }) else {
+                throw ReplicaError.invalidValue("event \(eventID.lowercased) was already corrected; correct the newer event instead (see `hyzer-peer breakdown`)")
+            }
+            return try appendScore(
+                round: round, player: participant, hole: original.holeNumber, strokes: strokes, supersedes: [eventID], db)
+        }
+    }
+
+    /// The organizer's resolution: one event that supersedes every current leaf of the hole.
+    @discardableResult
+    public func resolve(round: String, player: String, hole: Int, strokes: Int) throws -> ScoreEvent {
+        try Validation.strokes(strokes)
+        return try write { db in
+            let reader = ViewReader(db: db)
+            let round = try Self.round(round, reader)
+            let participant = try resolveParticipant(player, in: round)
+            try Validation.hole(hole, holeCount: round.holeCount)
+            let ownership = try reader.ownership()
+            try requireOrganizerDevice(round, ownership, reader)
+            let evaluation = try reader.evaluation(round, ownership: ownership)
+            let leaves = Self.leaves(evaluation.score(player: participant.id, hole: hole))
+            if evaluation.status == .completed, leaves.isEmpty { throw ReplicaError.roundCompleted(round: round.id.lowercased) }
+            return try appendScore(round: round, player: participant, hole: hole, strokes: strokes, supersedes: leaves.map(\.id), db)
+        }
+    }
+
+    /// Makes `device` an owner of `owner`; this device must own that player.
+    public func linkDevice(_ device: String, owner: String) throws {
+        try write { db in
+            let reader = ViewReader(db: db)
+            let device = try Self.resolveDevice(device, reader)
+            let player = try Self.resolvePlayer(owner, reader)
+            let ownership = try reader.ownership()
+            guard ownership.device(author, owns: player.lowercased) else {
+                throw ReplicaError.notOwner(player: try reader.playerName(player) ?? player.lowercased)
+            }
+            guard !ownership.device(device, owns: player.lowercased) else { return }
+            try append(.deviceLinked(device: device, playerID: player), in: db)
+        }
+    }
+
+    // MARK: Helpers
+
+    private func appendScore(
+        round: Round, player: Participant, hole: Int, strokes: Int, supersedes: [UUID], _ db: Database
+    ) throws -> ScoreEvent {
+        let reporter = try Meta.text(.owner, in: db).flatMap(UUID.init(uuidString:)).map { ParticipantRef.player($0) }
+        let record = ScoreRecord(
+            roundID: round.id, hole: hole, player: ParticipantRef(participantID: player.id)!, strokes: strokes,
+            supersedes: supersedes, reportedBy: reporter)
+        let op = try append(.scoreRecorded(record), in: db)
+        return ScoreEvent(
+            id: op.entityID, roundID: round.id, holeNumber: hole, playerID: player.id, strokeCount: strokes,
+            supersedes: record.supersedes, reportedByPlayerID: reporter?.participantID, deviceID: author, createdAt: op.clock!)
+    }
+
+    private func requireOrganizerDevice(_ round: Round, _ ownership: Ownership, _ reader: ViewReader) throws {
+        guard ownership.device(author, owns: round.organizerID) else {
+            let name = round.participants.first { $0.id == round.organizerID }?.name
+                ?? UUID(uuidString: round.organizerID).flatMap { try? reader.playerName($0) } ?? round.organizerID
+            throw ReplicaError.notOrganizerDevice(round: round.id.lowercased, organizer: name)
+        }
+    }
+
+    static func round(_ text: String, _ reader: ViewReader) throws -> Round {
+        let id = try resolveRound(text, reader)
+        guard let round = try reader.round(id) else { throw ReplicaError.unknown(kind: "round", text: text) }
+        return round
+    }
+
+    private static func liveCourse(_ text: String, _ reader: ViewReader) throws -> Course {
+        let id = try resolveCourse(text, reader)
+        guard let course = try reader.course(id) else { throw ReplicaError.unknown(kind: "course", text: text) }
+        guard !course.deleted else { throw ReplicaError.courseDeleted(name: course.name) }
+        return course
+    }
+
+    static func leaves(_ score: HoleScore) -> [ScoreEvent] {
+        switch score {
+        case .unscored: []
+        case .scored(_, let leaves): leaves
+        case .disputed(let leaves, _): leaves
+        }
+    }
+
+    /// Missing scores and disputed holes of a round.
+    static func gaps(_ round: Round, _ evaluation: RoundEvaluation) -> (missing: Int, disputed: Int) {
+        var missing = 0
+        var disputed = 0
+        for participant in round.participants {
+            for hole in 1...max(1, round.holeCount) where hole <= round.holeCount {
+                switch evaluation.score(player: participant.id, hole: hole) {
+                case .unscored: missing += 1
+                case .disputed: disputed += 1
+                case .scored: break
+                }
+            }
+        }
+        return (missing, disputed)
+    }
+}

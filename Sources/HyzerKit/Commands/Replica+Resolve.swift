@@ -1,0 +1,56 @@
+import Foundation
+import GRDB
+import HyzerDomain
+
+extension Replica {
+    /// The player that `text` names (id, unambiguous id prefix, or exact name).
+    public func resolvePlayer(_ text: String) throws -> UUID {
+        try read { try Self.resolvePlayer(text, ViewReader(db: $0)) }
+    }
+
+    /// The course that `text` names.
+    public func resolveCourse(_ text: String) throws -> UUID {
+        try read { try Self.resolveCourse(text, ViewReader(db: $0)) }
+    }
+
+    /// The round that `text` names: its id, an unambiguous id prefix, or `latest` for the most
+    /// recently started round.
+    public func resolveRound(_ text: String) throws -> UUID {
+        try read { try Self.resolveRound(text, ViewReader(db: $0)) }
+    }
+
+    /// The participant of `round` that `text` names (player or guest id, prefix, or name).
+    public func resolveParticipant(_ text: String, in round: Round) throws -> Participant {
+        let id = try Resolver.resolve(
+            text, among: round.participants.map { .init(id: $0.id, name: $0.name) }, kind: "participant")
+        return round.participants.first { $0.id == id }!
+    }
+
+    static func resolvePlayer(_ text: String, _ reader: ViewReader) throws -> UUID {
+        let players = try reader.players()
+        let id = try Resolver.resolve(text, among: players.map { .init(id: $0.id.lowercased, name: $0.displayName) }, kind: "player")
+        return UUID(uuidString: id)!
+    }
+
+    static func resolveCourse(_ text: String, _ reader: ViewReader) throws -> UUID {
+        let courses = try reader.courses()
+        let id = try Resolver.resolve(text, among: courses.map { .init(id: $0.id.lowercased, name: $0.name) }, kind: "course")
+        return UUID(uuidString: id)!
+    }
+
+    static func resolveRound(_ text: String, _ reader: ViewReader) throws -> UUID {
+        let ids = try reader.roundIDs()
+        if text == "latest" {
+            guard let latest = ids.first else { throw ReplicaError.invalidValue("there is no round yet; start one with `hyzer-peer round start`") }
+            return latest
+        }
+        let id = try Resolver.resolve(text, among: ids.map { .init(id: $0.lowercased, name: "") }, kind: "round")
+        return UUID(uuidString: id)!
+    }
+
+    static func resolveDevice(_ text: String, _ reader: ViewReader) throws -> AuthorID {
+        let devices = try reader.devices()
+        let id = try Resolver.resolve(text, among: devices.map { .init(id: $0.id.hex, name: $0.name) }, kind: "device")
+        return AuthorID(hex: id)!
+    }
+}

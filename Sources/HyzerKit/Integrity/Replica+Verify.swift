@@ -1,0 +1,114 @@
+import Foundation
+import GRDB
+import HyzerCrypto
+import HyzerDomain
+
+extension Replica {
+    /// Checks everything the replica holds: SQLite's integrity, every hash chain and stored
+    /// signature, that the views equal views rebuilt from the log (the rebuild is rolled back),
+    /// and lists the authentic ops that views ignore.
+    public func verify() throws -> VerifyReport {
+        var report = VerifyReport()
+        try database.writeWithoutTransaction { db in
+            let integrity = try String.fetchAll(db, sql: "PRAGMA quick_check")
+            if integrity != ["ok"] { report.problems.append(.databaseIntegrity(integrity.prefix(3).joined(separator: "; "))) }
+            try Self.verifyLogs(db, &report)
+            try db.inTransaction {
+                let before = try Self.viewFingerprints(db)
+                try Materializer.rebuild(db)
+                let after = try Self.viewFingerprints(db)
+                for table in Schema.viewTables where before[table] != after[table] {
+                    report.problems.append(.viewDiffers(table: table))
+                }
+                return .rollback
+            }
+            try Self.listIgnoredOps(db, &report)
+            report.forks = try Row.fetchAll(db, sql: "SELECT author, sequence FROM forks ORDER BY author, sequence").map { row in
+                (author: AuthorID(bytes: Array(row[0] as Data))!, sequence: UInt64(row[1] as Int64))
+            }
+        }
+        return report
+    }
+
+    private static func verifyLogs(_ db: Database, _ report: inout VerifyReport) throws {
+        for author in try Row.fetchAll(db, sql: "SELECT id, key, headSequence, headHash FROM authors ORDER BY key") {
+            let key = AuthorID(bytes: Array(author[1] as Data))!
+            let head = UInt64(author[2] as Int64)
+            var expected: UInt64 = 1
+            var previous = SignedOp.noPreviousHash
+            var lastSigned = false
+            let rows = try Row.fetchCursor(
+                db, sql: "SELECT sequence, hash, tail, signature FROM ops WHERE author = ? ORDER BY sequence",
+                arguments: [author[0] as Int64])
+            while let row = try rows.next() {
+                let sequence = UInt64(row[0] as Int64)
+                guard sequence == expected else {
+                    report.problems.append(.brokenLog(author: key, detail: "op \(expected) is missing"))
+                    break
+                }
+                let op = SignedOp(
+                    author: key, sequence: sequence, previousHash: previous, tail: Array(row[2] as Data),
+                    signature: (row[3] as Data?).map { Array($0) })
+                report.opsChecked += 1
+                if op.hash != Array(row[1] as Data) { report.problems.append(.hashMismatch(author: key, sequence: sequence)) }
+                lastSigned = op.signature != nil
+                if lastSigned {
+                    report.signaturesChecked += 1
+                    if !op.hasValidSignature { report.problems.append(.signatureInvalid(author: key, sequence: sequence)) }
+                }
+                previous = op.hash
+                expected += 1
+            }
+            if expected - 1 != head || (head > 0 && previous != Array(author[3] as Data)) {
+                report.problems.append(.brokenLog(author: key, detail: "its head does not match its last op"))
+            } else if head > 0 && !lastSigned {
+                report.problems.append(.brokenLog(author: key, detail: "its head op carries no signature"))
+            }
+        }
+    }
+
+    /// One hash per view table over its rows in primary-key order.
+    private static func viewFingerprints(_ db: Database) throws -> [String: [UInt8]] {
+        var fingerprints: [String: [UInt8]] = [:]
+        for table in Schema.viewTables {
+            var writer = ByteWriter()
+            let rows = try Row.fetchCursor(db, sql: "SELECT * FROM \(table) ORDER BY 1, 2, 3")
+            while let row = try rows.next() {
+                for value in row.databaseValues { writer.write(value.description) }
+            }
+            fingerprints[table] = Blake2b.hash256(writer.bytes)
+        }
+        return fingerprints
+    }
+
+    private static func listIgnoredOps(_ db: Database, _ report: inout VerifyReport) throws {
+        let rows = try Row.fetchAll(db, sql: "SELECT a.key, o.sequence, o.tail FROM ops o JOIN authors a ON a.id = o.author ORDER BY a.key, o.sequence")
+        for row in rows {
+            let op = SignedOp(
+                author: AuthorID(bytes: Array(row[0] as Data))!, sequence: UInt64(row[1] as Int64),
+                previousHash: SignedOp.noPreviousHash, tail: Array(row[2] as Data), signature: nil)
+            if case .failure(let error) = op.payload() {
+                report.ignoredOps.append(.init(author: op.author, sequence: op.sequence, reason: "undecodable payload (\(error))"))
+            }
+        }
+        let reader = ViewReader(db: db)
+        let ownership = try reader.ownership()
+        for id in try reader.roundIDs() {
+            guard let round = try reader.round(id) else { continue }
+            for ignored in try reader.evaluation(round, ownership: ownership).ignoredEvents {
+                let sequence = try Int64.fetchOne(
+                    db, sql: "SELECT sequence FROM scoreEvents WHERE id = ?", arguments: [Data(ignored.event.id.bytes)]) ?? 0
+                report.ignoredOps.append(.init(
+                    author: ignored.event.deviceID, sequence: UInt64(sequence), reason: "score event \(ignored.event.id.lowercased): \(ignored.reason)"))
+            }
+        }
+        let orphans = try Row.fetchAll(db, sql: """
+            SELECT a.key, e.sequence FROM scoreEvents e JOIN authors a ON a.id = e.author
+            WHERE e.round NOT IN (SELECT id FROM rounds) ORDER BY a.key, e.sequence
+            """)
+        for row in orphans {
+            report.ignoredOps.append(.init(
+                author: AuthorID(bytes: Array(row[0] as Data))!, sequence: UInt64(row[1] as Int64), reason: "score for an unknown round"))
+        }
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+import GRDB
+import HyzerDomain
+
+/// What a replica holds and knows.
+public struct ReplicaStatus: Sendable {
+    public let identity: ReplicaIdentity
+    public let versionVector: VersionVector
+    public let digest: String
+    public let opCount: Int
+    /// Ops waiting above a gap in their author's log.
+    public let pendingOps: Int
+    /// Authors caught forking, with the first sequence number where their logs diverged.
+    public let forks: [(author: AuthorID, sequence: UInt64)]
+    public let players: Int
+    public let courses: Int
+    public let rounds: Int
+}
+
+extension Replica {
+    public func status() throws -> ReplicaStatus {
+        let identity = try identity()
+        return try read { db in
+            let reader = ViewReader(db: db)
+            let forks = try Row.fetchAll(db, sql: "SELECT author, sequence FROM forks ORDER BY author, sequence").map { row in
+                (author: AuthorID(bytes: Array(row[0] as Data))!, sequence: UInt64(row[1] as Int64))
+            }
+            let pendingOps = try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(lastSequence - firstSequence + 1), 0) FROM pendingSegments") ?? 0
+            return ReplicaStatus(
+                identity: identity, versionVector: try Self.versionVector(db), digest: try Self.digest(db),
+                opCount: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM ops") ?? 0,
+                pendingOps: pendingOps, forks: forks,
+                players: try reader.players().count, courses: try reader.courses().filter { !$0.deleted }.count,
+                rounds: try reader.roundIDs().count)
+        }
+    }
+}

@@ -1,0 +1,45 @@
+import HyzerDomain
+
+/// The result of `Replica.verify()`: problems with the store itself, and authentic ops that
+/// views ignore because they break a domain rule.
+public struct VerifyReport: Sendable {
+    /// Something wrong with the store: any of these means the replica cannot be trusted.
+    public enum Problem: Hashable, Sendable, CustomStringConvertible {
+        /// SQLite's own integrity check failed.
+        case databaseIntegrity(String)
+        /// An op's stored hash differs from the hash of its bytes and its predecessor's hash.
+        case hashMismatch(author: AuthorID, sequence: UInt64)
+        /// A stored signature does not verify.
+        case signatureInvalid(author: AuthorID, sequence: UInt64)
+        /// The log has a hole, or its head disagrees with the authors table.
+        case brokenLog(author: AuthorID, detail: String)
+        /// A view table differs from the same table rebuilt from the log.
+        case viewDiffers(table: String)
+
+        public var description: String {
+            switch self {
+            case .databaseIntegrity(let message): "database integrity check failed: \(message)"
+            case .hashMismatch(let author, let sequence): "op \(sequence) of author \(author.short) does not match its hash: it was changed"
+            case .signatureInvalid(let author, let sequence): "the signature of op \(sequence) of author \(author.short) does not verify"
+            case .brokenLog(let author, let detail): "the log of author \(author.short) is broken: \(detail)"
+            case .viewDiffers(let table): "the view table \(table) differs from the one rebuilt from the log"
+            }
+        }
+    }
+
+    /// An authentic op that views ignore.
+    public struct IgnoredOp: Hashable, Sendable {
+        public let author: AuthorID
+        public let sequence: UInt64
+        public let reason: String
+    }
+
+    public var opsChecked = 0
+    public var signaturesChecked = 0
+    public var problems: [Problem] = []
+    public var ignoredOps: [IgnoredOp] = []
+    public var forks: [(author: AuthorID, sequence: UInt64)] = []
+
+    /// True when the store holds no problem (ignored ops and forks are other replicas' doing).
+    public var isIntact: Bool { problems.isEmpty }
+}

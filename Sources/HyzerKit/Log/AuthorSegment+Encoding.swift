@@ -1,0 +1,47 @@
+import HyzerDomain
+
+extension AuthorSegment {
+    /// Bounds that keep a hostile segment from exhausting memory.
+    public enum Limits {
+        public static let opsMax = 1_000_000
+        public static let tailBytesMax = 16 * 1024
+    }
+
+    /// `author ‖ firstSequence (varint) ‖ previousHash ‖ count (varint) ‖ tails (each
+    /// length-prefixed) ‖ lastSignature` (docs/formats.md).
+    public func encode(into writer: inout ByteWriter) {
+        writer.write(author)
+        writer.writeVarint(firstSequence)
+        writer.write(raw: previousHash)
+        writer.writeVarint(UInt64(tails.count))
+        for tail in tails { writer.write(lengthPrefixed: tail) }
+        writer.write(raw: lastSignature)
+    }
+
+    public func encoded() -> [UInt8] {
+        var writer = ByteWriter(capacity: 140 + tails.count * 80)
+        encode(into: &writer)
+        return writer.bytes
+    }
+
+    /// Reads one segment from `reader`; checks only the shape, not the signature.
+    public init(from reader: inout ByteReader) throws(DecodingError) {
+        let author = try reader.readAuthorID()
+        let firstSequence = try reader.readVarint()
+        guard firstSequence >= 1 else { throw .outOfRange(field: "first sequence") }
+        let previousHash = try reader.readRaw(32)
+        let count = try reader.readCount(maximum: Limits.opsMax)
+        guard count >= 1 else { throw .outOfRange(field: "op count") }
+        var tails: [[UInt8]] = []
+        tails.reserveCapacity(min(count, reader.remaining / 14))
+        for _ in 0..<count { tails.append(try reader.readLengthPrefixed(maximum: Limits.tailBytesMax)) }
+        let signature = try reader.readRaw(64)
+        self.init(author: author, firstSequence: firstSequence, previousHash: previousHash, tails: tails, lastSignature: signature)
+    }
+
+    public init(decoding bytes: [UInt8]) throws(DecodingError) {
+        var reader = ByteReader(bytes)
+        try self.init(from: &reader)
+        try reader.expectEnd()
+    }
+}

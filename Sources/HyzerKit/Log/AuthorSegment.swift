@@ -1,0 +1,58 @@
+import HyzerCrypto
+import HyzerDomain
+
+/// A run of consecutive ops of one author: what bundles and the TCP protocol carry.
+/// Only the last op's signature travels; the hash chain from `previousHash` binds the rest.
+public struct AuthorSegment: Hashable, Sendable {
+    public let author: AuthorID
+    public let firstSequence: UInt64
+    /// The hash of op `firstSequence - 1` (zeros when `firstSequence` is 1).
+    public let previousHash: [UInt8]
+    /// Each op's `clock ‖ payload`, in sequence order.
+    public let tails: [[UInt8]]
+    /// The author's signature of the last op.
+    public let lastSignature: [UInt8]
+
+    public init(author: AuthorID, firstSequence: UInt64, previousHash: [UInt8], tails: [[UInt8]], lastSignature: [UInt8]) {
+        self.author = author
+        self.firstSequence = firstSequence
+        self.previousHash = previousHash
+        self.tails = tails
+        self.lastSignature = lastSignature
+    }
+
+    /// The segment of `ops`, which must be consecutive ops of one author, the last one signed.
+    public init(ops: [SignedOp]) {
+        precondition(!ops.isEmpty, "a segment holds at least one op")
+        let last = ops[ops.count - 1]
+        precondition(last.signature != nil, "a segment ends with a signed op")
+        self.init(
+            author: last.author, firstSequence: ops[0].sequence, previousHash: ops[0].previousHash,
+            tails: ops.map(\.tail), lastSignature: last.signature!)
+    }
+
+    public var lastSequence: UInt64 { firstSequence + UInt64(tails.count) - 1 }
+
+    /// Rebuilds the ops, checking the hash chain implicitly and the last op's signature
+    /// explicitly: one Ed25519 verification for the whole segment.
+    public func verifiedOps() throws(IngestError) -> [SignedOp] {
+        guard !tails.isEmpty else { throw .emptySegment(author: author) }
+        guard firstSequence >= 1, previousHash.count == 32,
+            firstSequence > 1 || previousHash == SignedOp.noPreviousHash
+        else { throw .malformedSegment(author: author, reason: "its first op does not follow a valid previous op") }
+        var ops: [SignedOp] = []
+        ops.reserveCapacity(tails.count)
+        var previous = previousHash
+        for (offset, tail) in tails.enumerated() {
+            let op = SignedOp(
+                author: author, sequence: firstSequence + UInt64(offset), previousHash: previous, tail: tail,
+                signature: offset == tails.count - 1 ? lastSignature : nil)
+            ops.append(op)
+            previous = op.hash
+        }
+        guard ops[ops.count - 1].hasValidSignature else {
+            throw .signatureMismatch(author: author, sequence: lastSequence)
+        }
+        return ops
+    }
+}

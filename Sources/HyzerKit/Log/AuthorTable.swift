@@ -1,0 +1,56 @@
+import Foundation
+import GRDB
+import HyzerDomain
+
+/// One row of the `authors` table: an author's log head, and whether it forked.
+struct AuthorRow {
+    let id: Int64
+    let key: AuthorID
+    var headSequence: UInt64
+    var headHash: [UInt8]
+    var forked: Bool
+
+    static func find(_ key: AuthorID, in db: Database) throws -> AuthorRow? {
+        try Row.fetchOne(
+            db, sql: "SELECT id, headSequence, headHash, forked FROM authors WHERE key = ?",
+            arguments: [Data(key.bytes)]
+        ).map { row in
+            AuthorRow(id: row[0], key: key, headSequence: UInt64(row[1] as Int64), headHash: Array(row[2] as Data), forked: row[3])
+        }
+    }
+
+    /// The author's row, created with an empty log when the author is new.
+    static func findOrCreate(_ key: AuthorID, in db: Database) throws -> AuthorRow {
+        if let row = try find(key, in: db) { return row }
+        try db.execute(
+            sql: "INSERT INTO authors (key, headSequence, headHash) VALUES (?, 0, ?)",
+            arguments: [Data(key.bytes), Data(SignedOp.noPreviousHash)])
+        return AuthorRow(id: db.lastInsertedRowID, key: key, headSequence: 0, headHash: SignedOp.noPreviousHash, forked: false)
+    }
+
+    /// Appends `op`, which must be this author's next op, and moves the head.
+    mutating func append(_ op: SignedOp, in db: Database) throws {
+        precondition(op.author == key && op.sequence == headSequence + 1 && op.previousHash == headHash,
+            "ops are appended in sequence, each on its predecessor")
+        try db.execute(
+            sql: "INSERT INTO ops (author, sequence, hash, tail, signature) VALUES (?, ?, ?, ?, ?)",
+            arguments: [id, Int64(op.sequence), Data(op.hash), Data(op.tail), op.signature.map { Data($0) }])
+        headSequence = op.sequence
+        headHash = op.hash
+        try db.execute(
+            sql: "UPDATE authors SET headSequence = ?, headHash = ? WHERE id = ?",
+            arguments: [Int64(headSequence), Data(headHash), id])
+    }
+
+    /// The stored hash of op `sequence`; zeros for 0.
+    func hash(of sequence: UInt64, in db: Database) throws -> [UInt8]? {
+        if sequence == 0 { return SignedOp.noPreviousHash }
+        return try Data.fetchOne(
+            db, sql: "SELECT hash FROM ops WHERE author = ? AND sequence = ?", arguments: [id, Int64(sequence)]
+        ).map { Array($0) }
+    }
+
+    func markForked(in db: Database) throws {
+        try db.execute(sql: "UPDATE authors SET forked = 1 WHERE id = ?", arguments: [id])
+    }
+}

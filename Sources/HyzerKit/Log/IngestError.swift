@@ -1,0 +1,37 @@
+import HyzerDomain
+
+/// Why a segment of ops was refused. Every case names the author and the check that failed;
+/// a refused segment changes nothing.
+public enum IngestError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// A segment with no ops.
+    case emptySegment(author: AuthorID)
+    /// A segment whose header cannot start a valid chain.
+    case malformedSegment(author: AuthorID, reason: String)
+    /// The last op's signature is not the author's signature of the chain the segment carries:
+    /// some byte of the segment was changed, or another key signed it.
+    case signatureMismatch(author: AuthorID, sequence: UInt64)
+    /// Two different ops with one author and sequence number: the author forked its log.
+    case fork(author: AuthorID, sequence: UInt64)
+    /// The author was caught forking earlier; its further ops are refused.
+    case authorForked(author: AuthorID)
+
+    public var description: String {
+        switch self {
+        case .emptySegment(let author):
+            "a segment of author \(author.short) holds no ops"
+        case .malformedSegment(let author, let reason):
+            "a segment of author \(author.short) is malformed: \(reason)"
+        case .signatureMismatch(let author, let sequence):
+            "the signature of author \(author.short)'s op \(sequence) does not verify: the data was changed or forged"
+        case .fork(let author, let sequence):
+            "author \(author.short) signed two different ops with sequence \(sequence) (a fork); its ops are refused from now on"
+        case .authorForked(let author):
+            "author \(author.short) forked its log earlier; its ops are refused"
+        }
+    }
+}
+
+extension AuthorID {
+    /// The first 12 hexadecimal digits, for messages.
+    public var short: String { String(hex.prefix(12)) }
+}

@@ -1,0 +1,22 @@
+import HyzerDomain
+
+/// What one call to `Replica.ingest` did.
+public struct IngestReport: Equatable, Sendable {
+    /// Ops newly added to the log (including those a filled gap released).
+    public var opsApplied = 0
+    /// Ops already held.
+    public var opsAlreadyHeld = 0
+    /// Segments kept aside until the gap below them fills.
+    public var segmentsPending = 0
+    /// Segments refused, each with its reason; they changed nothing (a fork's proof is kept).
+    public var rejected: [IngestError] = []
+
+    public init() {}
+
+    public static func += (lhs: inout IngestReport, rhs: IngestReport) {
+        lhs.opsApplied += rhs.opsApplied
+        lhs.opsAlreadyHeld += rhs.opsAlreadyHeld
+        lhs.segmentsPending += rhs.segmentsPending
+        lhs.rejected += rhs.rejected
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+import GRDB
+import HyzerDomain
+
+extension Replica {
+    /// Ingests segments of ops from other replicas, in one transaction.
+    ///
+    /// Each segment is all-or-nothing: one Ed25519 verification of its last op and the hash
+    /// chain back to the op this replica already holds. Ops above a gap wait as pending segments
+    /// until the gap fills; they are never dropped. Ingest is idempotent and order-insensitive:
+    /// any order, duplication or split of the same ops ends in the same state.
+    @discardableResult
+    public func ingest(_ segments: [AuthorSegment]) throws -> IngestReport {
+        try write { db in
+            var report = IngestReport()
+            var newest = HLCTimestamp.zero
+            for segment in segments {
+                do {
+                    try db.inSavepoint {
+                        report += try Self.ingest(segment, newest: &newest, db)
+                        return .commit
+                    }
+                } catch let error as IngestError {
+                    report.rejected.append(error)
+                }
+            }
+            if newest > .zero {
+                var hlc = try Self.loadClock(db)
+                hlc.observe(newest, nowMilliseconds: clock.nowMilliseconds())
+                try Self.saveClock(hlc, db)
+            }
+            return report
+        }
+    }
+
+    private static func ingest(_ segment: AuthorSegment, newest: inout HLCTimestamp, _ db: Database) throws -> IngestReport {
+        let ops = try segment.verifiedOps()
+        var row = try AuthorRow.findOrCreate(segment.author, in: db)
+        guard !row.forked else { throw IngestError.authorForked(author: segment.author) }
+        var report = IngestReport()
+
+        if segment.firstSequence > row.headSequence + 1 {
+            try db.execute(
+                sql: "INSERT OR IGNORE INTO pendingSegments (author, firstSequence, lastSequence, segment) VALUES (?, ?, ?, ?)",
+                arguments: [Data(segment.author.bytes), Int64(segment.firstSequence), Int64(segment.lastSequence), Data(segment.encoded())])
+            report.segmentsPending = 1
+            return report
+        }
+
+        // Everything this replica already holds must be the very same ops.
+        let overlapEnd = min(segment.lastSequence, row.headSequence)
+        if segment.firstSequence >= 2, segment.firstSequence - 1 <= row.headSequence,
+            try row.hash(of: segment.firstSequence - 1, in: db) != segment.previousHash
+        {
+            return try recordFork(row: row, sequence: segment.firstSequence - 1, otherHash: segment.previousHash, segment: segment, db)
+        }
+        if segment.firstSequence <= overlapEnd {
+            for sequence in segment.firstSequence...overlapEnd {
+                let incoming = ops[Int(sequence - segment.firstSequence)]
+                if try row.hash(of: sequence, in: db) != incoming.hash {
+                    return try recordFork(row: row, sequence: sequence, otherHash: incoming.hash, segment: segment, db)
+                }
+                report.opsAlreadyHeld += 1
+            }
+        }
+
+        for op in ops where op.sequence > row.headSequence {
+            // Only the last op of a segment keeps its signature; the chain covers the others.
+            try row.append(op, in: db)
+            try Materializer.apply(op, authorRow: row.id, db)
+            if let clock = op.clock, clock > newest { newest = clock }
+            report.opsApplied += 1
+        }
+
+        // A filled gap releases the segments waiting above it.
+        let waiting = try Row.fetchAll(
+            db,
+            sql: "SELECT firstSequence, lastSequence, segment FROM pendingSegments WHERE author = ? AND firstSequence <= ? ORDER BY firstSequence",
+            arguments: [Data(segment.author.bytes), Int64(row.headSequence + 1)])
+        for pending in waiting {
+            try db.execute(
+                sql: "DELETE FROM pendingSegments WHERE author = ? AND firstSequence = ? AND lastSequence = ?",
+                arguments: [Data(segment.author.bytes), pending[0] as Int64, pending[1] as Int64])
+            guard let stored = try? AuthorSegment(decoding: Array(pending[2] as Data)) else { continue }
+            report += try ingest(stored, newest: &newest, db)
+        }
+        return report
+    }
+
+    /// Keeps the proof of a fork (both hashes and the other segment) and refuses the author
+    /// from now on. Nothing of the forking segment is applied.
+    private static func recordFork(
+        row: AuthorRow, sequence: UInt64, otherHash: [UInt8], segment: AuthorSegment, _ db: Database
+    ) throws -> IngestReport {
+        try db.execute(
+            sql: "INSERT OR IGNORE INTO forks (author, sequence, heldHash, otherHash, otherSegment) VALUES (?, ?, ?, ?, ?)",
+            arguments: [Data(row.key.bytes), Int64(sequence), Data(try row.hash(of: sequence, in: db) ?? []),
+                        Data(otherHash), Data(segment.encoded())])
+        try row.markForked(in: db)
+        var report = IngestReport()
+        report.rejected.append(.fork(author: row.key, sequence: sequence))
+        return report
+    }
+}

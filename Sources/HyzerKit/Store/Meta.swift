@@ -1,0 +1,28 @@
+import Foundation
+import GRDB
+
+/// The replica's own settings, one row each in the `meta` table.
+enum Meta: String {
+    /// The replica's public key.
+    case replica
+    /// The device's name and kind, as `init` set them.
+    case name, kind
+    /// The id of the player this device owns from `init --owner`.
+    case owner
+    /// The hybrid logical clock's latest reading (12 bytes).
+    case clock
+
+    static func get(_ key: Meta, in db: Database) throws -> [UInt8]? {
+        try Data.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [key.rawValue]).map { Array($0) }
+    }
+
+    static func set(_ key: Meta, _ value: [UInt8], in db: Database) throws {
+        try db.execute(
+            sql: "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+            arguments: [key.rawValue, Data(value)])
+    }
+
+    static func text(_ key: Meta, in db: Database) throws -> String? {
+        try get(key, in: db).map { String(decoding: $0, as: UTF8.self) }
+    }
+}

@@ -1,0 +1,152 @@
+import Foundation
+import GRDB
+import HyzerCrypto
+import HyzerDomain
+
+/// One replica: a store directory holding the SQLite database (`replica.sqlite`) and the
+/// Ed25519 secret key (`identity.key`, mode 0600).
+///
+/// Every change is an op appended to this replica's signed log in the same transaction as the
+/// view tables it updates. A `Replica` holds no mutable state of its own: the database is the
+/// single owner of the truth, so it is safe to share between tasks.
+public final class Replica: Sendable {
+    public static let databaseFileName = "replica.sqlite"
+    public static let keyFileName = "identity.key"
+
+    /// The store directory.
+    public let directory: URL
+    /// This replica's author id (its public key).
+    public let author: AuthorID
+    let keys: SigningKeyPair
+    let database: DatabasePool
+    let clock: any WallClock
+
+    private init(directory: URL, keys: SigningKeyPair, database: DatabasePool, clock: any WallClock) {
+        self.directory = directory
+        self.keys = keys
+        self.author = AuthorID(bytes: keys.publicKey)!
+        self.database = database
+        self.clock = clock
+    }
+
+    /// Creates a store in `directory`: the key pair, the database with the seeded courses, the
+    /// device record, and the owning player when `owner` is given.
+    public static func create(
+        at directory: URL, name: String, kind: DeviceKind, owner: String? = nil,
+        clock: any WallClock = SystemClock(), keys: SigningKeyPair = .generate()
+    ) throws -> Replica {
+        let databaseURL = directory.appendingPathComponent(databaseFileName)
+        let keyURL = directory.appendingPathComponent(keyFileName)
+        let files = FileManager.default
+        if files.fileExists(atPath: databaseURL.path) { throw ReplicaError.storeExists(path: directory.path) }
+        try Validation.name(name, of: "device")
+        if let owner { try Validation.name(owner, of: "player") }
+        do {
+            try files.createDirectory(at: directory, withIntermediateDirectories: true)
+            try KeyFile.write(keys, to: keyURL)
+        } catch let error as ReplicaError {
+            throw error
+        } catch {
+            throw ReplicaError.storage(detail: "cannot create \(directory.path): \(error.localizedDescription)")
+        }
+        // The database is written under a temporary name and renamed into place only when
+        // complete, so a crash during init never leaves a half-made store.
+        let partialURL = directory.appendingPathComponent(databaseFileName + ".partial")
+        for suffix in ["", "-wal", "-shm"] { try? files.removeItem(atPath: partialURL.path + suffix) }
+        do {
+            let partial = try DatabaseQueue(path: partialURL.path, configuration: configuration())
+            try Schema.migrator.migrate(partial)
+            try partial.write { db in
+                try Meta.set(.replica, keys.publicKey, in: db)
+                try Materializer.seed(db)
+            }
+            try partial.close()
+        } catch {
+            throw ReplicaError.storage(detail: "cannot create the database: \(error)")
+        }
+        for suffix in ["-wal", "-shm"] { try? files.removeItem(atPath: partialURL.path + suffix) }
+        guard rename(partialURL.path, databaseURL.path) == 0 else {
+            throw ReplicaError.storage(detail: "cannot move the new database into place")
+        }
+        let replica = try open(at: directory, clock: clock)
+        try replica.write { db in
+            try Meta.set(.name, Array(name.utf8), in: db)
+            try Meta.set(.kind, Array(kind.rawValue.utf8), in: db)
+            _ = try replica.append(.deviceRegistered(name: name, kind: kind), in: db)
+            if let owner {
+                let op = try replica.append(.playerCreated(displayName: owner), in: db)
+                try Meta.set(.owner, Array(op.entityID.uuidString.lowercased().utf8), in: db)
+            }
+        }
+        return replica
+    }
+
+    /// Opens the store in `directory`.
+    public static func open(at directory: URL, clock: any WallClock = SystemClock()) throws -> Replica {
+        let databaseURL = directory.appendingPathComponent(databaseFileName)
+        let keyURL = directory.appendingPathComponent(keyFileName)
+        guard FileManager.default.fileExists(atPath: databaseURL.path) else {
+            throw ReplicaError.notAStore(path: directory.path)
+        }
+        let keys = try KeyFile.read(from: keyURL)
+        let database: DatabasePool
+        let replicaKey: [UInt8]?
+        do {
+            database = try DatabasePool(path: databaseURL.path, configuration: configuration())
+            try Schema.migrator.migrate(database)
+            replicaKey = try database.read { try Meta.get(.replica, in: $0) }
+        } catch let error as DatabaseError {
+            throw Self.classify(error, path: directory.path)
+        } catch {
+            throw ReplicaError.corruptStore(path: directory.path, detail: "\(error)")
+        }
+        guard replicaKey == keys.publicKey else {
+            throw ReplicaError.badKeyFile(path: keyURL.path, detail: "it belongs to another replica")
+        }
+        return Replica(directory: directory, keys: keys, database: database, clock: clock)
+    }
+
+    private static func configuration() -> Configuration {
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
+        configuration.prepareDatabase { db in
+            // FULL: a commit survives power loss, not only a process crash.
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+        }
+        return configuration
+    }
+
+    static func classify(_ error: DatabaseError, path: String) -> ReplicaError {
+        switch error.resultCode {
+        case .SQLITE_NOTADB, .SQLITE_CORRUPT:
+            .corruptStore(path: path, detail: error.message ?? "not a database")
+        case .SQLITE_FULL:
+            .storage(detail: "the disk is full")
+        default:
+            .storage(detail: error.message ?? "\(error.resultCode)")
+        }
+    }
+
+    /// Runs `body` in one write transaction; any error rolls everything back.
+    func write<T>(_ body: (Database) throws -> T) throws -> T {
+        do {
+            return try database.write(body)
+        } catch let error as DatabaseError {
+            throw Self.classify(error, path: directory.path)
+        }
+    }
+
+    /// Runs `body` on a consistent snapshot.
+    func read<T>(_ body: (Database) throws -> T) throws -> T {
+        do {
+            return try database.read(body)
+        } catch let error as DatabaseError {
+            throw Self.classify(error, path: directory.path)
+        }
+    }
+
+    /// Closes the database. The replica must not be used afterwards.
+    public func close() throws {
+        try database.close()
+    }
+}

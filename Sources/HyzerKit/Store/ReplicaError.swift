@@ -1,0 +1,84 @@
+import Foundation
+import HyzerDomain
+
+/// Everything a replica can refuse, each with a sentence that says what was wrong and what
+/// to do. A refused command changes nothing.
+public enum ReplicaError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// `init` on a directory that already holds a store.
+    case storeExists(path: String)
+    /// A directory with no store in it.
+    case notAStore(path: String)
+    /// The database file is damaged or is not a SQLite database.
+    case corruptStore(path: String, detail: String)
+    /// The secret key file is missing, unreadable or does not match the database.
+    case badKeyFile(path: String, detail: String)
+    /// SQLite failed (a full disk, a read-only file system, a locked database).
+    case storage(detail: String)
+    /// No entity of that kind matches the text.
+    case unknown(kind: String, text: String)
+    /// The text matches several entities of that kind.
+    case ambiguous(kind: String, text: String, matches: [String])
+    /// A value outside what the command accepts.
+    case invalidValue(String)
+    /// A hole number outside the round or course.
+    case holeOutOfRange(hole: Int, holeCount: Int)
+    /// Strokes outside 1...10.
+    case strokesOutOfRange(Int)
+    /// A player who is not one of the round's participants.
+    case notAParticipant(player: String, round: String)
+    /// A command that needs an active round on a completed one.
+    case roundCompleted(round: String)
+    /// Finishing a round that still misses scores or has disputes, without `--force`.
+    case roundNotReady(round: String, missingScores: Int, disputedHoles: Int)
+    /// Correcting an event that another device recorded.
+    case notYourEvent(event: String, device: String)
+    /// A command only a device owning the round's organizer may run.
+    case notOrganizerDevice(round: String, organizer: String)
+    /// A command that needs a device owning `player`.
+    case notOwner(player: String)
+    /// The course was deleted.
+    case courseDeleted(name: String)
+    /// Ingest refused a segment.
+    case ingest(IngestError)
+
+    public var description: String {
+        switch self {
+        case .storeExists(let path):
+            "\(path) already holds a hyzer-peer store; choose another directory with --store, or use the existing one"
+        case .notAStore(let path):
+            "\(path) is not a hyzer-peer store; create one with `hyzer-peer init --name NAME --store \(path)`"
+        case .corruptStore(let path, let detail):
+            "the store at \(path) is damaged (\(detail)); restore it from a backup or sync a new replica from a peer"
+        case .badKeyFile(let path, let detail):
+            "the replica's secret key at \(path) is unusable (\(detail)); restore the store directory from a backup"
+        case .storage(let detail):
+            "the store could not be written or read (\(detail)); check free disk space and permissions, then retry"
+        case .unknown(let kind, let text):
+            "no \(kind) matches '\(text)'; list them with `hyzer-peer \(kind) list`"
+        case .ambiguous(let kind, let text, let matches):
+            "'\(text)' matches several \(kind)s (\(matches.joined(separator: ", "))); use a longer id prefix"
+        case .invalidValue(let message):
+            message
+        case .holeOutOfRange(let hole, let holeCount):
+            "hole \(hole) does not exist: this course has holes 1 to \(holeCount)"
+        case .strokesOutOfRange(let strokes):
+            "\(strokes) strokes is impossible: a hole's score is 1 to 10 strokes"
+        case .notAParticipant(let player, let round):
+            "\(player) is not playing round \(round); score one of its participants (see `hyzer-peer round show \(round)`)"
+        case .roundCompleted(let round):
+            "round \(round) is completed; scores can no longer change (the organizer may still resolve discrepancies)"
+        case .roundNotReady(let round, let missing, let disputed):
+            "round \(round) has \(missing) missing scores and \(disputed) disputed holes; score and resolve them, or finish with --force"
+        case .notYourEvent(let event, let device):
+            "event \(event) was recorded by device \(device); only that device can correct it (ask the organizer to resolve instead)"
+        case .notOrganizerDevice(let round, let organizer):
+            "only a device owning the organizer \(organizer) may do this for round \(round); run it there, or link this device first"
+        case .notOwner(let player):
+            "this device does not own \(player); run the command on a device that does"
+        case .courseDeleted(let name):
+            "course \(name) was deleted; choose another course (`hyzer-peer course list`)"
+        case .ingest(let error):
+            error.description
+        }
+    }
+}

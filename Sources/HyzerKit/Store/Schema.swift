@@ -1,0 +1,111 @@
+import GRDB
+
+/// The store's tables, created by versioned migrations (docs/store.md).
+///
+/// The log tables (`authors`, `ops`, `pendingSegments`, `forks`) are the replica's state.
+/// The view tables (`registers`, `players`, `courses`, `rounds`, `scoreEvents`,
+/// `roundFinishes`, `deviceLinks`) are derived from the log, maintained in each op's
+/// transaction, and rebuilt from the log by `verify`.
+enum Schema {
+    static let viewTables = ["registers", "players", "courses", "rounds", "scoreEvents", "roundFinishes", "deviceLinks"]
+
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(sql: """
+                CREATE TABLE meta (key TEXT PRIMARY KEY NOT NULL, value BLOB NOT NULL) WITHOUT ROWID;
+
+                CREATE TABLE authors (
+                    id INTEGER PRIMARY KEY,
+                    key BLOB NOT NULL UNIQUE,
+                    headSequence INTEGER NOT NULL DEFAULT 0,
+                    headHash BLOB NOT NULL,
+                    forked INTEGER NOT NULL DEFAULT 0
+                );
+
+                CREATE TABLE ops (
+                    author INTEGER NOT NULL REFERENCES authors(id),
+                    sequence INTEGER NOT NULL,
+                    hash BLOB NOT NULL,
+                    tail BLOB NOT NULL,
+                    signature BLOB,
+                    PRIMARY KEY (author, sequence)
+                ) WITHOUT ROWID;
+                CREATE TRIGGER opsRefuseUpdate BEFORE UPDATE ON ops
+                    BEGIN SELECT RAISE(ABORT, 'the op log is append-only'); END;
+                CREATE TRIGGER opsRefuseDelete BEFORE DELETE ON ops
+                    BEGIN SELECT RAISE(ABORT, 'the op log is append-only'); END;
+
+                CREATE TABLE pendingSegments (
+                    author BLOB NOT NULL,
+                    firstSequence INTEGER NOT NULL,
+                    lastSequence INTEGER NOT NULL,
+                    segment BLOB NOT NULL,
+                    PRIMARY KEY (author, firstSequence, lastSequence)
+                ) WITHOUT ROWID;
+
+                CREATE TABLE forks (
+                    author BLOB NOT NULL,
+                    sequence INTEGER NOT NULL,
+                    heldHash BLOB NOT NULL,
+                    otherHash BLOB NOT NULL,
+                    otherSegment BLOB NOT NULL,
+                    PRIMARY KEY (author, sequence)
+                ) WITHOUT ROWID;
+
+                CREATE TABLE registers (
+                    entity BLOB NOT NULL,
+                    field TEXT NOT NULL,
+                    value BLOB NOT NULL,
+                    stamp BLOB NOT NULL,
+                    PRIMARY KEY (entity, field)
+                ) WITHOUT ROWID;
+
+                CREATE TABLE players (
+                    id BLOB PRIMARY KEY NOT NULL,
+                    creator BLOB NOT NULL,
+                    createdMilliseconds INTEGER NOT NULL,
+                    createdCounter INTEGER NOT NULL
+                ) WITHOUT ROWID;
+
+                CREATE TABLE courses (
+                    id BLOB PRIMARY KEY NOT NULL,
+                    holeCount INTEGER NOT NULL,
+                    seeded INTEGER NOT NULL,
+                    createdMilliseconds INTEGER NOT NULL,
+                    createdCounter INTEGER NOT NULL
+                ) WITHOUT ROWID;
+
+                CREATE TABLE deviceLinks (
+                    player BLOB NOT NULL,
+                    device BLOB NOT NULL,
+                    linkedBy BLOB NOT NULL,
+                    PRIMARY KEY (player, device, linkedBy)
+                ) WITHOUT ROWID;
+
+                CREATE TABLE rounds (
+                    id BLOB PRIMARY KEY NOT NULL,
+                    author INTEGER NOT NULL,
+                    sequence INTEGER NOT NULL,
+                    stamp BLOB NOT NULL
+                ) WITHOUT ROWID;
+
+                CREATE TABLE scoreEvents (
+                    id BLOB PRIMARY KEY NOT NULL,
+                    round BLOB NOT NULL,
+                    author INTEGER NOT NULL,
+                    sequence INTEGER NOT NULL
+                ) WITHOUT ROWID;
+                CREATE INDEX scoreEventsByRound ON scoreEvents(round);
+
+                CREATE TABLE roundFinishes (
+                    round BLOB NOT NULL,
+                    author INTEGER NOT NULL,
+                    sequence INTEGER NOT NULL,
+                    PRIMARY KEY (round, author, sequence)
+                ) WITHOUT ROWID;
+                """)
+        }
+        return migrator
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import GRDB
+import HyzerDomain
+
+/// Who this replica is.
+public struct ReplicaIdentity: Hashable, Sendable {
+    public let author: AuthorID
+    public let name: String
+    public let kind: DeviceKind
+    /// The player this device owns from `init --owner`, if any.
+    public let owner: Player?
+}
+
+/// A round with every view derived from it.
+public struct RoundView: Sendable {
+    public let round: Round
+    public let evaluation: RoundEvaluation
+}
+
+extension Replica {
+    public func identity() throws -> ReplicaIdentity {
+        try read { db in
+            let reader = ViewReader(db: db)
+            let ownerID = try Meta.text(.owner, in: db).flatMap(UUID.init(uuidString:))
+            return ReplicaIdentity(
+                author: author, name: try Meta.text(.name, in: db) ?? "",
+                kind: try Meta.text(.kind, in: db).flatMap(DeviceKind.init(rawValue:)) ?? .laptop,
+                owner: try ownerID.flatMap { id in try reader.players().first { $0.id == id } })
+        }
+    }
+
+    /// Registered players, by name.
+    public func players() throws -> [Player] {
+        try read { try ViewReader(db: $0).players() }
+    }
+
+    /// Courses by name; deleted ones only when asked for.
+    public func courses(includingDeleted: Bool = false) throws -> [Course] {
+        try read { try ViewReader(db: $0).courses().filter { includingDeleted || !$0.deleted } }
+    }
+
+    public func course(_ id: UUID) throws -> Course? {
+        try read { try ViewReader(db: $0).course(id) }
+    }
+
+    /// Every round, most recently started first.
+    public func rounds() throws -> [RoundView] {
+        try read { db in
+            let reader = ViewReader(db: db)
+            let ownership = try reader.ownership()
+            return try reader.roundIDs().compactMap { id in
+                try reader.round(id).map { RoundView(round: $0, evaluation: try reader.evaluation($0, ownership: ownership)) }
+            }
+        }
+    }
+
+    public func roundView(_ id: UUID) throws -> RoundView? {
+        try read { db in
+            let reader = ViewReader(db: db)
+            return try reader.round(id).map { RoundView(round: $0, evaluation: try reader.evaluation($0)) }
+        }
+    }
+
+    /// Completed rounds, newest first.
+    public func history(includingStandings: Bool = false) throws -> [HistoryEntry] {
+        let completed = try read { db in
+            let reader = ViewReader(db: db)
+            let ownership = try reader.ownership()
+            let ids = try Data.fetchAll(db, sql: "SELECT DISTINCT round FROM roundFinishes").compactMap { UUID(bytes: Array($0)) }
+            return try ids.compactMap { id in
+                try reader.round(id).map { ($0, try reader.evaluation($0, ownership: ownership)) }
+            }
+        }
+        return History.entries(completed, includeStandings: includingStandings)
+    }
+
+    /// Devices that have published their signed device record.
+    public func devices() throws -> [Device] {
+        try read { try ViewReader(db: $0).devices() }
+    }
+
+    public func ownership() throws -> Ownership {
+        try read { try ViewReader(db: $0).ownership() }
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+import GRDB
+import HyzerDomain
+
+/// An op read back from the log together with its decoded payload, for building views.
+struct StoredOp {
+    let author: AuthorID
+    let sequence: UInt64
+    let hash: [UInt8]
+    let clock: HLCTimestamp
+    let payload: OpPayload
+
+    /// The columns `init(row:)` reads, in order, for a query joining `ops o` and `authors a`.
+    static let columns = "a.key, o.sequence, o.hash, o.tail"
+
+    /// `nil` when the op's payload cannot be decoded (such ops change no view).
+    init?(row: Row) {
+        let op = SignedOp(
+            author: AuthorID(bytes: Array(row[0] as Data))!, sequence: UInt64(row[1] as Int64),
+            previousHash: SignedOp.noPreviousHash, tail: Array(row[3] as Data), signature: nil)
+        guard case .success(let payload) = op.payload(), let clock = op.clock else { return nil }
+        author = op.author
+        sequence = op.sequence
+        hash = Array(row[2] as Data)
+        self.clock = clock
+        self.payload = payload
+    }
+
+    /// The id of the entity this op created.
+    var entityID: UUID { UUID(hashPrefix: hash) }
+
+    /// Ops joined from a view table `v` with `author` and `sequence` columns.
+    static func fetch(_ db: Database, from table: String, where condition: String, arguments: StatementArguments) throws -> [StoredOp] {
+        try Row.fetchAll(
+            db,
+            sql: """
+                SELECT \(columns) FROM \(table) v
+                JOIN ops o ON o.author = v.author AND o.sequence = v.sequence
+                JOIN authors a ON a.id = v.author
+                WHERE \(condition)
+                """,
+            arguments: arguments
+        ).compactMap(StoredOp.init(row:))
+    }
+}

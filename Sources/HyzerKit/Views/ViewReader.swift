@@ -1,0 +1,152 @@
+import Foundation
+import GRDB
+import HyzerDomain
+
+/// Reads domain values out of the view tables of one database snapshot.
+struct ViewReader {
+    let db: Database
+
+    func register(_ entity: UUID, _ field: String) throws -> Data? {
+        try register(Data(entity.bytes), field)
+    }
+
+    func register(_ entity: Data, _ field: String) throws -> Data? {
+        try Data.fetchOne(db, sql: "SELECT value FROM registers WHERE entity = ? AND field = ?", arguments: [entity, field])
+    }
+
+    func text(_ entity: UUID, _ field: String) throws -> String? {
+        try register(entity, field).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    // MARK: Players
+
+    func players() throws -> [Player] {
+        try Row.fetchAll(db, sql: "SELECT id, creator, createdMilliseconds, createdCounter FROM players").compactMap { row in
+            guard let id = UUID(bytes: Array(row[0] as Data)), let creator = AuthorID(bytes: Array(row[1] as Data)) else { return nil }
+            return Player(
+                id: id, displayName: try text(id, "name") ?? "",
+                createdAt: HLCTimestamp(physicalMilliseconds: UInt64(row[2] as Int64), counter: UInt32(row[3] as Int64)),
+                createdBy: creator)
+        }
+        .sorted { NameOrder.precedes($0.displayName, $0.id, $1.displayName, $1.id) }
+    }
+
+    func playerName(_ id: UUID) throws -> String? { try text(id, "name") }
+
+    func ownership() throws -> Ownership {
+        var creators: [ParticipantID: AuthorID] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT id, creator FROM players") {
+            guard let id = UUID(bytes: Array(row[0] as Data)), let creator = AuthorID(bytes: Array(row[1] as Data)) else { continue }
+            creators[id.lowercased] = creator
+        }
+        let links = try Row.fetchAll(db, sql: "SELECT player, device, linkedBy FROM deviceLinks").compactMap { row -> DeviceLink? in
+            guard let player = UUID(bytes: Array(row[0] as Data)), let device = AuthorID(bytes: Array(row[1] as Data)),
+                let by = AuthorID(bytes: Array(row[2] as Data))
+            else { return nil }
+            return DeviceLink(player: player.lowercased, device: device, linkedBy: by)
+        }
+        return Ownership(creators: creators, links: links)
+    }
+
+    // MARK: Courses
+
+    func courses() throws -> [Course] {
+        try Row.fetchAll(db, sql: "SELECT id FROM courses").compactMap { row in
+            try UUID(bytes: Array(row[0] as Data)).flatMap { try course($0) }
+        }
+        .sorted { NameOrder.precedes($0.name, $0.id, $1.name, $1.id) }
+    }
+
+    func course(_ id: UUID) throws -> Course? {
+        guard let row = try Row.fetchOne(
+            db, sql: "SELECT holeCount, seeded, createdMilliseconds, createdCounter FROM courses WHERE id = ?",
+            arguments: [Data(id.bytes)])
+        else { return nil }
+        let holeCount: Int = row[0]
+        var pars: [Int] = []
+        for hole in 1...max(holeCount, 1) where hole <= holeCount {
+            pars.append(Int(try register(id, Register.par(hole))?.first ?? 3))
+        }
+        return Course(
+            id: id, name: try text(id, "name") ?? "", pars: pars, isSeeded: row[1],
+            deleted: try register(id, "deleted") != nil,
+            createdAt: HLCTimestamp(physicalMilliseconds: UInt64(row[2] as Int64), counter: UInt32(row[3] as Int64)))
+    }
+
+    // MARK: Rounds
+
+    func roundIDs() throws -> [UUID] {
+        try Data.fetchAll(db, sql: "SELECT id FROM rounds ORDER BY stamp DESC").compactMap { UUID(bytes: Array($0)) }
+    }
+
+    func round(_ id: UUID) throws -> Round? {
+        guard let op = try StoredOp.fetch(db, from: "rounds", where: "v.id = ?", arguments: [Data(id.bytes)]).first,
+            case .roundStarted(let start) = op.payload
+        else { return nil }
+        var participants: [Participant] = []
+        for (index, entry) in start.participants.enumerated() {
+            switch entry {
+            case .player(let playerID):
+                participants.append(Participant(id: playerID.lowercased, name: try playerName(playerID) ?? "unknown player"))
+            case .guest(let name):
+                participants.append(Participant(id: ParticipantRef.guest(Self.guestID(round: id, index: index)).participantID, name: name))
+            }
+        }
+        return Round(
+            id: id, courseID: start.courseID, courseName: start.courseName, organizerID: start.organizer.participantID,
+            participants: participants, pars: start.pars, startedAt: op.clock, startedBy: op.author)
+    }
+
+    /// A guest's id: a UUIDv5 of its place in the participant list, in the round's namespace.
+    static func guestID(round: UUID, index: Int) -> UUID {
+        UUID(v5: "guest/\(index)", namespace: round)
+    }
+
+    func events(round: UUID) throws -> [ScoreEvent] {
+        try StoredOp.fetch(db, from: "scoreEvents", where: "v.round = ?", arguments: [Data(round.bytes)]).compactMap { op in
+            guard case .scoreRecorded(let score) = op.payload else { return nil }
+            return ScoreEvent(
+                id: op.entityID, roundID: score.roundID, holeNumber: score.hole, playerID: score.player.participantID,
+                strokeCount: score.strokes, supersedes: score.supersedes, reportedByPlayerID: score.reportedBy?.participantID,
+                deviceID: op.author, createdAt: op.clock)
+        }
+    }
+
+    func finishes(round: UUID) throws -> [RoundFinish] {
+        try StoredOp.fetch(db, from: "roundFinishes", where: "v.round = ?", arguments: [Data(round.bytes)]).compactMap { op in
+            guard case .roundFinished(let roundID, let force) = op.payload else { return nil }
+            return RoundFinish(roundID: roundID, deviceID: op.author, createdAt: op.clock, force: force)
+        }
+    }
+
+    func evaluation(_ round: Round, ownership: Ownership? = nil) throws -> RoundEvaluation {
+        RoundEvaluation(
+            round: round, events: try events(round: round.id), finishes: try finishes(round: round.id),
+            ownership: try ownership ?? self.ownership())
+    }
+
+    // MARK: Devices
+
+    func devices() throws -> [Device] {
+        try Data.fetchAll(db, sql: "SELECT key FROM authors ORDER BY key").compactMap { key in
+            guard let author = AuthorID(bytes: Array(key)) else { return nil }
+            let name = try register(key, "device.name").map { String(decoding: $0, as: UTF8.self) }
+            let kind = try register(key, "device.kind").flatMap { DeviceKind(rawValue: String(decoding: $0, as: UTF8.self)) }
+            guard let name, let kind else { return nil }
+            return Device(id: author, name: name, kind: kind)
+        }
+    }
+}
+
+extension UUID {
+    /// Lowercase text, as ids appear in output.
+    public var lowercased: String { uuidString.lowercased() }
+}
+
+/// The locale-free order of named things in listings: name bytes, then id.
+enum NameOrder {
+    static func precedes(_ name: String, _ id: UUID, _ otherName: String, _ otherID: UUID) -> Bool {
+        if name != otherName { return name.utf8.lexicographicallyPrecedes(otherName.utf8) }
+        return id.uuidString < otherID.uuidString
+    }
+}
