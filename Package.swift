@@ -52,7 +52,10 @@ let package = Package(
         .testTarget(name: "HyzerDomainTests", dependencies: ["HyzerDomain"], swiftSettings: strict),
         .testTarget(
             name: "HyzerKitTests",
-            dependencies: ["HyzerKit", "HyzerTestSupport"],
+            dependencies: [
+                "HyzerKit", "HyzerDomain", "HyzerCrypto", "HyzerTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(

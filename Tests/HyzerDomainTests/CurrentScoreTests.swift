@@ -93,6 +93,22 @@ struct CurrentScoreTests {
         #expect(F.evaluate([selfish]).score(player: F.anna.id, hole: 1) == .scored(strokes: 3, leaves: [selfish]))
     }
 
+    @Test("forged events superseding each other leave no leaf, on every replica alike")
+    func supersessionCycle() {
+        let first = ScoreEvent(
+            id: F.uuid(1), roundID: F.roundID, holeNumber: 1, playerID: F.anna.id, strokeCount: 3,
+            supersedes: [F.uuid(2)], reportedByPlayerID: nil, deviceID: F.annaPhone,
+            createdAt: HLCTimestamp(physicalMilliseconds: 1_000)
+        )
+        let second = ScoreEvent(
+            id: F.uuid(2), roundID: F.roundID, holeNumber: 1, playerID: F.anna.id, strokeCount: 4,
+            supersedes: [F.uuid(1)], reportedByPlayerID: nil, deviceID: F.annaPhone,
+            createdAt: HLCTimestamp(physicalMilliseconds: 1_100)
+        )
+        #expect(F.evaluate([first, second]).score(player: F.anna.id, hole: 1) == .unscored)
+        #expect(F.evaluate([second, first]).validEvents == [first, second])
+    }
+
     @Test("superseding an ignored event has no effect, but the superseding event counts")
     func supersedingAnIgnoredEvent() {
         let invalid = F.event(1, F.anna, hole: 1, strokes: 11, device: F.annaPhone, at: 1_000)

@@ -67,6 +67,21 @@ struct EventValidityTests {
         #expect(!invalid.reason.description.isEmpty)
     }
 
+    @Test(
+        "each reason reads as one sentence",
+        arguments: [
+            (.duplicateID, "another event has the same id and was created first"),
+            (.wrongRound, "the event belongs to another round"),
+            (.holeOutOfRange(hole: 19, holeCount: 18), "hole 19 is outside 1...18"),
+            (.strokesOutOfRange(strokes: 0), "0 strokes is outside 1...10"),
+            (.notAParticipant(player: "guest:x"), "guest:x is not a participant of the round"),
+            (.afterFinish, "the event was created after the round was finished"),
+        ] as [(IgnoredEvent.Reason, String)]
+    )
+    func reasonDescription(reason: IgnoredEvent.Reason, expected: String) {
+        #expect(reason.description == expected)
+    }
+
     @Test("strokes 1 and 10 and holes 1 and holeCount are valid", arguments: [(1, 1), (10, 3), (5, 2)])
     func boundaries(strokes: Int, hole: Int) {
         let event = F.event(1, F.anna, hole: hole, strokes: strokes, device: F.annaPhone, at: 1_000)

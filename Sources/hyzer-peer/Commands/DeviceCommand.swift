@@ -1,0 +1,53 @@
+import ArgumentParser
+import HyzerKit
+
+struct DeviceCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "device", abstract: "Devices of the group, and pairing a device with its owner.",
+        subcommands: [List.self, Link.self])
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Devices this replica knows, with the players they own.")
+        @OptionGroup var storeOptions: StoreOptions
+        @OptionGroup var output: OutputOptions
+
+        struct Entry: Encodable {
+            let id: String
+            let name: String
+            let kind: String
+            let owns: [String]
+            let isThisReplica: Bool
+        }
+
+        func run() throws {
+            let replica = try storeOptions.open()
+            let ownership = try replica.ownership()
+            let players = try replica.players()
+            let entries = try replica.devices().map { device in
+                Entry(
+                    id: device.id.hex, name: device.name, kind: device.kind.rawValue,
+                    owns: players.filter { ownership.device(device.id, owns: $0.id.lowercased) }.map(\.displayName),
+                    isThisReplica: device.id == replica.author)
+            }
+            if output.json { return try JSONOutput.print(entries) }
+            var table = Table([("Device", .left), ("Kind", .left), ("Id", .left), ("Owns", .left)])
+            for entry in entries {
+                table.add(entry.name + (entry.isThisReplica ? " *" : ""), entry.kind, String(entry.id.prefix(12)), entry.owns.joined(separator: ", "))
+            }
+            print(table.render())
+        }
+    }
+
+    struct Link: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Make DEVICE an owner of PLAYER (run on a device that owns PLAYER).")
+        @OptionGroup var storeOptions: StoreOptions
+        @Argument(help: "The device's id, id prefix or name.") var device: String
+        @Option(help: "The player the device belongs to.") var owner: String
+
+        func run() throws {
+            try storeOptions.open().linkDevice(device, owner: owner)
+            print("linked \(device) to \(owner)")
+        }
+    }
+}

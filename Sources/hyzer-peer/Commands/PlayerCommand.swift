@@ -1,0 +1,44 @@
+import ArgumentParser
+import HyzerKit
+
+struct PlayerCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "player", abstract: "Registered players.", subcommands: [Add.self, List.self, Rename.self])
+
+    struct Add: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Register a player; prints its id.")
+        @OptionGroup var storeOptions: StoreOptions
+        @Argument var name: String
+
+        func run() throws {
+            print(try storeOptions.open().addPlayer(name: name).id.lowercased)
+        }
+    }
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Registered players by name.")
+        @OptionGroup var storeOptions: StoreOptions
+        @OptionGroup var output: OutputOptions
+
+        struct Entry: Encodable { let id: String; let name: String }
+
+        func run() throws {
+            let entries = try storeOptions.open().players().map { Entry(id: $0.id.lowercased, name: $0.displayName) }
+            if output.json { return try JSONOutput.print(entries) }
+            var table = Table([("Player", .left), ("Id", .left)])
+            for entry in entries { table.add(entry.name, entry.id) }
+            print(table.render())
+        }
+    }
+
+    struct Rename: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Change a player's display name.")
+        @OptionGroup var storeOptions: StoreOptions
+        @Argument(help: "The player's id, id prefix or name.") var player: String
+        @Argument(help: "The new name.") var name: String
+
+        func run() throws {
+            try storeOptions.open().renamePlayer(player, to: name)
+        }
+    }
+}

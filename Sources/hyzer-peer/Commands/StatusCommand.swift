@@ -1,0 +1,94 @@
+import ArgumentParser
+import HyzerKit
+
+struct ForkEntry: Encodable {
+    let author: String
+    let sequence: UInt64
+}
+
+struct StatusCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "status", abstract: "What this replica holds and knows.")
+    @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var output: OutputOptions
+
+    struct Document: Encodable {
+        let replica: String
+        let name: String
+        let device: String
+        let versionVector: [String: UInt64]
+        let digest: String
+        let ops: Int
+        let pendingOps: Int
+        let forks: [ForkEntry]
+        let players: Int
+        let courses: Int
+        let rounds: Int
+    }
+
+    func run() throws {
+        let status = try storeOptions.open().status()
+        let document = Document(
+            replica: status.identity.author.hex, name: status.identity.name, device: status.identity.kind.rawValue,
+            versionVector: Dictionary(uniqueKeysWithValues: status.versionVector.sortedEntries.map { ($0.author.hex, $0.sequence) }),
+            digest: status.digest, ops: status.opCount, pendingOps: status.pendingOps,
+            forks: status.forks.map { ForkEntry(author: $0.author.hex, sequence: $0.sequence) },
+            players: status.players, courses: status.courses, rounds: status.rounds)
+        if output.json { return try JSONOutput.print(document) }
+        print("\(document.name) (\(document.device)) \(document.replica)")
+        print("\(document.ops) ops from \(document.versionVector.count) authors, \(document.pendingOps) waiting for a gap to fill")
+        print("\(document.players) players, \(document.courses) courses, \(document.rounds) rounds")
+        print("digest \(document.digest)")
+        var table = Table([("Author", .left), ("Ops", .right)])
+        for entry in status.versionVector.sortedEntries {
+            table.add(entry.author.short + (entry.author == status.identity.author ? " (this replica)" : ""), "\(entry.sequence)")
+        }
+        print(table.render())
+        for fork in document.forks {
+            print(Terminal.paint("author \(fork.author.prefix(12)) forked its log at op \(fork.sequence); its later ops are refused", .red))
+        }
+    }
+}
+
+struct VerifyCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "verify", abstract: "Check hash chains, signatures and views; list ops that views ignore.")
+    @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var output: OutputOptions
+
+    struct Ignored: Encodable {
+        let author: String
+        let sequence: UInt64
+        let reason: String
+    }
+
+    struct Document: Encodable {
+        let intact: Bool
+        let opsChecked: Int
+        let signaturesChecked: Int
+        let problems: [String]
+        let ignoredOps: [Ignored]
+        let forks: [ForkEntry]
+    }
+
+    func run() throws {
+        let report = try storeOptions.open().verify()
+        let document = Document(
+            intact: report.isIntact, opsChecked: report.opsChecked, signaturesChecked: report.signaturesChecked,
+            problems: report.problems.map(\.description),
+            ignoredOps: report.ignoredOps.map { Ignored(author: $0.author.hex, sequence: $0.sequence, reason: $0.reason) },
+            forks: report.forks.map { ForkEntry(author: $0.author.hex, sequence: $0.sequence) })
+        if output.json {
+            try JSONOutput.print(document)
+        } else {
+            print("\(document.opsChecked) ops and \(document.signaturesChecked) signatures checked")
+            for problem in document.problems { print(Terminal.paint("problem: \(problem)", .red)) }
+            for fork in document.forks { print("fork: author \(fork.author.prefix(12)) at op \(fork.sequence)") }
+            for ignored in document.ignoredOps { print("ignored: op \(ignored.sequence) of \(ignored.author.prefix(12)): \(ignored.reason)") }
+            print(document.intact ? "intact" : "NOT intact")
+        }
+        if !report.isIntact {
+            Terminal.error("error: the store failed verification; restore it from a backup or sync a fresh replica from a peer")
+            throw ReportedFailure(exitCode: 1)
+        }
+    }
+}

@@ -1,0 +1,54 @@
+import ArgumentParser
+import Foundation
+import HyzerKit
+
+/// The `hyzer-peer` command line.
+struct HyzerPeer: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "hyzer-peer",
+        abstract: "Offline-first, serverless sync of disc golf scores.",
+        discussion: "Every device keeps a full replica in one directory (--store DIR). See README.md and docs/.",
+        subcommands: [
+            InitCommand.self, WhoamiCommand.self, DeviceCommand.self, PlayerCommand.self, CourseCommand.self,
+            RoundCommand.self, ScoreCommand.self, CorrectCommand.self, StandingsCommand.self, BreakdownCommand.self,
+            DiscrepanciesCommand.self, ResolveCommand.self, HistoryCommand.self, StatusCommand.self,
+            VerifyCommand.self, DemoCommand.self,
+        ]
+    )
+}
+
+/// A command's failure that has already been explained on standard error.
+struct ReportedFailure: Error {
+    let exitCode: Int32
+}
+
+@main
+enum Main {
+    static func main() {
+        do {
+            var command = try HyzerPeer.parseAsRoot(globalOptionsMovedLast(Array(CommandLine.arguments.dropFirst())))
+            try command.run()
+        } catch let error as ReplicaError {
+            Terminal.error("error: \(error)")
+            exit(1)
+        } catch let failure as ReportedFailure {
+            exit(failure.exitCode)
+        } catch {
+            HyzerPeer.exit(withError: error)
+        }
+    }
+
+    /// `--store DIR` may come before the subcommand, git-style; the subcommands read it.
+    static func globalOptionsMovedLast(_ arguments: [String]) -> [String] {
+        var leading: [String] = []
+        var rest = arguments[...]
+        while let first = rest.first, first.hasPrefix("--store") {
+            leading.append(rest.removeFirst())
+            if first == "--store", let value = rest.first {
+                leading.append(value)
+                rest.removeFirst()
+            }
+        }
+        return Array(rest) + leading
+    }
+}

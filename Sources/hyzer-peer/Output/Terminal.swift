@@ -1,0 +1,27 @@
+import Foundation
+
+/// Where human output goes and whether it may be coloured: only on a terminal, and never
+/// when `NO_COLOR` is set (https://no-color.org).
+enum Terminal {
+    static let colours: Bool = isatty(STDOUT_FILENO) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"].map(\.isEmpty) ?? true
+
+    /// The colours of the seeds' score tokens.
+    enum Colour: String {
+        case green = "\u{1B}[32m"
+        case white = "\u{1B}[37m"
+        case amber = "\u{1B}[33m"
+        case red = "\u{1B}[31m"
+        case dim = "\u{1B}[2m"
+        case bold = "\u{1B}[1m"
+    }
+
+    static func paint(_ text: String, _ colour: Colour?) -> String {
+        guard colours, let colour else { return text }
+        return colour.rawValue + text + "\u{1B}[0m"
+    }
+
+    /// Writes one line to standard error.
+    static func error(_ message: String) {
+        FileHandle.standardError.write(Data((message + "\n").utf8))
+    }
+}
