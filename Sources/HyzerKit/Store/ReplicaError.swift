@@ -54,7 +54,7 @@ public enum ReplicaError: Error, Equatable, Sendable, CustomStringConvertible {
         case .storage(let detail):
             "the store could not be written or read (\(detail)); check free disk space and permissions, then retry"
         case .unknown(let kind, let text):
-            "no \(kind) matches '\(text)'; list them with `hyzer-peer \(kind) list`"
+            "no \(kind) matches '\(text)'; \(Self.listingHint(kind))"
         case .ambiguous(let kind, let text, let matches):
             "'\(text)' matches several \(kind)s (\(matches.joined(separator: ", "))); use a longer id prefix"
         case .invalidValue(let message):
@@ -79,6 +79,15 @@ public enum ReplicaError: Error, Equatable, Sendable, CustomStringConvertible {
             "course \(name) was deleted; choose another course (`hyzer-peer course list`)"
         case .ingest(let error):
             error.description
+        }
+    }
+
+    /// Where the user finds the valid names of a kind of entity.
+    private static func listingHint(_ kind: String) -> String {
+        switch kind {
+        case "participant": "the round's participants are listed by `hyzer-peer round show ROUND`"
+        case "event": "use the event id that `hyzer-peer score` printed (or see `hyzer-peer discrepancies ROUND`)"
+        default: "list them with `hyzer-peer \(kind) list`"
         }
     }
 }

@@ -1,0 +1,74 @@
+import Foundation
+
+/// Runs the built `hyzer-peer` binary as a separate process, the way a user would.
+public struct BinaryRunner: Sendable {
+    /// What one run printed and how it ended.
+    public struct Result: Sendable, CustomStringConvertible {
+        public let status: Int32
+        public let stdout: String
+        public let stderr: String
+
+        /// Standard output without its final newline.
+        public var output: String { stdout.hasSuffix("\n") ? String(stdout.dropLast()) : stdout }
+
+        public var description: String { "exit \(status)\nstdout: \(stdout)\nstderr: \(stderr)" }
+    }
+
+    /// The binary: `HYZER_PEER_BINARY`, or `hyzer-peer` beside the test bundle in the build folder.
+    public let executable: URL
+    /// The store every run uses, through `HYZER_STORE`.
+    public let store: URL
+
+    public init(store: URL) {
+        self.store = store
+        if let path = ProcessInfo.processInfo.environment["HYZER_PEER_BINARY"] {
+            executable = URL(fileURLWithPath: path)
+        } else {
+            executable = Self.buildFolder().appendingPathComponent("hyzer-peer")
+        }
+    }
+
+    /// The folder holding the test bundle, which SwiftPM also builds the executable into.
+    static func buildFolder() -> URL {
+        var folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        while folder.path != "/" {
+            if FileManager.default.isExecutableFile(atPath: folder.appendingPathComponent("hyzer-peer").path) { return folder }
+            folder.deleteLastPathComponent()
+        }
+        return URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    }
+
+    /// Runs `hyzer-peer arguments…` to completion.
+    @discardableResult
+    public func run(_ arguments: String..., environment: [String: String] = [:]) throws -> Result {
+        try run(arguments, environment: environment)
+    }
+
+    @discardableResult
+    public func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Result {
+        let process = try start(arguments, environment: environment)
+        let stdout = (process.standardOutput as! Pipe).fileHandleForReading.readDataToEndOfFile()
+        let stderr = (process.standardError as! Pipe).fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(
+            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+            stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    /// Starts `hyzer-peer arguments…` with piped output and returns without waiting.
+    public func start(_ arguments: [String], environment: [String: String] = [:]) throws -> Process {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        var merged = ProcessInfo.processInfo.environment
+        merged["HYZER_STORE"] = store.path
+        merged["NO_COLOR"] = "1"
+        for (key, value) in environment { merged[key] = value }
+        process.environment = merged
+        process.standardOutput = Pipe()
+        process.standardError = Pipe()
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+}
