@@ -11,6 +11,7 @@ let package = Package(
     products: [
         .library(name: "HyzerDomain", targets: ["HyzerDomain"]),
         .library(name: "HyzerKit", targets: ["HyzerKit"]),
+        .library(name: "HyzerSync", targets: ["HyzerSync"]),
         .executable(name: "hyzer-peer", targets: ["hyzer-peer"]),
     ],
     dependencies: [
@@ -38,10 +39,12 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // Bundles, groups and transports between replicas.
+        .target(name: "HyzerSync", dependencies: ["HyzerKit", "HyzerCrypto"], swiftSettings: strict),
         .executableTarget(
             name: "hyzer-peer",
             dependencies: [
-                "HyzerKit",
+                "HyzerKit", "HyzerSync",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

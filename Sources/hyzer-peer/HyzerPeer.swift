@@ -12,7 +12,8 @@ struct HyzerPeer: ParsableCommand {
             InitCommand.self, WhoamiCommand.self, DeviceCommand.self, PlayerCommand.self, CourseCommand.self,
             RoundCommand.self, ScoreCommand.self, CorrectCommand.self, StandingsCommand.self, BreakdownCommand.self,
             DiscrepanciesCommand.self, ResolveCommand.self, HistoryCommand.self, StatusCommand.self,
-            VerifyCommand.self, DemoCommand.self,
+            VerifyCommand.self, GroupCommand.self, SyncCommand.self, ExportCommand.self, ImportCommand.self,
+            DemoCommand.self,
         ]
     )
 }

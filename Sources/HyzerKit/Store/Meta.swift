@@ -11,6 +11,8 @@ enum Meta: String {
     case owner
     /// The hybrid logical clock's latest reading (12 bytes).
     case clock
+    /// The group this replica syncs with: its id (16 bytes) and secret (32 bytes).
+    case groupID, groupSecret
 
     static func get(_ key: Meta, in db: Database) throws -> [UInt8]? {
         try Data.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [key.rawValue]).map { Array($0) }

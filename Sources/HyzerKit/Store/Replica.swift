@@ -145,6 +145,12 @@ public final class Replica: Sendable {
         }
     }
 
+    /// This replica's Ed25519 signature of `message`. Callers sign only messages that begin
+    /// with their own domain-separation prefix (as bundles and handshakes do), never raw data.
+    public func signature(of message: [UInt8]) -> [UInt8] {
+        keys.sign(message)
+    }
+
     /// Closes the database. The replica must not be used afterwards.
     public func close() throws {
         try database.close()

@@ -106,6 +106,18 @@ enum Schema {
                 ) WITHOUT ROWID;
                 """)
         }
+        migrator.registerMigration("v2-sync-records") { db in
+            // Bookkeeping of transports (files already imported, bundles written): not ops,
+            // never synced, safe to lose.
+            try db.execute(sql: """
+                CREATE TABLE syncRecords (
+                    scope TEXT NOT NULL,
+                    key TEXT NOT NULL,
+                    value BLOB NOT NULL,
+                    PRIMARY KEY (scope, key)
+                ) WITHOUT ROWID;
+                """)
+        }
         return migrator
     }
 }

@@ -38,10 +38,12 @@ struct WhoamiCommand: ParsableCommand {
     }
 
     func run() throws {
-        let identity = try storeOptions.open().identity()
+        let replica = try storeOptions.open()
+        let identity = try replica.identity()
         let document = Document(
             replica: identity.author.hex, name: identity.name, device: identity.kind.rawValue,
-            owner: identity.owner.map { Owner(id: $0.id.lowercased, name: $0.displayName) }, group: nil)
+            owner: identity.owner.map { Owner(id: $0.id.lowercased, name: $0.displayName) },
+            group: try replica.group()?.id.lowercased)
         if output.json { return try JSONOutput.print(document) }
         var table = Table([("", .left), ("", .left)])
         table.add("replica", document.replica)

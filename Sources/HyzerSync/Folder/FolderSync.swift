@@ -1,0 +1,233 @@
+import Foundation
+import HyzerCrypto
+import HyzerDomain
+import HyzerKit
+
+/// Sync through a shared folder (docs/folder-sync.md): import what the other members wrote,
+/// write what some member lacks into this replica's own directory, publish this replica's
+/// version vector, and delete its own bundles that every member holds.
+///
+/// What was already read is remembered by name, size and modification time, so a sync of an
+/// unchanged folder costs directory listings, not reads.
+public struct FolderSync {
+    public let replica: Replica
+    public let folder: any SharedFolder
+
+    public init(replica: Replica, folder: any SharedFolder) {
+        self.replica = replica
+        self.folder = folder
+    }
+
+    private var scope: String { "folder:" + folder.identity }
+
+    public func run() throws -> FolderSyncReport {
+        let group = try replica.requireGroup()
+        var report = FolderSyncReport()
+        var records = try replica.syncRecords(scope)
+        var updates: [String: [UInt8]?] = [:]
+        let myDirectory = FolderLayout.memberDirectory(group, replica.author)
+        try folder.makeDirectory(myDirectory)
+
+        // 1. Read what the other members wrote.
+        var memberVectors: [AuthorID: VersionVector] = [:]
+        let groupDirectory = FolderLayout.groupDirectory(group)
+        for entry in try folder.list(groupDirectory) {
+            guard entry.isDirectory, let member = AuthorID(hex: entry.name), entry.name == member.hex else {
+                report.ignored.append(groupDirectory + "/" + entry.name)
+                continue
+            }
+            guard member != replica.author else { continue }
+            let directory = groupDirectory + "/" + entry.name
+            let entries: [FolderEntry]
+            do {
+                entries = try folder.list(directory)
+            } catch {
+                report.rejected.append(.init(file: directory, reason: "\(error)"))
+                continue
+            }
+            memberVectors[member] = VersionVector()
+            for file in entries {
+                let path = directory + "/" + file.name
+                if file.name == FolderLayout.vectorFileName, !file.isDirectory {
+                    memberVectors[member] = readVector(path, file, member: member, group, &records, &updates, &report)
+                } else if FolderLayout.isBundleName(file.name), !file.isDirectory {
+                    try importBundle(path, file, member: member, group, &records, &updates, &report)
+                } else {
+                    report.ignored.append(path)
+                }
+            }
+        }
+        report.members = memberVectors.count
+
+        // 2. Write what some member lacks and no bundle of ours already holds.
+        let mine = try folder.list(myDirectory)
+        let present = Set(mine.map(\.name))
+        for key in records.keys where key.hasPrefix("mine:") && !present.contains(String(key.dropFirst(5))) {
+            records[key] = nil
+            updates[key] = .some(nil)
+        }
+        let vector = try replica.versionVector()
+        let lacking = Self.lowest(memberVectors.values, authors: vector.heads.keys)
+        let written = records.filter { $0.key.hasPrefix("mine:") }.values
+            .compactMap(BundleRanges.init(encoded:)).flatMap(\.ranges).sorted { $0.first < $1.first }
+        var from = vector
+        for (author, head) in vector.heads {
+            var start = lacking[author]
+            for range in written where range.author == author && range.first <= start + 1 && range.last > start {
+                start = range.last
+            }
+            if head > start { from[author] = start }
+        }
+        let segments = try replica.delta(above: from)
+        if !segments.isEmpty {
+            let bundle = Bundle(groupID: group.id, sender: replica.author, senderVector: vector, segments: segments)
+            let sealed = SealedFile.seal(bundle.encoded(signedBy: replica.signature(of:)), group: group)
+            let name = FolderLayout.bundleName(contentHash: Blake2b.hash256(sealed))
+            try folder.writeAtomically(myDirectory + "/" + name, sealed)
+            updates["mine:" + name] = BundleRanges(segments).encoded()
+            records["mine:" + name] = BundleRanges(segments).encoded()
+            report.bundlesWritten += 1
+            report.bytesWritten += sealed.count
+        }
+
+        // 3. Publish this replica's vector when it changed.
+        let published = Bundle(groupID: group.id, sender: replica.author, senderVector: vector, segments: [])
+        let vectorBytes = published.encoded(signedBy: replica.signature(of:))
+        if records["published"] != vectorBytes || !present.contains(FolderLayout.vectorFileName) {
+            let sealed = SealedFile.seal(vectorBytes, group: group)
+            try folder.writeAtomically(myDirectory + "/" + FolderLayout.vectorFileName, sealed)
+            updates["published"] = vectorBytes
+            report.vectorPublished = true
+            report.bytesWritten += sealed.count
+        }
+
+        // 4. Delete our bundles that every member holds.
+        if !memberVectors.isEmpty {
+            for (key, value) in records where key.hasPrefix("mine:") {
+                guard let ranges = BundleRanges(encoded: value),
+                    memberVectors.values.allSatisfy({ member in ranges.ranges.allSatisfy { member[$0.author] >= $0.last } })
+                else { continue }
+                try folder.remove(myDirectory + "/" + key.dropFirst(5))
+                updates[key] = .some(nil)
+                report.bundlesDeleted += 1
+            }
+        }
+        try replica.updateSyncRecords(scope, updates)
+        report.opsPending = try replica.status().pendingOps
+        return report
+    }
+
+    /// For each author, the lowest sequence number any member holds (0 for a member that has
+    /// none). With no members, nothing is known to be held.
+    static func lowest(_ vectors: some Collection<VersionVector>, authors: some Collection<AuthorID>) -> VersionVector {
+        var lowest = VersionVector()
+        guard !vectors.isEmpty else { return lowest }
+        for author in authors { lowest[author] = vectors.map { $0[author] }.min() ?? 0 }
+        return lowest
+    }
+
+    /// A file's identity for "already read": its size and modification time.
+    private static func fingerprint(_ file: FolderEntry) -> [UInt8] {
+        var writer = ByteWriter()
+        writer.write(file.size)
+        writer.write(file.modified)
+        return writer.bytes
+    }
+
+    private func readVector(
+        _ path: String, _ file: FolderEntry, member: AuthorID, _ group: GroupMembership,
+        _ records: inout [String: [UInt8]], _ updates: inout [String: [UInt8]?], _ report: inout FolderSyncReport
+    ) -> VersionVector {
+        let key = "vector:" + member.hex
+        let fingerprint = Self.fingerprint(file)
+        if let cached = records[key], cached.starts(with: fingerprint) {
+            var reader = ByteReader(cached.dropFirst(fingerprint.count))
+            if let vector = try? Bundle.readVector(&reader) { return vector }
+        }
+        do {
+            let bytes = try folder.read(path)
+            report.bytesRead += bytes.count
+            let bundle = try Bundle(decoding: try SealedFile.open(bytes, group: group), expectedGroup: group.id)
+            guard bundle.sender == member else { throw BundleError.misplaced(sender: bundle.sender, directory: member.short) }
+            var writer = ByteWriter()
+            writer.write(raw: fingerprint)
+            Bundle.write(bundle.senderVector, into: &writer)
+            records[key] = writer.bytes
+            updates[key] = writer.bytes
+            return bundle.senderVector
+        } catch {
+            report.rejected.append(.init(file: path, reason: "\(error)"))
+            return VersionVector()
+        }
+    }
+
+    private func importBundle(
+        _ path: String, _ file: FolderEntry, member: AuthorID, _ group: GroupMembership,
+        _ records: inout [String: [UInt8]], _ updates: inout [String: [UInt8]?], _ report: inout FolderSyncReport
+    ) throws {
+        let key = "file:" + path
+        let fingerprint = Self.fingerprint(file)
+        if records[key].map({ $0.starts(with: fingerprint) }) == true {
+            report.bundlesSkipped += 1
+            return
+        }
+        do {
+            let bytes = try folder.read(path)
+            report.bytesRead += bytes.count
+            guard FolderLayout.bundleName(contentHash: Blake2b.hash256(bytes)) == (path as NSString).lastPathComponent else {
+                throw BundleError.contentHashMismatch
+            }
+            let bundle = try Bundle(decoding: try SealedFile.open(bytes, group: group), expectedGroup: group.id)
+            guard bundle.sender == member else { throw BundleError.misplaced(sender: bundle.sender, directory: member.short) }
+            let ingest = try replica.ingest(bundle.segments)
+            report.bundlesRead += 1
+            report.opsIngested += ingest.opsApplied
+            report.opsAlreadyHeld += ingest.opsAlreadyHeld
+            for error in ingest.rejected { report.rejected.append(.init(file: path, reason: error.description)) }
+            updates[key] = fingerprint + [1]
+        } catch let error as ReplicaError {
+            throw error  // the store itself failed: stop, nothing is recorded as read
+        } catch {
+            report.rejected.append(.init(file: path, reason: "\(error)"))
+            updates[key] = fingerprint + [2]  // re-read only if the file changes
+        }
+    }
+}
+
+/// The ops a bundle of ours holds: per author, the first and last sequence numbers.
+struct BundleRanges {
+    struct Range {
+        let author: AuthorID
+        let first: UInt64
+        let last: UInt64
+    }
+
+    let ranges: [Range]
+
+    init(_ segments: [AuthorSegment]) {
+        ranges = segments.map { Range(author: $0.author, first: $0.firstSequence, last: $0.lastSequence) }
+    }
+
+    init?(encoded bytes: [UInt8]) {
+        var reader = ByteReader(bytes)
+        guard let count = try? reader.readCount(maximum: 1_000_000) else { return nil }
+        var ranges: [Range] = []
+        for _ in 0..<count {
+            guard let author = try? reader.readAuthorID(), let first = try? reader.readVarint(), let last = try? reader.readVarint()
+            else { return nil }
+            ranges.append(Range(author: author, first: first, last: last))
+        }
+        self.ranges = ranges
+    }
+
+    func encoded() -> [UInt8] {
+        var writer = ByteWriter()
+        writer.writeVarint(UInt64(ranges.count))
+        for range in ranges {
+            writer.write(range.author)
+            writer.writeVarint(range.first)
+            writer.writeVarint(range.last)
+        }
+        return writer.bytes
+    }
+}

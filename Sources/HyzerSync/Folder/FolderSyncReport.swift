@@ -1,0 +1,25 @@
+/// What one `sync --folder` did.
+public struct FolderSyncReport: Encodable, Equatable, Sendable {
+    /// A file that was refused, with the check that failed.
+    public struct Rejection: Encodable, Equatable, Sendable {
+        public let file: String
+        public let reason: String
+    }
+
+    public var members = 0
+    public var bundlesWritten = 0
+    public var bundlesRead = 0
+    public var bundlesSkipped = 0
+    public var bundlesDeleted = 0
+    public var rejected: [Rejection] = []
+    /// Files that are not ours to read: temporary, partial, conflict copies, anything unknown.
+    public var ignored: [String] = []
+    public var opsIngested = 0
+    public var opsAlreadyHeld = 0
+    public var opsPending = 0
+    public var bytesRead = 0
+    public var bytesWritten = 0
+    public var vectorPublished = false
+
+    public init() {}
+}

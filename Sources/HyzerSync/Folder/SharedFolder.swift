@@ -1,0 +1,44 @@
+/// One entry of a shared-folder listing.
+public struct FolderEntry: Hashable, Sendable {
+    public let name: String
+    public let isDirectory: Bool
+    public let size: UInt64
+    /// Modification time in nanoseconds; with the size, what tells a changed file from an unchanged one.
+    public let modified: UInt64
+
+    public init(name: String, isDirectory: Bool, size: UInt64, modified: UInt64) {
+        self.name = name
+        self.isDirectory = isDirectory
+        self.size = size
+        self.modified = modified
+    }
+}
+
+/// A folder that several replicas see: a real directory (a Syncthing or Dropbox folder, an
+/// NFS mount, a USB stick) or the simulator's. Paths are relative to the folder's root and
+/// use `/`.
+public protocol SharedFolder: Sendable {
+    /// A name for messages and for this replica's bookkeeping of what it read.
+    var identity: String { get }
+    /// The entries of a directory; `[]` when it does not exist.
+    func list(_ directory: String) throws -> [FolderEntry]
+    func read(_ path: String) throws -> [UInt8]
+    /// Writes `bytes` under a temporary name, flushes them to stable storage, and renames
+    /// the file into place, so readers see the whole file or nothing.
+    func writeAtomically(_ path: String, _ bytes: [UInt8]) throws
+    func remove(_ path: String) throws
+    func makeDirectory(_ path: String) throws
+}
+
+/// A shared-folder operation that failed, with the path and the system's reason.
+public struct FolderError: Error, Equatable, Sendable, CustomStringConvertible {
+    public let path: String
+    public let reason: String
+
+    public init(path: String, reason: String) {
+        self.path = path
+        self.reason = reason
+    }
+
+    public var description: String { "\(path): \(reason)" }
+}
