@@ -66,5 +66,10 @@ let package = Package(
             dependencies: ["HyzerKit", "HyzerTestSupport"],
             swiftSettings: strict
         ),
+        .testTarget(
+            name: "HyzerSyncTests",
+            dependencies: ["HyzerSync", "HyzerKit", "HyzerDomain", "HyzerCrypto", "HyzerTestSupport"],
+            swiftSettings: strict
+        ),
     ]
 )

@@ -184,6 +184,21 @@ func roundsJSON(_ replica: Replica) throws -> String {
     try canonicalJSON(replica.rounds().map(RoundDump.init))
 }
 
+private struct ScoringDump: Encodable {
+    let status: RoundStatus
+    let standings: [StandingsEntry]
+    let breakdowns: [Breakdown]
+    let discrepancies: [Discrepancy]
+}
+
+/// What players see of every round: status, standings, breakdowns and discrepancies.
+func scoringJSON(_ replica: Replica) throws -> String {
+    try canonicalJSON(replica.rounds().map { view in
+        let dump = RoundDump(view)
+        return ScoringDump(status: dump.status, standings: dump.standings, breakdowns: dump.breakdowns, discrepancies: dump.discrepancies)
+    })
+}
+
 extension RoundDump {
     init(_ view: RoundView) {
         let evaluation = view.evaluation
