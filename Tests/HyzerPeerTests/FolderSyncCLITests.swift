@@ -1,0 +1,127 @@
+import Foundation
+import HyzerTestSupport
+import Testing
+
+/// Three replicas in one group converge through `sync --folder`, run as separate processes.
+@Suite struct FolderSyncCLITests {
+    let directory = TemporaryDirectory("folder-sync")
+    var folder: String { directory.path("shared").path }
+
+    func replica(_ name: String) -> BinaryRunner { BinaryRunner(store: directory.path(name)) }
+
+    @discardableResult
+    func ok(_ cli: BinaryRunner, _ arguments: String...) throws -> String {
+        let result = try cli.run(arguments)
+        #expect(result.status == 0, "\(arguments.joined(separator: " ")) failed: \(result)")
+        return result.output
+    }
+
+    func json(_ cli: BinaryRunner, _ arguments: String...) throws -> [String: Any] {
+        let output = try cli.run(arguments).stdout
+        return try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any])
+    }
+
+    @Test func threeReplicasConvergeInAnyOrder() throws {
+        let (a, b, c) = (replica("a"), replica("b"), replica("c"))
+        try ok(a, "init", "--name", "ann-phone", "--device", "phone", "--owner", "Ann")
+        try ok(b, "init", "--name", "ben-phone", "--device", "phone", "--owner", "Ben")
+        try ok(c, "init", "--name", "laptop", "--device", "laptop", "--owner", "Cat")
+        try ok(a, "group", "create")
+        let token = try ok(a, "group", "invite")
+        try ok(b, "group", "join", token)
+        try ok(c, "group", "join", token)
+        let all = [a, b, c]
+        func syncAll(_ order: [BinaryRunner]) throws { for cli in order { try ok(cli, "sync", "--folder", folder) } }
+
+        try syncAll(all)
+        try syncAll(all)
+        let round = try ok(a, "round", "start", "--course", "Morley Field", "--players", "Ann,Ben,Cat")
+        // Concurrent edits of the same course register on two replicas.
+        try ok(a, "course", "rename", "DeLaveaga", "DeLa (Ann)")
+        try ok(b, "course", "rename", "DeLaveaga", "DeLa (Ben)")
+        try syncAll([b, a, c])
+        try syncAll([b, a, c])
+        for (hole, strokes) in [(1, [3, 3, 4]), (2, [2, 4, 3]), (3, [3, 3, 3])] {
+            for (player, value) in zip(["Ann", "Ben", "Cat"], strokes) {
+                try ok(a, "score", round, "--player", player, "--hole", "\(hole)", "--strokes", "\(value)")
+            }
+        }
+        try ok(b, "score", round, "--player", "Ben", "--hole", "1", "--strokes", "3")  // equal: merges silently
+        try ok(b, "score", round, "--player", "Ben", "--hole", "2", "--strokes", "5")  // unequal: a discrepancy
+        try ok(c, "score", round, "--player", "Cat", "--hole", "1", "--strokes", "4")
+        for order in [[c, b, a], [b, c, a], [a, c, b]] { try syncAll(order) }
+
+        func views(_ cli: BinaryRunner) throws -> [String] {
+            try ["standings", "discrepancies"].map { try ok(cli, $0, round, "--json") }
+                + [try ok(cli, "breakdown", round, "--player", "Ben", "--json"), try ok(cli, "course", "list", "--json")]
+        }
+        let digests = try all.map { try json($0, "status", "--json")["digest"] as? String ?? "" }
+        #expect(Set(digests).count == 1, "digests differ: \(digests)")
+        let expected = try views(a)
+        for cli in [b, c] { #expect(try views(cli) == expected) }
+        #expect(expected[1].contains(#""hole":2"#), "the unequal hole 2 is a discrepancy: \(expected[1])")
+        #expect(!expected[1].contains(#""hole":1"#), "the equal hole 1 merged silently: \(expected[1])")
+        let courses = try #require(try JSONSerialization.jsonObject(with: Data(expected[3].utf8)) as? [[String: Any]])
+        #expect(courses.count == 3, "exactly three seeded courses: \(courses)")
+        #expect(courses.contains { ($0["name"] as? String)?.hasPrefix("DeLa (") == true })
+
+        // The organizer settles the dispute; after sync it is gone everywhere.
+        try ok(a, "resolve", round, "--player", "Ben", "--hole", "2", "--strokes", "4")
+        for order in [[a, b, c], [c, b, a]] { try syncAll(order) }
+        for cli in all { #expect(try ok(cli, "discrepancies", round, "--json") == #"{"discrepancies":[],"round":"\#(round)"}"#) }
+        let standings = try ok(a, "standings", round, "--json")
+        for cli in [b, c] { #expect(try ok(cli, "standings", round, "--json") == standings) }
+
+        // The folder's host sees no names and no scores.
+        let files = FileManager.default.enumerator(atPath: folder)!.compactMap { $0 as? String }
+        #expect(files.count > 3)
+        for file in files {
+            let bytes = FileManager.default.contents(atPath: folder + "/" + file) ?? Data()
+            for secret in ["Ann", "Ben", "Cat", "Morley", "DeLa"] {
+                #expect(bytes.range(of: Data(secret.utf8)) == nil, "\(file) holds '\(secret)' in clear")
+            }
+        }
+
+        // Nothing new: a sync reads no bundle contents.
+        let quiet = try json(b, "sync", "--folder", folder, "--json")
+        #expect(quiet["bundlesRead"] as? Int == 0)
+        #expect(quiet["bytesRead"] as? Int == 0)
+        #expect(quiet["bundlesWritten"] as? Int == 0)
+    }
+
+    @Test func exportAndImportByHand() throws {
+        let (a, b) = (replica("a"), replica("b"))
+        try ok(a, "init", "--name", "a", "--owner", "Ann")
+        try ok(b, "init", "--name", "b", "--owner", "Ben")
+        try ok(a, "group", "create")
+        try ok(b, "group", "join", try ok(a, "group", "invite"))
+        try ok(a, "round", "start", "--course", "Maple Hill", "--players", "Ann")
+        let file = directory.path("a.hzb").path
+        try ok(a, "export", "--out", file)
+        #expect(try ok(b, "import", file).hasSuffix("0 already held"))
+        #expect(try ok(b, "import", file).contains(": 0 new ops"), "a replayed bundle changes nothing")
+        let held = try #require(try json(b, "status", "--json")["versionVector"] as? [String: Int])
+        for (author, sequence) in try #require(try json(a, "status", "--json")["versionVector"] as? [String: Int]) {
+            #expect(held[author] == sequence, "b holds every op of a")
+        }
+
+        // A flipped byte: refused as a whole, naming the file and the check.
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: file))
+        bytes[bytes.count / 2] ^= 0x01
+        let tampered = directory.path("tampered.hzb").path
+        try bytes.write(to: URL(fileURLWithPath: tampered))
+        let before = try json(b, "status", "--json")["digest"] as? String
+        let result = try b.run("import", tampered)
+        #expect(result.status == 1)
+        #expect(result.stderr == "error: \(tampered): decryption failed: the file was changed, truncated, or made with another group's key; nothing was imported from it\n")
+        #expect(try json(b, "status", "--json")["digest"] as? String == before)
+    }
+
+    @Test func syncNeedsAGroup() throws {
+        let a = replica("a")
+        try ok(a, "init", "--name", "a")
+        let result = try a.run("sync", "--folder", folder)
+        #expect(result.status == 1)
+        #expect(result.stderr.hasPrefix("error: this replica belongs to no group, and sync needs one;"))
+    }
+}
