@@ -41,10 +41,16 @@ let package = Package(
         ),
         // Bundles, groups and transports between replicas.
         .target(name: "HyzerSync", dependencies: ["HyzerKit", "HyzerCrypto"], swiftSettings: strict),
+        // The performance suite and its in-run baselines.
+        .target(
+            name: "HyzerBench",
+            dependencies: ["HyzerKit", "HyzerSync", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "hyzer-peer",
             dependencies: [
-                "HyzerKit", "HyzerSync",
+                "HyzerKit", "HyzerSync", "HyzerBench",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -13,7 +13,7 @@ struct HyzerPeer: ParsableCommand {
             RoundCommand.self, ScoreCommand.self, CorrectCommand.self, StandingsCommand.self, BreakdownCommand.self,
             DiscrepanciesCommand.self, ResolveCommand.self, HistoryCommand.self, StatusCommand.self,
             VerifyCommand.self, GroupCommand.self, SyncCommand.self, ExportCommand.self, ImportCommand.self,
-            DemoCommand.self,
+            BenchCommand.self, DemoCommand.self,
         ]
     )
 }

@@ -7,10 +7,10 @@ import Testing
 /// right `ReplicaError`, and the store is unchanged: same digest, same op count, same views.
 @Suite struct CommandValidationTests {
     /// Two synced phones. Ava's phone organizes `round` (Morley Field: Ava, Ben, guest Gus) and
-    /// has finished `completed`; both phones have scored.
-    final class Fixture: Sendable {
-        let ava: TestReplica
-        let ben: TestReplica
+    /// has finished `completed`; both phones have scored. Built once; every case gets a copy.
+    final class Template: Sendable {
+        let avaStore: StoreTemplate
+        let benStore: StoreTemplate
         let round: Round
         let completed: Round
         /// Ava's phone: Ava, hole 1, 3 strokes.
@@ -22,10 +22,13 @@ import Testing
         let benEvent: ScoreEvent
         /// A round-id prefix that two rounds share.
         let sharedRoundPrefix: String
+        private let originals: [TestReplica]
 
-        init() throws {
-            ava = try TestReplica("ava-phone", owner: "Ava", keySeed: 31)
-            ben = try TestReplica("ben-phone", owner: "Ben", keySeed: 32, start: baseTime + 5_000)
+        static let shared = Result { try Template() }
+
+        private init() throws {
+            let ava = try TestReplica("ava-phone", owner: "Ava", keySeed: 31)
+            let ben = try TestReplica("ben-phone", owner: "Ben", keySeed: 32, start: baseTime + 5_000)
             try ava.replica.addPlayer(name: "Cal")
             try ava.replica.addPlayer(name: "Sam")
             try ava.replica.addPlayer(name: "Sam")
@@ -55,8 +58,31 @@ import Testing
             try syncAll([ava, ben])
             benEvent = try ben.replica.recordScore(round: id, player: "Ben", hole: 1, strokes: 4)
             try syncAll([ava, ben])
+
+            originals = [ava, ben]
+            avaStore = try StoreTemplate(closing: ava, start: baseTime + 100_000)
+            benStore = try StoreTemplate(closing: ben, start: baseTime + 105_000)
+        }
+    }
+
+    /// A fresh copy of both phones of the template.
+    final class Fixture: Sendable {
+        let template: Template
+        let ava: TestReplica
+        let ben: TestReplica
+
+        init() throws {
+            template = try Template.shared.get()
+            ava = try template.avaStore.copy()
+            ben = try template.benStore.copy()
         }
 
+        var round: Round { template.round }
+        var completed: Round { template.completed }
+        var avaEvent: ScoreEvent { template.avaEvent }
+        var avaSuperseded: ScoreEvent { template.avaSuperseded }
+        var benEvent: ScoreEvent { template.benEvent }
+        var sharedRoundPrefix: String { template.sharedRoundPrefix }
         var roundID: String { round.id.lowercased }
     }
 

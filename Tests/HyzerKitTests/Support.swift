@@ -68,6 +68,35 @@ final class TestReplica: Sendable {
         replica = try Replica.create(
             at: directory.path("store"), name: name, kind: kind, owner: owner, clock: clock, keys: keys)
     }
+
+    /// Opens a copy of the closed store at `store` in a fresh directory: the same replica,
+    /// state and key, for a test that must not disturb the original.
+    init(copying store: URL, keys: SigningKeyPair, start: UInt64) throws {
+        directory = TemporaryDirectory("hyzer-kit-copy")
+        try FileManager.default.copyItem(at: store, to: directory.path("store"))
+        clock = TestClock(start: start)
+        self.keys = keys
+        replica = try Replica.open(at: directory.path("store"), clock: clock)
+    }
+}
+
+/// A closed store to copy from: build a scenario once, then give every test case its own copy.
+struct StoreTemplate: Sendable {
+    let store: URL
+    let keys: SigningKeyPair
+    let start: UInt64
+
+    /// Closes `test`'s replica; keep `test` alive for as long as the template is used.
+    init(closing test: TestReplica, start: UInt64) throws {
+        try test.replica.close()
+        store = test.replica.directory
+        keys = test.keys
+        self.start = start
+    }
+
+    func copy() throws -> TestReplica {
+        try TestReplica(copying: store, keys: keys, start: start)
+    }
 }
 
 extension Replica {

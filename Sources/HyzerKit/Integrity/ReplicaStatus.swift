@@ -35,3 +35,16 @@ extension Replica {
         }
     }
 }
+
+extension Replica {
+    /// Bytes the store's database occupies (pages in use, indexes included, after a checkpoint).
+    public func storeBytes() throws -> Int {
+        try database.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+            let pages = try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0
+            let free = try Int.fetchOne(db, sql: "PRAGMA freelist_count") ?? 0
+            let size = try Int.fetchOne(db, sql: "PRAGMA page_size") ?? 0
+            return (pages - free) * size
+        }
+    }
+}

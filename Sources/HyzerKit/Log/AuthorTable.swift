@@ -22,23 +22,25 @@ struct AuthorRow {
     /// The author's row, created with an empty log when the author is new.
     static func findOrCreate(_ key: AuthorID, in db: Database) throws -> AuthorRow {
         if let row = try find(key, in: db) { return row }
-        try db.execute(
-            sql: "INSERT INTO authors (key, headSequence, headHash) VALUES (?, 0, ?)",
+        try db.cachedStatement(sql: "INSERT INTO authors (key, headSequence, headHash) VALUES (?, 0, ?)").execute(
             arguments: [Data(key.bytes), Data(SignedOp.noPreviousHash)])
         return AuthorRow(id: db.lastInsertedRowID, key: key, headSequence: 0, headHash: SignedOp.noPreviousHash, forked: false)
     }
 
-    /// Appends `op`, which must be this author's next op, and moves the head.
+    /// Appends `op`, which must be this author's next op, and moves the head in memory;
+    /// `saveHead` writes it once after a run of appends.
     mutating func append(_ op: SignedOp, in db: Database) throws {
         precondition(op.author == key && op.sequence == headSequence + 1 && op.previousHash == headHash,
             "ops are appended in sequence, each on its predecessor")
-        try db.execute(
-            sql: "INSERT INTO ops (author, sequence, hash, tail, signature) VALUES (?, ?, ?, ?, ?)",
+        try db.cachedStatement(sql: "INSERT INTO ops (author, sequence, hash, tail, signature) VALUES (?, ?, ?, ?, ?)").execute(
             arguments: [id, Int64(op.sequence), Data(op.hash), Data(op.tail), op.signature.map { Data($0) }])
         headSequence = op.sequence
         headHash = op.hash
-        try db.execute(
-            sql: "UPDATE authors SET headSequence = ?, headHash = ? WHERE id = ?",
+    }
+
+    /// Writes the head that `append` moved.
+    func saveHead(in db: Database) throws {
+        try db.cachedStatement(sql: "UPDATE authors SET headSequence = ?, headHash = ? WHERE id = ?").execute(
             arguments: [Int64(headSequence), Data(headHash), id])
     }
 
@@ -51,6 +53,6 @@ struct AuthorRow {
     }
 
     func markForked(in db: Database) throws {
-        try db.execute(sql: "UPDATE authors SET forked = 1 WHERE id = ?", arguments: [id])
+        try db.cachedStatement(sql: "UPDATE authors SET forked = 1 WHERE id = ?").execute( arguments: [id])
     }
 }

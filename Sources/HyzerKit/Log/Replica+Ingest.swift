@@ -71,6 +71,7 @@ extension Replica {
             if let clock = op.clock, clock > newest { newest = clock }
             report.opsApplied += 1
         }
+        try row.saveHead(in: db)
 
         // A filled gap releases the segments waiting above it.
         let waiting = try Row.fetchAll(

@@ -16,6 +16,7 @@ extension Replica {
             keys: keys, author: author, sequence: row.headSequence + 1, previousHash: row.headHash,
             clock: clockReading, payload: payload)
         try row.append(op, in: db)
+        try row.saveHead(in: db)
         try Materializer.apply(op, authorRow: row.id, db)
         return op
     }

@@ -10,8 +10,7 @@ enum Materializer {
     static func seed(_ db: Database) throws {
         for course in SeededCourses.all {
             let id = Data(course.id.bytes)
-            try db.execute(
-                sql: "INSERT OR IGNORE INTO courses (id, holeCount, seeded, createdMilliseconds, createdCounter) VALUES (?, ?, 1, 0, 0)",
+            try db.cachedStatement(sql: "INSERT OR IGNORE INTO courses (id, holeCount, seeded, createdMilliseconds, createdCounter) VALUES (?, ?, 1, 0, 0)").execute(
                 arguments: [id, course.holeCount])
             try setRegister(id, "name", Data(course.name.utf8), stamp: Stamp.seed, db)
             for (index, par) in course.pars.enumerated() {
@@ -24,7 +23,7 @@ enum Materializer {
     /// payload cannot be decoded stays in the log and changes no view.
     static func apply(_ op: SignedOp, authorRow: Int64, _ db: Database) throws {
         guard case .success(let payload) = op.payload(), let clock = op.clock else { return }
-        let stamp = Stamp.bytes(clock: clock, author: op.author, sequence: op.sequence)
+        var stamp: [UInt8] { Stamp.bytes(clock: clock, author: op.author, sequence: op.sequence) }
         let entity = Data(op.entityID.bytes)
         switch payload {
         case .deviceRegistered(let name, let kind):
@@ -32,15 +31,13 @@ enum Materializer {
             try setRegister(device, "device.name", Data(name.utf8), stamp: stamp, db)
             try setRegister(device, "device.kind", Data(kind.rawValue.utf8), stamp: stamp, db)
         case .playerCreated(let displayName):
-            try db.execute(
-                sql: "INSERT OR IGNORE INTO players (id, creator, createdMilliseconds, createdCounter) VALUES (?, ?, ?, ?)",
+            try db.cachedStatement(sql: "INSERT OR IGNORE INTO players (id, creator, createdMilliseconds, createdCounter) VALUES (?, ?, ?, ?)").execute(
                 arguments: [entity, Data(op.author.bytes), Int64(clock.physicalMilliseconds), Int64(clock.counter)])
             try setRegister(entity, "name", Data(displayName.utf8), stamp: stamp, db)
         case .playerRenamed(let playerID, let displayName):
             try setRegister(Data(playerID.bytes), "name", Data(displayName.utf8), stamp: stamp, db)
         case .courseCreated(let name, let pars):
-            try db.execute(
-                sql: "INSERT OR IGNORE INTO courses (id, holeCount, seeded, createdMilliseconds, createdCounter) VALUES (?, ?, 0, ?, ?)",
+            try db.cachedStatement(sql: "INSERT OR IGNORE INTO courses (id, holeCount, seeded, createdMilliseconds, createdCounter) VALUES (?, ?, 0, ?, ?)").execute(
                 arguments: [entity, pars.count, Int64(clock.physicalMilliseconds), Int64(clock.counter)])
             try setRegister(entity, "name", Data(name.utf8), stamp: stamp, db)
             for (index, par) in pars.enumerated() {
@@ -53,20 +50,16 @@ enum Materializer {
         case .courseDeleted(let courseID):
             try setRegister(Data(courseID.bytes), "deleted", Data([1]), stamp: stamp, db)
         case .roundStarted:
-            try db.execute(
-                sql: "INSERT OR IGNORE INTO rounds (id, author, sequence, stamp) VALUES (?, ?, ?, ?)",
+            try db.cachedStatement(sql: "INSERT OR IGNORE INTO rounds (id, author, sequence, stamp) VALUES (?, ?, ?, ?)").execute(
                 arguments: [entity, authorRow, Int64(op.sequence), Data(stamp)])
         case .roundFinished(let roundID, _):
-            try db.execute(
-                sql: "INSERT OR IGNORE INTO roundFinishes (round, author, sequence) VALUES (?, ?, ?)",
+            try db.cachedStatement(sql: "INSERT OR IGNORE INTO roundFinishes (round, author, sequence) VALUES (?, ?, ?)").execute(
                 arguments: [Data(roundID.bytes), authorRow, Int64(op.sequence)])
         case .scoreRecorded(let score):
-            try db.execute(
-                sql: "INSERT OR IGNORE INTO scoreEvents (id, round, author, sequence) VALUES (?, ?, ?, ?)",
-                arguments: [entity, Data(score.roundID.bytes), authorRow, Int64(op.sequence)])
+            try db.cachedStatement(sql: "INSERT OR IGNORE INTO scoreEvents (round, id, author, sequence) VALUES (?, ?, ?, ?)").execute(
+                arguments: [Data(score.roundID.bytes), entity, authorRow, Int64(op.sequence)])
         case .deviceLinked(let device, let playerID):
-            try db.execute(
-                sql: "INSERT OR IGNORE INTO deviceLinks (player, device, linkedBy) VALUES (?, ?, ?)",
+            try db.cachedStatement(sql: "INSERT OR IGNORE INTO deviceLinks (player, device, linkedBy) VALUES (?, ?, ?)").execute(
                 arguments: [Data(playerID.bytes), Data(device.bytes), Data(op.author.bytes)])
         }
     }
@@ -94,12 +87,11 @@ enum Materializer {
 
     /// Last writer wins: the write with the greater stamp stays.
     static func setRegister(_ entity: Data, _ field: String, _ value: Data, stamp: [UInt8], _ db: Database) throws {
-        try db.execute(
-            sql: """
+        try db.cachedStatement(sql: """
                 INSERT INTO registers (entity, field, value, stamp) VALUES (?, ?, ?, ?)
                 ON CONFLICT(entity, field) DO UPDATE SET value = excluded.value, stamp = excluded.stamp
                 WHERE excluded.stamp > registers.stamp
-                """,
+                """).execute(
             arguments: [entity, field, value, Data(stamp)])
     }
 }

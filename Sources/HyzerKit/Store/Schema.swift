@@ -91,12 +91,12 @@ enum Schema {
                 ) WITHOUT ROWID;
 
                 CREATE TABLE scoreEvents (
-                    id BLOB PRIMARY KEY NOT NULL,
                     round BLOB NOT NULL,
+                    id BLOB NOT NULL,
                     author INTEGER NOT NULL,
-                    sequence INTEGER NOT NULL
+                    sequence INTEGER NOT NULL,
+                    PRIMARY KEY (round, id)
                 ) WITHOUT ROWID;
-                CREATE INDEX scoreEventsByRound ON scoreEvents(round);
 
                 CREATE TABLE roundFinishes (
                     round BLOB NOT NULL,

@@ -8,7 +8,12 @@ public enum BundleFiles {
         let bundle = Bundle(
             groupID: group.id, sender: replica.author, senderVector: try replica.versionVector(),
             segments: try replica.delta(above: VersionVector()))
-        return SealedFile.seal(bundle.encoded(signedBy: replica.signature(of:)), group: group)
+        return seal(bundle.encoded(signedBy: replica.signature(of:)), group: group)
+    }
+
+    /// A signed bundle sealed for `group`, as files carry it.
+    public static func seal(_ signedBundle: [UInt8], group: GroupMembership) -> [UInt8] {
+        SealedFile.seal(signedBundle, group: group)
     }
 
     /// Opens, authenticates and ingests a sealed bundle. A bundle that fails a check as a

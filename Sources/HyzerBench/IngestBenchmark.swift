@@ -1,0 +1,109 @@
+import Foundation
+import GRDB
+import HyzerCrypto
+import HyzerDomain
+import HyzerKit
+import HyzerSync
+
+/// Ingest, verification and size: the figures that depend only on a bundle of score events.
+struct IngestBenchmark {
+    let opCount: Int
+    let repetitions: Int
+    let scratch: URL
+
+    func run() throws -> [Figure] {
+        let keys = SigningKeyPair(seed: Array(repeating: 7, count: 32))
+        let ops = BenchData.ops(keys: keys, count: opCount)
+        let segment = AuthorSegment(ops: ops)
+        let group = GroupMembership(id: UUID(v5: "bench-group", namespace: SeededCourses.namespace), secret: Array(repeating: 9, count: 32))
+        let sender = SigningKeyPair(seed: Array(repeating: 8, count: 32))
+        let bundle = Bundle(
+            groupID: group.id, sender: AuthorID(bytes: sender.publicKey)!, senderVector: VersionVector([segment.author: UInt64(opCount)]),
+            segments: [segment])
+        let sealed = BundleFiles.seal(bundle.encoded(signedBy: sender.sign), group: group)
+
+        var ingest = Samples()
+        var raw = Samples()
+        var onDisk = 0
+        for repetition in 0..<repetitions {
+            let replica = try Replica.create(
+                at: scratch.appendingPathComponent("ingest-\(repetition)"), name: "bench", kind: .laptop,
+                keys: SigningKeyPair(seed: Array(repeating: UInt8(100 + repetition), count: 32)))
+            try replica.join(group)
+            let seconds = try Stopwatch.seconds {
+                let report = try BundleFiles.import(sealed, into: replica)
+                precondition(report.opsApplied == opCount, "the benchmark bundle must ingest whole")
+            }
+            ingest.add(Double(opCount) / seconds)
+            if repetition == 0 { onDisk = try replica.storeBytes() }
+            try replica.close()
+            raw.add(Double(opCount) / (try rawInsert(ops, into: scratch.appendingPathComponent("raw-\(repetition).sqlite"))))
+        }
+
+        var verify = Samples()
+        var individual = Samples()
+        for _ in 0..<repetitions {
+            verify.add(try Stopwatch.seconds { _ = try segment.verifiedOps() })
+            let signed = ops.map { $0.with(signature: keys.sign(SignedOp.signedMessage(hash: $0.hash))) }
+            individual.add(Stopwatch.seconds {
+                for op in signed { precondition(op.hasValidSignature) }
+            })
+        }
+
+        let events = Double(opCount)
+        let json = try JSONSerialization.data(withJSONObject: ops.map(Self.plainJSON)).count
+        return [
+            Figure(
+                name: "ingest", value: ingest.median, unit: "ops/s", baseline: raw.median,
+                baselineName: "raw SQLite insert of the same rows (prepared statement, one transaction)",
+                ratio: ingest.median / raw.median, target: "≥ 0.5× baseline", met: ingest.median / raw.median >= 0.5,
+                spread: ingest.spread),
+            Figure(
+                name: "verification", value: verify.median * 1000, unit: "ms per \(opCount) ops", baseline: individual.median * 1000,
+                baselineName: "\(opCount) individual Ed25519 verifications", ratio: individual.median / verify.median,
+                target: "≥ 10× faster than baseline", met: individual.median / verify.median >= 10, spread: verify.spread),
+            Figure(
+                name: "bundle size", value: Double(sealed.count) / events, unit: "bytes/event", baseline: Double(json) / events,
+                baselineName: "the same events as plain JSON", ratio: Double(json) / Double(sealed.count), target: "≤ 128 B",
+                met: Double(sealed.count) / events <= 128, spread: 0),
+            Figure(
+                name: "store size", value: Double(onDisk) / events, unit: "bytes/event", baseline: Double(json) / events,
+                baselineName: "the same events as plain JSON", ratio: Double(json) / Double(onDisk), target: "≤ 300 B",
+                met: Double(onDisk) / events <= 300, spread: 0),
+        ]
+    }
+
+    /// Seconds to insert the ops' rows into a table of the same shape, with a prepared
+    /// statement in one transaction: the floor any store of these rows pays.
+    private func rawInsert(_ ops: [SignedOp], into url: URL) throws -> Double {
+        let queue = try DatabaseQueue(path: url.path)
+        try queue.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL")
+            try db.execute(sql: """
+                CREATE TABLE ops (author INTEGER NOT NULL, sequence INTEGER NOT NULL, hash BLOB NOT NULL,
+                tail BLOB NOT NULL, signature BLOB, PRIMARY KEY (author, sequence)) WITHOUT ROWID
+                """)
+        }
+        return try Stopwatch.seconds {
+            try queue.write { db in
+                let statement = try db.makeStatement(sql: "INSERT INTO ops (author, sequence, hash, tail, signature) VALUES (?, ?, ?, ?, ?)")
+                for op in ops {
+                    try statement.execute(arguments: [1, Int64(op.sequence), Data(op.hash), Data(op.tail), op.signature.map { Data($0) }])
+                }
+            }
+        }
+    }
+
+    /// An event as a typical JSON sync format would carry it.
+    private static func plainJSON(_ op: SignedOp) -> [String: Any] {
+        guard case .success(let payload) = op.payload(), case .scoreRecorded(let score) = payload else {
+            return ["id": op.entityID.uuidString, "kind": "roundStarted"]
+        }
+        return [
+            "id": op.entityID.uuidString, "roundID": score.roundID.uuidString, "holeNumber": score.hole,
+            "playerID": score.player.participantID, "strokeCount": score.strokes, "supersedes": [String](),
+            "reportedByPlayerID": score.reportedBy?.participantID ?? "", "deviceID": op.author.hex,
+            "createdAt": op.clock?.description ?? "",
+        ]
+    }
+}

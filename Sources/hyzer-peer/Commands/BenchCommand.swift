@@ -1,0 +1,38 @@
+import ArgumentParser
+import Foundation
+import HyzerBench
+
+struct BenchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench", abstract: "Measure performance, each figure beside a baseline from the same run.")
+    @OptionGroup var output: OutputOptions
+    @Flag(help: "A reduced run, under a minute.") var quick = false
+
+    struct Document: Encodable {
+        let machine: String
+        let figures: [Figure]
+    }
+
+    func run() throws {
+        let figures = try BenchSuite(quick: quick).run { step in
+            if !output.json { Terminal.error("measuring \(step)…") }
+        }
+        if output.json { return try JSONOutput.print(Document(machine: BenchSuite.machine, figures: figures)) }
+        print(BenchSuite.machine)
+        var table = Table([("Figure", .left), ("Value", .right), ("Unit", .left), ("Baseline", .right), ("Ratio", .right), ("Target", .left), ("Met", .left), ("Spread", .right)])
+        for figure in figures {
+            table.add([
+                .init(figure.name), .init(Self.format(figure.value)), .init(figure.unit), .init(figure.baseline.map(Self.format) ?? ""),
+                .init(figure.ratio.map { String(format: "%.2f×", $0) } ?? ""), .init(figure.target ?? ""),
+                .init(figure.met.map { $0 ? "yes" : "no" } ?? "", figure.met == false ? .red : .green),
+                .init(String(format: "%.0f%%", figure.spread * 100)),
+            ])
+        }
+        print(table.render())
+        for figure in figures { if let name = figure.baselineName { print("\(figure.name): baseline is \(name)") } }
+    }
+
+    static func format(_ value: Double) -> String {
+        value >= 100 ? String(format: "%.0f", value) : String(format: "%.2f", value)
+    }
+}
