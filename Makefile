@@ -34,5 +34,9 @@ install: release
 	install -d $(PREFIX)/bin
 	install -m 0755 .build/release/hyzer-peer $(PREFIX)/bin/hyzer-peer
 
+# The performance suite on a release build (docs/performance.md records a run).
+bench: release
+	.build/release/hyzer-peer bench
+
 clean:
 	rm -rf .build

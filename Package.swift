@@ -69,7 +69,7 @@ let package = Package(
         ),
         .testTarget(
             name: "HyzerPeerTests",
-            dependencies: ["HyzerKit", "HyzerTestSupport"],
+            dependencies: ["HyzerKit", "HyzerSync", "HyzerCrypto", "HyzerDomain", "HyzerTestSupport"],
             swiftSettings: strict
         ),
         .testTarget(

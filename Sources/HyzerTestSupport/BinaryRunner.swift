@@ -19,6 +19,12 @@ public struct BinaryRunner: Sendable {
     /// The store every run uses, through `HYZER_STORE`.
     public let store: URL
 
+    /// A runner of another copy of the binary.
+    public init(store: URL, executable: URL) {
+        self.store = store
+        self.executable = executable
+    }
+
     public init(store: URL) {
         self.store = store
         if let path = ProcessInfo.processInfo.environment["HYZER_PEER_BINARY"] {

@@ -239,6 +239,27 @@ import Testing
         #expect(evaluation.score(player: f.benID, hole: 3).strokes == 5)
     }
 
+    @Test func aFinishFromANonOrganizerDeviceIsIgnoredEverywhere() throws {
+        let f = try Fixture()
+        try f.ben.replica.recordScore(round: f.roundID, player: "Ben", hole: 1, strokes: 3)
+        #expect(throws: ReplicaError.notOrganizerDevice(round: f.roundID, organizer: "Ava")) {
+            try f.ben.replica.finishRound(f.roundID, force: true)
+        }
+        try appendRaw(.roundFinished(roundID: f.round.id, force: true), to: f.ben,
+                      clock: HLCTimestamp(physicalMilliseconds: baseTime + 60_000))
+        try syncAll(f.all)
+
+        let evaluation = try f.evaluationsAgree()
+        #expect(evaluation.finish == nil)
+        #expect(evaluation.status == .active)
+        #expect(try f.ava.replica.history().isEmpty)
+        // Scores still go in, and the organizer can still finish.
+        try f.ben.replica.recordScore(round: f.roundID, player: "Ben", hole: 2, strokes: 3)
+        try f.ava.replica.finishRound(f.roundID, force: true)
+        try syncAll(f.all)
+        #expect(try f.evaluationsAgree().finish?.deviceID == f.ava.author)
+    }
+
     @Test func aFullRoundFinishesAndEntersHistoryOnEveryReplica() throws {
         let f = try Fixture()
         for hole in 1...18 {

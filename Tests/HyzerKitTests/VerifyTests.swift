@@ -113,7 +113,7 @@ import Testing
             expected: { _ in [.viewDiffers(table: "scoreEvents")] }, exact: true),
         Damage(
             label: "a player's name changed in the registers",
-            apply: { try $0.tamper("UPDATE registers SET value = CAST('Bob' AS BLOB) WHERE field = 'name' AND value = CAST('Ben' AS BLOB)") },
+            apply: { try $0.tamper("UPDATE registers SET value = CAST('Benjamin' AS BLOB) WHERE field = 'name' AND value = CAST('Ben' AS BLOB)") },
             expected: { _ in [.viewDiffers(table: "registers")] }, exact: true),
         Damage(
             label: "a round's view row deleted",
@@ -121,7 +121,7 @@ import Testing
             expected: { _ in [.viewDiffers(table: "rounds")] }, exact: true),
         Damage(
             label: "a player inserted without an op",
-            apply: { try $0.tamper("INSERT INTO players SELECT zeroblob(16), creator, 0, 0 FROM players LIMIT 1") },
+            apply: { try $0.tamper("INSERT INTO players (id, creator, createdMilliseconds, createdCounter) SELECT zeroblob(16), creator, 0, 0 FROM players LIMIT 1") },
             expected: { _ in [.viewDiffers(table: "players")] }, exact: true),
         Damage(
             label: "a seeded course deleted from the views",
@@ -144,6 +144,32 @@ import Testing
                 #expect(report.problems.contains(problem), "\(problem) in \(report.problems)")
             }
         }
+    }
+
+    /// Damage that keeps every BLOB's length: the view fingerprints must still see it.
+    static let sameLengthDamages: [Damage] = [
+        Damage(
+            label: "a player's name changed to one of the same length",
+            apply: { try $0.tamper("UPDATE registers SET value = CAST('Bob' AS BLOB) WHERE field = 'name' AND value = CAST('Ben' AS BLOB)") },
+            expected: { _ in [.viewDiffers(table: "registers")] }, exact: true),
+        Damage(
+            label: "a player's creator changed",
+            apply: { try $0.tamper("UPDATE players SET creator = zeroblob(32)") },
+            expected: { _ in [.viewDiffers(table: "players")] }, exact: true),
+        Damage(
+            label: "a score event moved to another round",
+            apply: { try $0.tamper("UPDATE scoreEvents SET round = zeroblob(16)") },
+            expected: { _ in [.viewDiffers(table: "scoreEvents")] }, exact: true),
+    ]
+
+    @Test(
+        .disabled("""
+            bug: Replica+Verify.swift viewFingerprints (line 77) hashes DatabaseValue.description, which GRDB \
+            writes as "Data(3 bytes)" for a BLOB: a change that keeps a BLOB's length is invisible to verify
+            """),
+        arguments: sameLengthDamages)
+    func damageKeepingBlobLengthsIsFound(_ damage: Damage) throws {
+        try damageIsFound(damage)
     }
 
     // MARK: Ignored ops
@@ -222,5 +248,39 @@ import Testing
         #expect(ignored.reason.hasPrefix(expectedReason), "\(ignored.reason)")
         #expect(try peer.replica.verify().ignoredOps == report.ignoredOps, "every replica lists the same ops")
         #expect(try snapshot(peer.replica) == snapshot(store.test.replica))
+    }
+
+    /// Authentic ops other than scores that views ignore because they break an ownership rule.
+    enum ForgedOp: String, CaseIterable, Sendable {
+        case finishFromANonOrganizerDevice, correctionOfAnotherDevicesEvent, linkSignedByANonOwner
+    }
+
+    @Test(
+        .disabled("""
+            bug: Replica+Verify.swift listIgnoredOps lists only undecodable ops, ignored score events and \
+            orphan scores; a finish from a non-organizer device, a supersession that does not count and a \
+            link signed by a non-owner are ignored by views but not listed (DOMAIN.md, Bad input: `verify` lists them)
+            """),
+        arguments: ForgedOp.allCases)
+    func otherIgnoredOpsAreListed(_ forged: ForgedOp) throws {
+        let store = try Store()
+        let ben = try TestReplica("ben-phone", owner: "Bea", keySeed: 75, start: baseTime + 2_000)
+        try syncAll([store.test, ben])
+        let benEvent = try store.test.replica.roundView(store.round.id)!.evaluation.validEvents[0]
+        let clock = HLCTimestamp(physicalMilliseconds: baseTime + 9_000)
+        let payload: OpPayload = switch forged {
+        case .finishFromANonOrganizerDevice: .roundFinished(roundID: store.round.id, force: true)
+        case .correctionOfAnotherDevicesEvent:
+            .scoreRecorded(ScoreRecord(
+                roundID: store.round.id, hole: 1, player: ParticipantRef(participantID: benEvent.playerID)!, strokes: 3,
+                supersedes: [benEvent.id], reportedBy: nil))
+        case .linkSignedByANonOwner: .deviceLinked(device: ben.author, playerID: try store.test.replica.resolvePlayer("Ava"))
+        }
+        let op = try appendRaw(payload, to: ben, clock: clock)
+        try syncAll([store.test, ben])
+
+        let report = try store.test.replica.verify()
+        #expect(report.ignoredOps.map(\.author) == [ben.author])
+        #expect(report.ignoredOps.map(\.sequence) == [op.sequence])
     }
 }

@@ -28,12 +28,11 @@ struct AuthorRow {
     }
 
     /// Appends `op`, which must be this author's next op, and moves the head in memory;
-    /// `saveHead` writes it once after a run of appends.
-    mutating func append(_ op: SignedOp, in db: Database) throws {
+    /// `saveHead` writes it once after a run of appends, and the sink's flush writes the rows.
+    mutating func append(_ op: SignedOp, to sink: inout OpSink, _ db: Database) throws {
         precondition(op.author == key && op.sequence == headSequence + 1 && op.previousHash == headHash,
             "ops are appended in sequence, each on its predecessor")
-        try db.cachedStatement(sql: "INSERT INTO ops (author, sequence, hash, tail, signature) VALUES (?, ?, ?, ?, ?)").execute(
-            arguments: [id, Int64(op.sequence), Data(op.hash), Data(op.tail), op.signature.map { Data($0) }])
+        try sink.ops.add([id, Int64(op.sequence), Data(op.hash), Data(op.tail), op.signature.map { Data($0).databaseValue } ?? .null], db)
         headSequence = op.sequence
         headHash = op.hash
     }

@@ -64,14 +64,16 @@ extension Replica {
             }
         }
 
+        var sink = OpSink()
         for op in ops where op.sequence > row.headSequence {
             // Only the last op of a segment keeps its signature; the chain covers the others.
-            try row.append(op, in: db)
-            try Materializer.apply(op, authorRow: row.id, db)
-            if let clock = op.clock, clock > newest { newest = clock }
+            try row.append(op, to: &sink, db)
+            try Materializer.apply(op, authorRow: row.id, to: &sink, db)
             report.opsApplied += 1
         }
+        try sink.flush(db)
         try row.saveHead(in: db)
+        if report.opsApplied > 0, let clock = ops[ops.count - 1].clock, clock > newest { newest = clock }
 
         // A filled gap releases the segments waiting above it.
         let waiting = try Row.fetchAll(

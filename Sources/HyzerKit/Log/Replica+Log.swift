@@ -15,9 +15,11 @@ extension Replica {
         let op = SignedOp(
             keys: keys, author: author, sequence: row.headSequence + 1, previousHash: row.headHash,
             clock: clockReading, payload: payload)
-        try row.append(op, in: db)
+        var sink = OpSink()
+        try row.append(op, to: &sink, db)
+        try Materializer.apply(op, authorRow: row.id, to: &sink, db)
+        try sink.flush(db)
         try row.saveHead(in: db)
-        try Materializer.apply(op, authorRow: row.id, db)
         return op
     }
 

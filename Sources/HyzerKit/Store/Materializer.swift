@@ -21,7 +21,7 @@ enum Materializer {
 
     /// Applies one op of the log (already inserted in `ops`) to the view tables. An op whose
     /// payload cannot be decoded stays in the log and changes no view.
-    static func apply(_ op: SignedOp, authorRow: Int64, _ db: Database) throws {
+    static func apply(_ op: SignedOp, authorRow: Int64, to sink: inout OpSink, _ db: Database) throws {
         guard case .success(let payload) = op.payload(), let clock = op.clock else { return }
         var stamp: [UInt8] { Stamp.bytes(clock: clock, author: op.author, sequence: op.sequence) }
         let entity = Data(op.entityID.bytes)
@@ -56,8 +56,7 @@ enum Materializer {
             try db.cachedStatement(sql: "INSERT OR IGNORE INTO roundFinishes (round, author, sequence) VALUES (?, ?, ?)").execute(
                 arguments: [Data(roundID.bytes), authorRow, Int64(op.sequence)])
         case .scoreRecorded(let score):
-            try db.cachedStatement(sql: "INSERT OR IGNORE INTO scoreEvents (round, id, author, sequence) VALUES (?, ?, ?, ?)").execute(
-                arguments: [Data(score.roundID.bytes), entity, authorRow, Int64(op.sequence)])
+            try sink.scoreEvents.add([Data(score.roundID.bytes), entity, authorRow, Int64(op.sequence)], db)
         case .deviceLinked(let device, let playerID):
             try db.cachedStatement(sql: "INSERT OR IGNORE INTO deviceLinks (player, device, linkedBy) VALUES (?, ?, ?)").execute(
                 arguments: [Data(playerID.bytes), Data(device.bytes), Data(op.author.bytes)])
@@ -73,6 +72,7 @@ enum Materializer {
             FROM ops JOIN authors ON authors.id = ops.author ORDER BY ops.author, ops.sequence
             """)
         var previous: (row: Int64, hash: [UInt8]) = (-1, SignedOp.noPreviousHash)
+        var sink = OpSink()
         while let row = try rows.next() {
             let authorRow: Int64 = row[0]
             let key: Data = row[1]
@@ -81,8 +81,9 @@ enum Materializer {
                 author: AuthorID(bytes: Array(key))!, sequence: UInt64(row[2] as Int64),
                 previousHash: previous.hash, tail: Array(row[4] as Data), signature: nil)
             previous.hash = op.hash
-            try apply(op, authorRow: authorRow, db)
+            try apply(op, authorRow: authorRow, to: &sink, db)
         }
+        try sink.flush(db)
     }
 
     /// Last writer wins: the write with the greater stamp stays.
