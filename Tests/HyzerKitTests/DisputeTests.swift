@@ -130,6 +130,29 @@ import Testing
         #expect(try f.ben.replica.history().map(\.round) == [f.roundID])
     }
 
+    /// Ava's phone links the watch; the watch links Ben's phone to Ava too. Ben's phone hears
+    /// the second link before the first: it becomes an owner only once both are in.
+    @Test func aLinkByALinkedDeviceCountsWhateverOrderTheLinksArriveIn() throws {
+        let f = try Fixture()
+        try f.ava.replica.linkDevice("ava-watch", owner: "Ava")
+        try f.watch.replica.pull(from: f.ava.replica)
+        try f.watch.replica.linkDevice("ben-phone", owner: "Ava")
+
+        let watchLog = try f.watch.replica.delta(above: f.ben.replica.versionVector())
+        #expect(watchLog.map(\.author) == [f.watch.author], "the watch has nothing else new for Ben's phone")
+        try f.ben.replica.ingest(watchLog)
+        #expect(try !f.ben.replica.ownership().device(f.ben.author, owns: f.avaID), "the watch's link is not proven yet")
+        #expect(throws: ReplicaError.notOrganizerDevice(round: f.roundID, organizer: "Ava")) {
+            try f.ben.replica.finishRound(f.roundID, force: true)
+        }
+
+        try f.ben.replica.pull(from: f.ava.replica)
+        #expect(try f.ben.replica.ownership().device(f.ben.author, owns: f.avaID))
+        try f.ben.replica.finishRound(f.roundID, force: true)
+        try syncAll(f.all)
+        #expect(try f.evaluationsAgree().finish?.deviceID == f.ben.author)
+    }
+
     @Test func linkingAgainIsANoOp() throws {
         let f = try Fixture()
         try f.ava.replica.linkDevice("ava-watch", owner: "Ava")

@@ -55,6 +55,31 @@ import Testing
         #expect(try reopened.verify().isIntact)
     }
 
+    /// A store restored from an old backup first takes back its own later ops from a peer,
+    /// then writes on: no fork.
+    @Test func aRestoredStoreCatchesUpOnItsOwnOpsBeforeWriting() throws {
+        let original = try TestReplica("phone", owner: "Ava", keySeed: 14)
+        try original.replica.addPlayer(name: "Ben")
+        let backup = try StoreTemplate(closing: original, start: baseTime + 10_000)
+        let live = try backup.copy()
+        for name in ["Cal", "Dee", "Eve"] { try live.replica.addPlayer(name: name) }
+        let peer = try TestReplica("peer", keySeed: 15, start: baseTime + 20_000)
+        try peer.replica.pull(from: live.replica)
+
+        let restored = try backup.copy()
+        #expect(try restored.replica.versionVector()[restored.author] == 3)
+        let report = try restored.replica.pull(from: peer.replica)
+        #expect(report.opsApplied == 4, "its own ops 4 to 6 and the peer's device record")
+        #expect(try restored.replica.versionVector()[restored.author] == 6)
+        try restored.replica.addPlayer(name: "Fay")
+
+        let next = try peer.replica.pull(from: restored.replica)
+        #expect(next.rejected == [])
+        #expect(next.opsApplied == 1)
+        #expect(try peer.replica.status().forks.isEmpty)
+        #expect(try peer.replica.digest() == restored.replica.digest())
+    }
+
     @Test func theSecretKeyFileIsPrivate() throws {
         let test = try TestReplica("phone", keySeed: 4)
         let keyPath = test.replica.directory.appendingPathComponent(Replica.keyFileName).path

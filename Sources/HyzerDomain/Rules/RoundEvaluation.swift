@@ -166,6 +166,15 @@ extension RoundEvaluation {
         for event in valid where !superseded.contains(event.id) {
             leaves[HoleKey(player: event.playerID, hole: event.holeNumber), default: []].append(event)
         }
+        if PlantedBug.active.contains(.newestTimestampWins) {
+            // The planted bug: the newest event by the clock wins, whatever superseded what.
+            var newest: [HoleKey: ScoreEvent] = [:]
+            for event in valid {
+                let key = HoleKey(player: event.playerID, hole: event.holeNumber)
+                if newest[key].map({ $0.createdAt <= event.createdAt }) ?? true { newest[key] = event }
+            }
+            return newest.mapValues { HoleScore(leaves: [$0]) }
+        }
         return leaves.mapValues(HoleScore.init(leaves:))
     }
 

@@ -39,6 +39,9 @@ extension Replica {
         guard !row.forked else { throw IngestError.authorForked(author: segment.author) }
         var report = IngestReport()
 
+        if segment.firstSequence > row.headSequence + 1, PlantedBug.active.contains(.ingestDropsGaps) {
+            return report  // the planted bug: ops above a gap are lost
+        }
         if segment.firstSequence > row.headSequence + 1 {
             try db.execute(
                 sql: "INSERT OR IGNORE INTO pendingSegments (author, firstSequence, lastSequence, segment) VALUES (?, ?, ?, ?)",

@@ -59,6 +59,11 @@ extension Replica {
                 let head = UInt64(authorRow[2] as Int64)
                 let known = vector[key]
                 guard head > known else { continue }
+                if PlantedBug.active.contains(.relayForgetsWatch), key != author,
+                    try ViewReader(db: db).register(Data(key.bytes), "device.kind") == Data("watch".utf8)
+                {
+                    continue  // the planted bug: a relay forgets the watch's ops
+                }
                 let rows = try Row.fetchAll(
                     db,
                     sql: "SELECT sequence, hash, tail, signature FROM ops WHERE author = ? AND sequence >= ? ORDER BY sequence",

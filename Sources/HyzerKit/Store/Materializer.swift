@@ -88,6 +88,15 @@ enum Materializer {
 
     /// Last writer wins: the write with the greater stamp stays.
     static func setRegister(_ entity: Data, _ field: String, _ value: Data, stamp: [UInt8], _ db: Database) throws {
+        if PlantedBug.active.contains(.lastWriterWinsByClockOnly) {
+            // The planted bug: only the clock is compared, so a tie goes to whoever arrives last.
+            try db.cachedStatement(sql: """
+                INSERT INTO registers (entity, field, value, stamp) VALUES (?, ?, ?, ?)
+                ON CONFLICT(entity, field) DO UPDATE SET value = excluded.value, stamp = excluded.stamp
+                WHERE substr(excluded.stamp, 1, 12) >= substr(registers.stamp, 1, 12)
+                """).execute(arguments: [entity, field, value, Data(stamp)])
+            return
+        }
         try db.cachedStatement(sql: """
                 INSERT INTO registers (entity, field, value, stamp) VALUES (?, ?, ?, ?)
                 ON CONFLICT(entity, field) DO UPDATE SET value = excluded.value, stamp = excluded.stamp

@@ -103,7 +103,7 @@ public struct FolderSync {
 
         // 4. Delete our bundles that every member holds.
         if !memberVectors.isEmpty {
-            for (key, value) in records where key.hasPrefix("mine:") {
+            for (key, value) in records.sorted(by: { $0.key < $1.key }) where key.hasPrefix("mine:") {
                 guard let ranges = BundleRanges(encoded: value),
                     memberVectors.values.allSatisfy({ member in ranges.ranges.allSatisfy { member[$0.author] >= $0.last } })
                 else { continue }
