@@ -18,6 +18,7 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         // libsodium, as the system installs it (libsodium-dev).
@@ -40,17 +41,33 @@ let package = Package(
             swiftSettings: strict
         ),
         // Bundles, groups and transports between replicas.
-        .target(name: "HyzerSync", dependencies: ["HyzerKit", "HyzerCrypto"], swiftSettings: strict),
+        .target(
+            name: "HyzerSync",
+            dependencies: [
+                "HyzerKit", "HyzerCrypto",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
         // The performance suite and its in-run baselines.
         .target(
             name: "HyzerBench",
             dependencies: ["HyzerKit", "HyzerSync", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strict
         ),
+        // The deterministic simulator: real replicas over a simulated world (docs/simulation.md).
+        .target(
+            name: "HyzerSimulation",
+            dependencies: ["HyzerKit", "HyzerSync", "HyzerDomain", "HyzerCrypto"],
+            path: "Simulations/HyzerSimulation",
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "hyzer-peer",
             dependencies: [
-                "HyzerKit", "HyzerSync", "HyzerBench",
+                "HyzerKit", "HyzerSync", "HyzerBench", "HyzerSimulation",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -68,8 +85,24 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
+            name: "HyzerLiveSyncTests",
+            dependencies: [
+                "HyzerSync", "HyzerKit", "HyzerDomain", "HyzerCrypto", "HyzerBench", "HyzerTestSupport",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
             name: "HyzerPeerTests",
             dependencies: ["HyzerKit", "HyzerSync", "HyzerCrypto", "HyzerDomain", "HyzerTestSupport"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "HyzerSimulationTests",
+            dependencies: ["HyzerSimulation", "HyzerKit", "HyzerDomain", "HyzerTestSupport"],
             swiftSettings: strict
         ),
         .testTarget(

@@ -5,11 +5,11 @@ import HyzerKit
 
 /// Made-up but realistic data for the benchmarks: one author's log of rounds on Morley Field,
 /// 8 players over 18 holes each, a round start followed by its 144 score events, over and over.
-enum BenchData {
+public enum BenchData {
     static let players = (0..<8).map { UUID(v5: "bench-player-\($0)", namespace: SeededCourses.namespace) }
 
     /// The first `count` ops of such a log by `keys`, chained, with only the last one signed.
-    static func ops(keys: SigningKeyPair, count: Int, startMilliseconds: UInt64 = 1_700_000_000_000) -> [SignedOp] {
+    public static func ops(keys: SigningKeyPair, count: Int, startMilliseconds: UInt64 = 1_700_000_000_000) -> [SignedOp] {
         let author = AuthorID(bytes: keys.publicKey)!
         let course = SeededCourses.all[0]
         var ops: [SignedOp] = []

@@ -12,8 +12,8 @@ struct HyzerPeer: ParsableCommand {
             InitCommand.self, WhoamiCommand.self, DeviceCommand.self, PlayerCommand.self, CourseCommand.self,
             RoundCommand.self, ScoreCommand.self, CorrectCommand.self, StandingsCommand.self, BreakdownCommand.self,
             DiscrepanciesCommand.self, ResolveCommand.self, HistoryCommand.self, StatusCommand.self,
-            VerifyCommand.self, GroupCommand.self, SyncCommand.self, ExportCommand.self, ImportCommand.self,
-            BenchCommand.self, DemoCommand.self,
+            VerifyCommand.self, GroupCommand.self, SyncCommand.self, ServeCommand.self, ExportCommand.self, ImportCommand.self,
+            BenchCommand.self, DemoCommand.self, SimulateCommand.self,
         ]
     )
 }
@@ -25,10 +25,14 @@ struct ReportedFailure: Error {
 
 @main
 enum Main {
-    static func main() {
+    static func main() async {
         do {
             var command = try HyzerPeer.parseAsRoot(globalOptionsMovedLast(Array(CommandLine.arguments.dropFirst())))
-            try command.run()
+            if var asynchronous = command as? AsyncParsableCommand {
+                try await asynchronous.run()
+            } else {
+                try command.run()
+            }
         } catch let error as ReplicaError {
             Terminal.error("error: \(error)")
             exit(1)

@@ -233,7 +233,7 @@ struct SplitMix64 {
 
     // MARK: Any order, duplication and batching
 
-    static let seeds: [UInt64] = [1, 2, 3, 5, 8, 13, 21, 34]
+    static let seeds: [UInt64] = [1, 2, 3, 5, 8, 13]
 
     @Test(arguments: seeds)
     func anyDeliveryOrderConverges(seed: UInt64) throws {
@@ -409,7 +409,7 @@ struct SplitMix64 {
     }
 
     /// One delta, ingested whole, one segment per call, or in reverse: the same state.
-    @Test(arguments: pairs)
+    @Test(arguments: [(0, 1), (2, 3), (3, 0)])
     func howADeltaIsBatchedDoesNotMatter(x: Int, y: Int) throws {
         let scenario = try Scenario.concurrent.get()
         // Y first learns what everyone else did, so its delta holds several authors.

@@ -113,19 +113,21 @@ extension Replica {
     }
 }
 
-/// Syncs every pair both ways until nothing moves: everyone then holds the union.
-func syncAll(_ replicas: [Replica]) throws {
+/// Two rounds of pulls between every pair: after the first, the last replica holds the union;
+/// after the second, everyone does. No segment may be refused on the way.
+func syncAll(_ replicas: [Replica], sourceLocation: SourceLocation = #_sourceLocation) throws {
     for _ in 0..<2 {
         for target in replicas {
             for source in replicas where source !== target {
-                try target.pull(from: source)
+                let report = try target.pull(from: source)
+                #expect(report.rejected == [], sourceLocation: sourceLocation)
             }
         }
     }
 }
 
-func syncAll(_ replicas: [TestReplica]) throws {
-    try syncAll(replicas.map(\.replica))
+func syncAll(_ replicas: [TestReplica], sourceLocation: SourceLocation = #_sourceLocation) throws {
+    try syncAll(replicas.map(\.replica), sourceLocation: sourceLocation)
 }
 
 /// Builds a raw signed op of `keys` at `sequence` on `previousHash`, as a hostile or buggy
@@ -253,7 +255,8 @@ func snapshot(_ replica: Replica) throws -> Snapshot {
         devices: try replica.devices().map { DeviceDump(id: $0.id.hex, name: $0.name, kind: $0.kind) },
         rounds: try replica.rounds().map(RoundDump.init),
         history: try replica.history(includingStandings: true))
-    return Snapshot(digest: try replica.digest(), versionVector: try replica.versionVector(), views: try canonicalJSON(views))
+    let status = try replica.status()
+    return Snapshot(digest: status.digest, versionVector: status.versionVector, views: try canonicalJSON(views))
 }
 
 /// What a refused command must leave untouched.

@@ -164,7 +164,7 @@ import Testing
 
     @Test(
         .disabled("""
-            bug: Replica+Verify.swift viewFingerprints (line 77) hashes DatabaseValue.description, which GRDB \
+            bug: Replica+Verify.swift viewFingerprints(_:) hashes DatabaseValue.description, which GRDB \
             writes as "Data(3 bytes)" for a BLOB: a change that keeps a BLOB's length is invisible to verify
             """),
         arguments: sameLengthDamages)

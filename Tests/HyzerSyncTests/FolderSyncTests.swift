@@ -295,6 +295,27 @@ struct UnreadableFilesFolder: SharedFolder {
         for (path, _) in junkFiles { #expect(FileManager.default.fileExists(atPath: shared.url(path).path), "\(path)") }
     }
 
+    /// Links and special files are not the folder's own files: a link named like a bundle is
+    /// not followed (even to a genuine bundle), and a FIFO is never opened (which would hang).
+    @Test func linksAndSpecialFilesAreNotRead() throws {
+        let trio = try Trio()
+        let outside = TemporaryDirectory("hyzer-sync-outside")
+        let head = try trio.ann.replica.versionVector()[trio.ann.author]
+        try trio.ann.replica.addPlayer(name: "Cleo")
+        let genuine = try trio.ann.sealedBundle([try trio.ann.segment(of: trio.ann.author, above: head)])
+        try Data(genuine).write(to: outside.path("bundle"))
+        let directory = trio.shared.memberDirectory(trio.ann.author)
+        let linked = directory + "/" + FolderLayout.bundleName(contentHash: Blake2b.hash256(genuine))
+        try FileManager.default.createSymbolicLink(atPath: trio.shared.url(linked).path, withDestinationPath: outside.path("bundle").path)
+        let fifo = directory + "/" + String(repeating: "cd", count: 32) + ".hzb"
+        #expect(mkfifo(trio.shared.url(fifo).path, 0o644) == 0)
+        let before = try StoreState(trio.ben.replica)
+
+        let report = try trio.ben.sync(trio.shared)
+        #expect(report.bytesRead == 0 && report.bundlesRead == 0 && report.rejected.isEmpty)
+        #expect(try StoreState(trio.ben.replica) == before)
+    }
+
     @Test func aFileOfRandomBytesWithABundleNameIsRejectedOnce() throws {
         let trio = try Trio()
         var rng = SplitMix64(seed: 0xbad)
@@ -360,6 +381,8 @@ struct UnreadableFilesFolder: SharedFolder {
             case .flippedByteKeepingItsName:
                 damaged[damaged.count / 2] ^= 0x20
                 try shared.put(damaged, at: annDirectory + "/" + name)
+                // Its size is the genuine file's: an old time keeps the two apart on any clock.
+                try shared.touch(annDirectory + "/" + name, at: Date(timeIntervalSince1970: 1_000_000_000))
                 return (annDirectory + "/" + name, "its contents do not match its name")
             case .flippedByteRenamedToItsHash:
                 damaged[damaged.count / 2] ^= 0x20
@@ -401,6 +424,11 @@ struct UnreadableFilesFolder: SharedFolder {
 
         /// Whether the bundle itself is sound and only a segment in it is refused.
         var isSegmentLevel: Bool { self == .opSignedByAnotherAuthorThanItNames }
+
+        /// Whether the file lies in Mallory's directory, which Mallory herself never reads.
+        var isInMallorysDirectory: Bool {
+            self == .misplacedInAnotherMembersDirectory || self == .opSignedByAnotherAuthorThanItNames
+        }
     }
 
     @Test(arguments: Attack.allCases)
@@ -416,7 +444,7 @@ struct UnreadableFilesFolder: SharedFolder {
             let before = try StoreState(peer.replica)
             let records = try peer.syncRecords(trio.shared.folder)
             let report = try peer.sync(trio.shared)
-            let expectedRejections = peer === trio.mallory && attack == .misplacedInAnotherMembersDirectory || peer === trio.mallory && attack == .opSignedByAnotherAuthorThanItNames ? 0 : 1
+            let expectedRejections = peer === trio.mallory && attack.isInMallorysDirectory ? 0 : 1
             #expect(report.rejected.count == expectedRejections, "\(peer.name): \(report.rejected)")
             if let rejection = report.rejected.first {
                 #expect(rejection.file == path)
@@ -486,6 +514,7 @@ struct UnreadableFilesFolder: SharedFolder {
         #expect(trio.shared.bundles(of: trio.ann.author).isEmpty)
 
         try trio.shared.put(old, at: path)
+        try trio.shared.touch(path, at: Date(timeIntervalSince1970: 1_000_000_000))
         for peer in [trio.ben, trio.mallory] {
             let before = try StoreState(peer.replica)
             let report = try peer.sync(trio.shared)
@@ -599,7 +628,8 @@ struct UnreadableFilesFolder: SharedFolder {
 
     /// The bundle is written, then the disk fills before the vector is: the bundle is in the
     /// folder but the sync failed. Once everyone holds its ops it must still be deleted.
-    @Test func aBundleWrittenBeforeTheDiskFilledIsStillDeletedLater() throws {
+    @Test
+    func aBundleWrittenBeforeTheDiskFilledIsStillDeletedLater() throws {
         let trio = try Trio()
         try trio.ann.replica.addPlayer(name: "Cleo")
         #expect(throws: FolderError.self) {
@@ -615,7 +645,8 @@ struct UnreadableFilesFolder: SharedFolder {
     /// Reading a file fails once (an I/O error, a cloud placeholder not downloaded yet): that
     /// is not damage, so the file must be read again on the next sync. With two members
     /// nobody else relays the ops, so a file never read again is never ingested.
-    @Test func aFileThatCouldNotBeReadIsReadAgainNextTime() throws {
+    @Test
+    func aFileThatCouldNotBeReadIsReadAgainNextTime() throws {
         let shared = SharedDirectory()
         let ann = try Peer("ann-phone", owner: "Ann", keySeed: 51)
         let ben = try Peer("ben-phone", owner: "Ben", keySeed: 52, start: baseTime + 1_000)

@@ -222,6 +222,11 @@ final class SharedDirectory: Sendable {
         return path
     }
 
+    /// Sets the modification time of `path`.
+    func touch(_ path: String, at date: Date) throws {
+        try FileManager.default.setAttributes([.modificationDate: date], ofItemAtPath: url(path).path)
+    }
+
     func read(_ path: String) throws -> [UInt8] {
         Array(try Data(contentsOf: url(path)))
     }
@@ -298,14 +303,4 @@ func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
         if haystack[start..<start + needle.count].elementsEqual(needle) { return true }
     }
     return false
-}
-
-/// The error `body` throws, or `nil`.
-func thrownError(_ body: () throws -> Void) -> (any Error)? {
-    do {
-        try body()
-        return nil
-    } catch {
-        return error
-    }
 }

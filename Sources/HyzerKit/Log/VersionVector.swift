@@ -18,6 +18,11 @@ public struct VersionVector: Hashable, Sendable {
         heads.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
     }
 
+    /// Raises each entry to `other`'s where `other` holds more.
+    public mutating func formMaximum(_ other: VersionVector) {
+        for (author, sequence) in other.heads where sequence > self[author] { self[author] = sequence }
+    }
+
     /// Whether this vector holds everything `other` holds.
     public func covers(_ other: VersionVector) -> Bool {
         other.heads.allSatisfy { self[$0.key] >= $0.value }

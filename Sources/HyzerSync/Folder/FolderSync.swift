@@ -83,8 +83,15 @@ public struct FolderSync {
             let bundle = Bundle(groupID: group.id, sender: replica.author, senderVector: vector, segments: segments)
             let sealed = SealedFile.seal(bundle.encoded(signedBy: replica.signature(of:)), group: group)
             let name = FolderLayout.bundleName(contentHash: Blake2b.hash256(sealed))
-            try folder.writeAtomically(myDirectory + "/" + name, sealed)
-            updates["mine:" + name] = BundleRanges(segments).encoded()
+            // Recorded before it is written: a bundle that exists is always known, so it is
+            // deleted in time; a record whose write failed is dropped at the next sync.
+            try replica.updateSyncRecords(scope, ["mine:" + name: BundleRanges(segments).encoded()])
+            do {
+                try folder.writeAtomically(myDirectory + "/" + name, sealed)
+            } catch {
+                try? replica.updateSyncRecords(scope, ["mine:" + name: nil])
+                throw error
+            }
             records["mine:" + name] = BundleRanges(segments).encoded()
             report.bundlesWritten += 1
             report.bytesWritten += sealed.count
@@ -167,7 +174,9 @@ public struct FolderSync {
     ) throws {
         let key = "file:" + path
         let fingerprint = Self.fingerprint(file)
-        if records[key].map({ $0.starts(with: fingerprint) }) == true {
+        if let record = records[key], record.starts(with: fingerprint),
+            record.count < fingerprint.count + 2 || record[fingerprint.count + 1] >= Bundle.formatVersion
+        {
             report.bundlesSkipped += 1
             return
         }
@@ -187,9 +196,15 @@ public struct FolderSync {
             updates[key] = fingerprint + [1]
         } catch let error as ReplicaError {
             throw error  // the store itself failed: stop, nothing is recorded as read
-        } catch {
+        } catch let error as BundleError {
             report.rejected.append(.init(file: path, reason: "\(error)"))
-            updates[key] = fingerprint + [2]  // re-read only if the file changes
+            // A file whose content is wrong is read again only when it changes; one of a newer
+            // format is read again by a build that reads more formats.
+            updates[key] = fingerprint + [2, Bundle.formatVersion]
+        } catch {
+            // The file could not be read (an I/O error, a placeholder not yet downloaded):
+            // try again next time.
+            report.rejected.append(.init(file: path, reason: "\(error)"))
         }
     }
 }

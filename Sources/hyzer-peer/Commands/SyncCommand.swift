@@ -3,15 +3,25 @@ import Foundation
 import HyzerKit
 import HyzerSync
 
-struct SyncCommand: ParsableCommand {
+struct SyncCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "sync", abstract: "Sync once, through a shared folder.")
+        commandName: "sync", abstract: "Sync once, through a shared folder or with a peer.")
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var output: OutputOptions
-    @Option(help: "A folder every replica of the group sees (Syncthing, Dropbox, NFS, a USB stick).") var folder: String
+    @Option(help: "A folder every replica of the group sees (Syncthing, Dropbox, NFS, a USB stick).") var folder: String?
+    @Option(help: "A peer running `hyzer-peer serve`, as HOST:PORT.") var peer: String?
 
-    func run() throws {
+    func validate() throws {
+        guard (folder == nil) != (peer == nil) else { throw ValidationError("give either --folder DIR or --peer HOST:PORT") }
+    }
+
+    func run() async throws {
         let replica = try storeOptions.open()
+        if let folder { try syncFolder(replica, folder) }
+        if let peer { try await syncPeer(replica, peer) }
+    }
+
+    private func syncFolder(_ replica: Replica, _ folder: String) throws {
         let report: FolderSyncReport
         do {
             report = try FolderSync(replica: replica, folder: DirectoryFolder(root: URL(fileURLWithPath: folder))).run()
@@ -23,6 +33,25 @@ struct SyncCommand: ParsableCommand {
         print("\(report.members) other members · read \(report.bundlesRead) bundles (\(report.bundlesSkipped) already read) · "
             + "\(report.opsIngested) new ops · wrote \(report.bundlesWritten) bundles · deleted \(report.bundlesDeleted)"
             + (report.rejected.isEmpty ? "" : " · \(report.rejected.count) refused"))
+    }
+
+    private func syncPeer(_ replica: Replica, _ text: String) async throws {
+        guard let address = PeerAddress(text) else {
+            throw ReplicaError.invalidValue("'\(text)' is not HOST:PORT; give the address `hyzer-peer serve --listen` uses")
+        }
+        let group = try replica.requireGroup()
+        let outcome: ConnectionOutcome
+        do {
+            outcome = try await PeerDialer.connectAndRun(address, replica: replica, group: group, mode: .oneShot, logger: Log.make("sync"))
+        } catch {
+            throw ReplicaError.invalidValue("cannot reach \(address) (\(error)); check that `hyzer-peer serve` runs there and the address is right")
+        }
+        if let failure = outcome.failure {
+            throw ReplicaError.invalidValue("sync with \(address) failed: \(failure); nothing partial was kept")
+        }
+        if output.json { return try JSONOutput.print(outcome) }
+        print("synced with \(outcome.peer.map { String($0.prefix(12)) } ?? "?") at \(address): sent \(outcome.opsSent) ops (\(outcome.bytesSent) bytes), "
+            + "received \(outcome.opsReceived) ops (\(outcome.bytesReceived) bytes) in \(outcome.milliseconds) ms")
     }
 }
 

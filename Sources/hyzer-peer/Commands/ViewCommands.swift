@@ -1,12 +1,14 @@
 import ArgumentParser
+import Foundation
 import HyzerDomain
 import HyzerKit
 
-struct StandingsCommand: ParsableCommand {
+struct StandingsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "standings", abstract: "A round's leaderboard.")
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var output: OutputOptions
     @Argument(help: "The round's id, id prefix, or latest.") var round: String
+    @Flag(help: "Redraw whenever new ops land in the store (from any process), until interrupted.") var watch = false
 
     /// The `standings --json` document (PRODUCT.md).
     struct Document: Encodable {
@@ -23,10 +25,35 @@ struct StandingsCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
-        let view = try RoundLookup.view(round, in: try storeOptions.open())
+    func run() async throws {
+        let replica = try storeOptions.open()
+        let id = try replica.resolveRound(round)
+        guard watch else { return try show(replica, id, clear: false) }
+        let monitor = try replica.changeMonitor()
+        let task = Task {
+            var last: Int?
+            while !Task.isCancelled {
+                let version = try monitor.version()
+                if version != last {
+                    last = version
+                    try show(replica, id, clear: Terminal.isInteractive)
+                }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+        }
+        let signals = SignalWatch(SIGINT, SIGTERM) { task.cancel() }
+        defer { signals.stop() }
+        do {
+            try await task.value
+        } catch is CancellationError {
+        }
+    }
+
+    /// Prints the standings once; on a terminal, redraws in place.
+    private func show(_ replica: Replica, _ id: UUID, clear: Bool) throws {
+        guard let view = try replica.roundView(id) else { throw ReplicaError.unknown(kind: "round", text: round) }
         if output.json { return try JSONOutput.print(Document(view)) }
-        print(Self.render(view))
+        Terminal.line((clear ? "\u{1B}[H\u{1B}[2J" : "") + Self.render(view) + (watch && !clear ? "\n" : ""))
     }
 
     static func render(_ view: RoundView) -> String {

@@ -6,6 +6,6 @@ enum JSONOutput {
     static func print<Value: Encodable>(_ value: Value) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        Swift.print(String(decoding: try encoder.encode(value), as: UTF8.self))
+        Terminal.line(String(decoding: try encoder.encode(value), as: UTF8.self))
     }
 }

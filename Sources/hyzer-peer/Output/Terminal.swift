@@ -5,6 +5,9 @@ import Foundation
 enum Terminal {
     static let colours: Bool = isatty(STDOUT_FILENO) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"].map(\.isEmpty) ?? true
 
+    /// Whether standard output is a terminal (redrawing in place makes sense).
+    static let isInteractive: Bool = isatty(STDOUT_FILENO) == 1
+
     /// The colours of the seeds' score tokens.
     enum Colour: String {
         case green = "\u{1B}[32m"
@@ -18,6 +21,11 @@ enum Terminal {
     static func paint(_ text: String, _ colour: Colour?) -> String {
         guard colours, let colour else { return text }
         return colour.rawValue + text + "\u{1B}[0m"
+    }
+
+    /// Writes one line to standard output at once, unbuffered (for long-running commands).
+    static func line(_ text: String) {
+        FileHandle.standardOutput.write(Data((text + "\n").utf8))
     }
 
     /// Writes one line to standard error.

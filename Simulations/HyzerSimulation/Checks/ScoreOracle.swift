@@ -1,0 +1,137 @@
+import Foundation
+import HyzerDomain
+import HyzerKit
+
+/// What every round's scores must be, derived independently from the ops the devices
+/// created (the registry), by the rules of DOMAIN.md: valid supersessions decide the leaves,
+/// clocks only break ties. Converged views that disagree with it are wrong everywhere at once —
+/// the kind of bug convergence alone cannot see.
+struct ScoreOracle {
+    struct Event {
+        let id: UUID
+        let round: UUID
+        let hole: Int
+        let player: ParticipantID
+        let strokes: Int
+        let supersedes: [UUID]
+        let device: AuthorID
+        let clock: HLCTimestamp
+    }
+
+    struct Finish {
+        let round: UUID
+        let device: AuthorID
+        let clock: HLCTimestamp
+    }
+
+    private(set) var events: [UUID: [Event]] = [:]
+    private(set) var finishes: [UUID: [Finish]] = [:]
+    private(set) var organizers: [UUID: ParticipantID] = [:]
+    private(set) var owners: [ParticipantID: Set<AuthorID>] = [:]
+
+    init(_ registry: OpRegistry) {
+        var links: [(player: ParticipantID, device: AuthorID, by: AuthorID)] = []
+        for (author, entry) in registry.all {
+            switch entry.payload {
+            case .playerCreated:
+                owners[entry.entityID.lowercased, default: []].insert(author)
+            case .deviceLinked(let device, let player):
+                links.append((player.lowercased, device, author))
+            case .roundStarted(let start):
+                organizers[entry.entityID] = start.organizer.participantID
+            case .roundFinished(let round, _):
+                finishes[round, default: []].append(Finish(round: round, device: author, clock: entry.clock))
+            case .scoreRecorded(let score):
+                events[score.roundID, default: []].append(Event(
+                    id: entry.entityID, round: score.roundID, hole: score.hole, player: score.player.participantID,
+                    strokes: score.strokes, supersedes: score.supersedes, device: author, clock: entry.clock))
+            default:
+                break
+            }
+        }
+        var changed = true
+        while changed {
+            changed = false
+            for link in links where owners[link.player]?.contains(link.by) == true {
+                if owners[link.player, default: []].insert(link.device).inserted { changed = true }
+            }
+        }
+    }
+
+    /// The first way `view` departs from the oracle, or nil.
+    func disagreement(with view: RoundView) -> String? {
+        let round = view.round
+        let organizerDevices = owners[organizers[round.id] ?? ""] ?? []
+        let finish = (finishes[round.id] ?? []).filter { organizerDevices.contains($0.device) }
+            .min { ($0.clock, $0.device) < ($1.clock, $1.device) }
+        if view.evaluation.finish?.createdAt != finish?.clock || view.evaluation.finish?.deviceID != finish?.device {
+            return "round \(round.id.lowercased.prefix(8)): the valid finish is \(String(describing: finish?.clock)), views say \(String(describing: view.evaluation.finish?.createdAt))"
+        }
+        let valid = (events[round.id] ?? []).filter { event in
+            guard let finish, event.clock > finish.clock else { return true }
+            return !event.supersedes.isEmpty && organizerDevices.contains(event.device)
+        }
+        var byID: [UUID: Event] = [:]
+        for event in valid { byID[event.id] = event }
+        var superseded: Set<UUID> = []
+        for event in valid {
+            for target in event.supersedes where target != event.id {
+                guard let old = byID[target], old.player == event.player, old.hole == event.hole,
+                    old.device == event.device || organizerDevices.contains(event.device)
+                else { continue }
+                superseded.insert(target)
+            }
+        }
+        for participant in view.evaluation.participants {
+            for hole in 1...max(1, round.holeCount) where hole <= round.holeCount {
+                let leaves = valid.filter { $0.player == participant.id && $0.hole == hole && !superseded.contains($0.id) }
+                    .sorted { ($0.clock, $0.id.lowercased) < ($1.clock, $1.id.lowercased) }
+                let score = view.evaluation.score(player: participant.id, hole: hole)
+                let where_ = "round \(round.id.lowercased.prefix(8)) \(participant.name) hole \(hole)"
+                if Set(score.leaves.map(\.id)) != Set(leaves.map(\.id)) {
+                    return "\(where_): the leaves are \(leaves.map { "\($0.strokes)@\($0.clock)" }), views show \(score.leaves.map { "\($0.strokeCount)@\($0.createdAt)" })"
+                }
+                let disputed = Set(leaves.map(\.strokes)).count > 1
+                if score.isDisputed != disputed || score.strokes != leaves.first?.strokes {
+                    return "\(where_): expected \(leaves.first.map { "\($0.strokes)" } ?? "no score")\(disputed ? " (disputed)" : ""), views show \(score.strokes.map { "\($0)" } ?? "no score")\(score.isDisputed ? " (disputed)" : "")"
+                }
+            }
+        }
+        return nil
+    }
+
+    /// Valid supersessions (a correction from the same device, a resolution from an organizer
+    /// device) whose new event is older, by the clocks, than the event it replaces.
+    func supersessionsAgainstClock() -> Int {
+        var count = 0
+        for round in events.keys.sorted(by: { $0.lowercased < $1.lowercased }) {
+            let organizerDevices = owners[organizers[round] ?? ""] ?? []
+            var byID: [UUID: Event] = [:]
+            for event in events[round]! { byID[event.id] = event }
+            for event in events[round]! {
+                for target in event.supersedes {
+                    guard let old = byID[target], old.device == event.device || organizerDevices.contains(event.device) else { continue }
+                    if event.clock < old.clock { count += 1 }
+                }
+            }
+        }
+        return count
+    }
+
+    /// Holes where several devices' leaves agree (a silent merge) and holes that were disputed
+    /// at some point (first scores from two devices that disagree), over every round.
+    func mergesAndDisputes() -> (merges: Int, disputes: Int) {
+        var merges = 0
+        var disputes = 0
+        for round in events.keys.sorted(by: { $0.lowercased < $1.lowercased }) {
+            var firsts: [String: [Event]] = [:]
+            for event in events[round]! where event.supersedes.isEmpty { firsts["\(event.player)#\(event.hole)", default: []].append(event) }
+            for key in firsts.keys.sorted() {
+                let group = firsts[key]!
+                guard Set(group.map(\.device)).count > 1 else { continue }
+                if Set(group.map(\.strokes)).count > 1 { disputes += 1 } else { merges += 1 }
+            }
+        }
+        return (merges, disputes)
+    }
+}

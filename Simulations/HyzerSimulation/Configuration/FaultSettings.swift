@@ -1,0 +1,101 @@
+/// The direct links' faults (phone↔phone, phone↔watch): how often devices sync, and what the
+/// network does to their messages. A rate of 0 or a count of 0 switches a fault kind off.
+public struct NetworkSettings: Hashable, Sendable, Codable {
+    /// Mean seconds between two syncs of one device with one peer.
+    public var syncIntervalSeconds: Int = 60
+    /// Probability that a message is lost.
+    public var lossRate = 0.05
+    /// Probability that a message is delivered twice.
+    public var duplicateRate = 0.03
+    /// The usual one-way delay.
+    public var minDelayMilliseconds = 20
+    public var maxDelayMilliseconds = 800
+    /// Probability that a message straggles (a retransmission, a slow path): delayed up to
+    /// `stragglerMaxSeconds`, so later messages overtake it.
+    public var stragglerRate = 0.05
+    public var stragglerMaxSeconds = 90
+    /// Symmetric partitions: the phones split into two sides that cannot talk.
+    public var partitions = 1
+    /// One-way partitions: messages from one device to another vanish, the other way works.
+    public var oneWayPartitions = 1
+    public var maxPartitionMinutes = 30
+    /// Offline periods: a device has no network and no folder (flight mode, a dead zone).
+    public var offlinePeriods = 2
+    /// At most four hours.
+    public var maxOfflineMinutes = 90
+    /// Periods when the watch is out of its phone's range.
+    public var watchOutOfRangePeriods = 2
+
+    public init() {}
+}
+
+/// The shared folder's faults: what a folder-sync tool (Syncthing, Dropbox) does to files.
+public struct FolderSettings: Hashable, Sendable, Codable {
+    /// Mean seconds between two folder syncs of one device.
+    public var syncIntervalSeconds: Int = 300
+    /// The usual time a file takes to reach another device.
+    public var minDelaySeconds = 2
+    public var maxDelaySeconds = 120
+    /// Probability that a file arrives late: up to `lateMaxMinutes`.
+    public var lateRate = 0.05
+    public var lateMaxMinutes = 30
+    /// Probability that a device first sees a prefix of a file under its final name.
+    public var partialRate = 0.05
+    /// Probability that a file is delivered a second time (same bytes, a new modification time).
+    public var duplicateRate = 0.05
+    /// Probability that a device sees a writer's temporary file before the real one.
+    public var temporaryFileRate = 0.1
+
+    public init() {}
+}
+
+/// Crashes: a device killed between operations, mid-write (the command never commits),
+/// mid-ingest (only some segments of a message are ingested) or mid-folder-sync (the bundle's
+/// temporary file is left half-written), then restarted on its store.
+public struct CrashSettings: Hashable, Sendable, Codable {
+    public var crashesPerDeviceHour = 0.3
+    public var maxDowntimeSeconds = 600
+
+    public init() {}
+}
+
+/// Device clocks: skew, drift, and steps forward and backward.
+public struct ClockSettings: Hashable, Sendable, Codable {
+    /// Each device's skew is drawn from ±this.
+    public var maxSkewSeconds = 300
+    public var maxDriftPartsPerMillion = 200
+    /// Steps per device over the run.
+    public var stepsPerDevice = 1
+    public var maxStepSeconds = 600
+    /// The share of steps that go backwards.
+    public var backwardShare = 0.5
+
+    public init() {}
+}
+
+/// What the players do.
+public struct WorkloadSettings: Hashable, Sendable, Codable {
+    /// Probability that a device records a wrong stroke count.
+    public var scoringErrorRate = 0.08
+    /// Probability that the card's scorekeeper (its organizer's phone) also scores another player.
+    public var scorekeeperRate = 0.5
+    /// Probability that the watch scores its owner's hole.
+    public var watchScoreRate = 0.6
+    /// Probability that a device corrects its own wrong score.
+    public var correctionRate = 0.6
+    /// Races of course edits from several phones at once, per hour.
+    public var courseEditsPerHour = 1.0
+    /// Whether each card has a guest.
+    public var guests = true
+    /// Whether a device is taken offline over the moment its round is finished.
+    public var finishWhileOffline = true
+    /// Probability that two devices record the same hole at the very same millisecond.
+    public var sameMillisecondRate = 0.05
+    /// The organizer reviews discrepancies every this many holes.
+    public var reviewEveryHoles = 3
+    /// Whether two phones with accurate clocks edit one course at the same millisecond at the
+    /// start, so that their ops carry equal clock readings (phones 0 and 1 then have no skew).
+    public var exactTieCourseEdits = true
+
+    public init() {}
+}

@@ -1,0 +1,52 @@
+/// Everything that shapes one run besides its seed's random choices: the devices, how long the
+/// players play, and every fault knob. `standard(seed:)` is the scenario `hyzer-peer simulate`
+/// runs; a swarm draws one per seed (`drawn(seed:profile:)`).
+public struct SimulationConfiguration: Hashable, Sendable, Codable {
+    /// Drives every random choice of the run.
+    public var seed: UInt64
+    /// Phones, each owned by its own player.
+    public var phones = 4
+    /// A watch paired with one phone: it reaches only that phone, and only while in range.
+    public var watch = false
+    /// A laptop that syncs only through the shared folder.
+    public var laptop = true
+    /// Simulated hours the rounds take; holes are spread evenly over them.
+    public var hours = 3.0
+    /// Holes per round: 18 on a seeded course, fewer on a course the organizer adds.
+    public var holes = 18
+    /// Whether every phone also syncs through the folder (otherwise only one phone bridges it
+    /// to the laptop).
+    public var phonesUseFolder = true
+    public var network = NetworkSettings()
+    public var folder = FolderSettings()
+    public var crashes = CrashSettings()
+    public var clocks = ClockSettings()
+    public var workload = WorkloadSettings()
+    /// Simulated minutes after the heal within which every replica must have converged.
+    public var convergenceBoundMinutes = 60
+
+    public init(seed: UInt64) {
+        self.seed = seed
+    }
+
+    /// The default scenario: four phones and a laptop, 18 holes over three hours, every fault
+    /// kind on at moderate rates.
+    public static func standard(seed: UInt64) -> SimulationConfiguration {
+        SimulationConfiguration(seed: seed)
+    }
+
+    /// The number of devices.
+    public var deviceCount: Int { phones + (watch ? 1 : 0) + (laptop ? 1 : 0) }
+
+    /// Workload length in milliseconds.
+    var workloadMilliseconds: UInt64 { UInt64(hours * 3_600_000) }
+
+    /// Checks the knobs; returns what is wrong, or nil.
+    public func problem() -> String? {
+        if phones < 1 || phones > 12 { return "--phones must be 1 to 12" }
+        if holes < 1 || holes > 18 { return "--holes must be 1 to 18" }
+        if !(hours >= 0.05 && hours <= 12) { return "--hours must be 0.05 to 12" }
+        if network.maxOfflineMinutes > 240 { return "offline periods last at most four hours" }
+        return nil
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import HyzerCrypto
+import HyzerDomain
+import HyzerKit
+
+/// How a device is killed.
+enum CrashKind: String, CaseIterable {
+    /// Between two operations.
+    case idle
+    /// During a command: its transaction never commits and the user never saw it succeed.
+    case midWrite
+    /// During the ingest of a message: only its first segments are ingested.
+    case midIngest
+    /// During a folder sync: the bundle's temporary file is left half-written.
+    case midFolderSync
+}
+
+/// One simulated device: its store directory, keys, clock and, while it runs, its replica.
+final class SimulatedDevice {
+    let index: Int
+    let name: String
+    let kind: DeviceKind
+    let directory: URL
+    let keys: SigningKeyPair
+    let author: AuthorID
+    let clock: DeviceClock
+    /// Whether it syncs through the shared folder.
+    let usesFolder: Bool
+    /// The devices it has a direct link with, in index order.
+    var peers: [Int] = []
+    /// The player the device owns: a phone's own player, or for the watch its phone's.
+    var ownedPlayer: UUID?
+    /// The replica, while the device runs; nil while it is down after a crash.
+    var replica: Replica?
+    /// Link state per peer; reset by a crash (it lives in the process, not in the store).
+    var links: [Int: DeltaExchangeLink] = [:]
+    /// A crash waiting for the operation it interrupts.
+    var pendingCrash: CrashKind?
+    /// The phone a watch is paired with.
+    var pairedPhone: Int?
+
+    init(index: Int, name: String, kind: DeviceKind, directory: URL, keys: SigningKeyPair, clock: DeviceClock, usesFolder: Bool) {
+        self.index = index
+        self.name = name
+        self.kind = kind
+        self.directory = directory
+        self.keys = keys
+        self.author = AuthorID(bytes: keys.publicKey)!
+        self.clock = clock
+        self.usesFolder = usesFolder
+    }
+
+    var isRunning: Bool { replica != nil }
+
+    /// The running replica; the caller checked `isRunning`.
+    var running: Replica { replica! }
+
+    /// Fresh link states with every peer: what a restarted process starts from.
+    func resetLinks(resyncEvery: Int) {
+        links = [:]
+        for peer in peers { links[peer] = DeltaExchangeLink(exchange: DeltaExchange(resyncEvery: resyncEvery)) }
+    }
+}

@@ -1,0 +1,91 @@
+/// How often the interesting cases happened in a run (or a swarm): a swarm that never reaches
+/// a case shows a zero here.
+public struct Coverage: Hashable, Sendable, Encodable {
+    /// One counted case.
+    public enum Case: String, CaseIterable, Hashable, Sendable, Comparable {
+        /// Holes where two devices recorded the same strokes and the views merged them.
+        case silentMerges
+        /// Holes whose leaves disagreed at some point (first scores from two devices, unequal).
+        case discrepancies
+        case resolutions
+        /// Valid supersessions whose new event's clock reads earlier than the event it replaces
+        /// (a lagging or stepped-back clock): the supersession graph must win over the clocks.
+        case supersessionsAgainstClock
+        case corrections
+        /// Course edits from several phones at the same true instant.
+        case concurrentCourseEdits
+        /// Concurrent course edits whose ops carry the very same hybrid clock reading.
+        case exactTieCourseEdits
+        case crashes
+        case crashesMidWrite
+        case crashesMidIngest
+        case crashesMidFolderSync
+        case restarts
+        case backwardClockSteps
+        case forwardClockSteps
+        case messagesSent
+        case messagesLost
+        case messagesDuplicated
+        case messagesReordered
+        /// Messages stopped by a partition, an offline device or a crashed receiver.
+        case messagesBlocked
+        /// Ingests that kept a segment pending above a gap.
+        case gapsKeptPending
+        case folderSyncs
+        case filesWritten
+        case filesHalfWrittenRead
+        case filesDuplicated
+        case filesOutOfOrder
+        case filesLate
+        case temporaryFilesSeen
+        case folderRejections
+        case offlinePeriods
+        case partitions
+        case oneWayPartitions
+        case watchOutOfRange
+        case roundsStarted
+        case roundsFinished
+        case roundsFinishedWhileOffline
+        /// Scores created, by their clock, after their round's valid finish (views ignore them).
+        case scoresAfterFinish
+        case watchScores
+        /// Commands a replica refused (a round not synced yet, a finished round, …).
+        case refusedCommands
+
+        public static func < (lhs: Case, rhs: Case) -> Bool { lhs.rawValue < rhs.rawValue }
+    }
+
+    private var counts: [Case: Int] = [:]
+
+    public init() {}
+
+    public subscript(_ item: Case) -> Int {
+        get { counts[item] ?? 0 }
+        set { counts[item] = newValue }
+    }
+
+    /// Adds one to `item`.
+    mutating func count(_ item: Case, _ amount: Int = 1) {
+        counts[item, default: 0] += amount
+    }
+
+    /// Adds another run's counts.
+    public mutating func add(_ other: Coverage) {
+        for item in Case.allCases { self[item] += other[item] }
+    }
+
+    /// The cases that never happened.
+    public var missing: [Case] { Case.allCases.filter { self[$0] == 0 } }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        for item in Case.allCases { try container.encode(self[item], forKey: Key(stringValue: item.rawValue)) }
+    }
+
+    private struct Key: CodingKey {
+        let stringValue: String
+        init(stringValue: String) { self.stringValue = stringValue }
+        var intValue: Int? { nil }
+        init?(intValue: Int) { nil }
+    }
+}

@@ -1,0 +1,52 @@
+import HyzerDomain
+
+/// A check that failed, with the one command line that reproduces it.
+public struct SimulationFailure: Error, Hashable, Sendable, Encodable, CustomStringConvertible {
+    /// Which family of checks failed.
+    public enum Kind: String, Hashable, Sendable, Encodable {
+        /// An invariant that must hold at every instant: no foreign op, no lost acknowledged
+        /// op, no op lost by ingest, chains, signatures and views intact.
+        case safety
+        /// After the heal, the replicas did not reach one op set and identical views in time.
+        case convergence
+        /// The converged views disagree with what the ops every device created imply.
+        case oracle
+        /// The same seed gave two different runs.
+        case determinism
+        /// A replica failed in a way no command may (a storage error, a bundle that fails to
+        /// authenticate).
+        case unexpected
+    }
+
+    public let kind: Kind
+    public let message: String
+    /// Simulated seconds since the run's start.
+    public let atSeconds: Double
+    /// `hyzer-peer simulate --seed N …`.
+    public let reproduction: String
+    /// Bugs planted in the scope that ran (tests only); the reproduction needs them too.
+    public let plantedBugs: [String]
+
+    public init(kind: Kind, message: String, atSeconds: Double, reproduction: String, plantedBugs: [String] = []) {
+        self.kind = kind
+        self.message = message
+        self.atSeconds = atSeconds
+        self.reproduction = reproduction
+        self.plantedBugs = plantedBugs
+    }
+
+    public var description: String {
+        let planted = plantedBugs.isEmpty ? "" : " (planted: \(plantedBugs.joined(separator: ", ")))"
+        return "\(kind) failure at \(Int(atSeconds))s: \(message)\(planted)\nreproduce: \(reproduction)"
+    }
+
+    /// The names of the bugs planted in the current scope.
+    static func plantedNames() -> [String] {
+        let active = PlantedBug.active
+        let all: [(PlantedBug, String)] = [
+            (.newestTimestampWins, "newestTimestampWins"), (.lastWriterWinsByClockOnly, "lastWriterWinsByClockOnly"),
+            (.ingestDropsGaps, "ingestDropsGaps"), (.relayForgetsWatch, "relayForgetsWatch"),
+        ]
+        return all.filter { active.contains($0.0) }.map(\.1)
+    }
+}

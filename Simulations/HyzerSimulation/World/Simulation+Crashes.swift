@@ -1,0 +1,67 @@
+import Foundation
+import HyzerKit
+
+extension Simulation {
+    /// A crash comes due: idle crashes happen now; the others wait for the operation they
+    /// interrupt (the device's next command, message or folder write).
+    func crash(_ index: Int, _ kind: CrashKind) throws {
+        let device = devices[index]
+        guard device.isRunning, device.pendingCrash == nil else { return }
+        switch kind {
+        case .idle:
+            record("\(device.name) killed")
+            try crashNow(index, kind: .idle)
+        case .midFolderSync where device.usesFolder:
+            device.pendingCrash = .midFolderSync
+            folder?.failNextWrite(of: index)
+        case .midFolderSync:
+            record("\(device.name) killed")
+            try crashNow(index, kind: .idle)
+        case .midWrite, .midIngest:
+            device.pendingCrash = kind
+        }
+    }
+
+    /// Kills the device's process: the replica is closed without a word, and the device is
+    /// restarted on its store after a while.
+    func crashNow(_ index: Int, kind: CrashKind) throws {
+        let device = devices[index]
+        do {
+            try device.replica?.close()
+        } catch {
+            throw fail(.unexpected, "\(device.name) could not be closed: \(error)")
+        }
+        device.replica = nil
+        device.pendingCrash = nil
+        device.links = [:]
+        coverage.count(.crashes)
+        switch kind {
+        case .idle: break
+        case .midWrite: coverage.count(.crashesMidWrite)
+        case .midIngest: coverage.count(.crashesMidIngest)
+        case .midFolderSync: coverage.count(.crashesMidFolderSync)
+        }
+        let downtime = UInt64(random.integer(in: 5_000...max(5_000, configuration.crashes.maxDowntimeSeconds * 1_000)))
+        if world.now + downtime < healAt { scheduleIn(downtime, .restart(device: index)) }
+    }
+
+    /// Restarts a crashed device on its store, and checks that it lost nothing it had
+    /// acknowledged and that the store verifies.
+    func restart(_ index: Int) throws {
+        let device = devices[index]
+        guard !device.isRunning else { return }
+        do {
+            device.replica = try Replica.open(at: device.directory, clock: device.clock)
+        } catch {
+            throw fail(.safety, "\(device.name) could not reopen its store after a crash: \(error)")
+        }
+        device.resetLinks(resyncEvery: 3)
+        coverage.count(.restarts)
+        let recovered = try capture(device)
+        if !recovered.isEmpty {
+            throw fail(.safety, "\(device.name) holds \(recovered.count) own ops no command acknowledged after restarting")
+        }
+        try checkSafety(device)
+        record("\(device.name) restarted: \(registry.count(device.author)) own ops intact, verify ok")
+    }
+}

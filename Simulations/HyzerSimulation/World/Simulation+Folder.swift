@@ -1,0 +1,39 @@
+import Foundation
+import HyzerKit
+import HyzerSync
+
+extension Simulation {
+    /// A device runs the real `FolderSync` against its view of the simulated folder.
+    func folderSync(_ index: Int) throws {
+        let device = devices[index]
+        let interval = UInt64(configuration.folder.syncIntervalSeconds * 1_000)
+        let next = schedule.healed ? min(interval, 60_000) : interval
+        scheduleIn(UInt64(random.integer(in: Int(next / 2)...Int(next * 3 / 2))), .folderSync(device: index))
+        guard let store = folder, device.isRunning, !schedule.isOffline(index, at: world.now) else { return }
+        let before = store.counters
+        let report: FolderSyncReport
+        do {
+            report = try FolderSync(replica: device.running, folder: SimulatedFolder(store: store, observer: index)).run()
+        } catch let error as FolderError where device.pendingCrash == .midFolderSync {
+            record("\(device.name) killed mid-folder-sync: \(error.reason)")
+            try crashNow(index, kind: .midFolderSync)
+            return
+        } catch {
+            throw fail(.unexpected, "\(device.name) folder sync failed: \(error)")
+        }
+        coverage.count(.folderSyncs)
+        coverage.count(.folderRejections, report.rejected.count)
+        bytesSent += report.bytesWritten
+        let after = store.counters
+        coverage.count(.filesWritten, after.filesWritten - before.filesWritten)
+        coverage.count(.filesHalfWrittenRead, after.halfWrittenReads - before.halfWrittenReads)
+        coverage.count(.filesDuplicated, after.duplicatesDelivered - before.duplicatesDelivered)
+        coverage.count(.filesOutOfOrder, after.outOfOrderArrivals - before.outOfOrderArrivals)
+        coverage.count(.filesLate, after.lateArrivals - before.lateArrivals)
+        coverage.count(.temporaryFilesSeen, after.temporaryFilesShown - before.temporaryFilesShown)
+        record(
+            "folder \(device.name) members=\(report.members) read=\(report.bundlesRead) skipped=\(report.bundlesSkipped) "
+                + "ingested=\(report.opsIngested) held=\(report.opsAlreadyHeld) pending=\(report.opsPending) wrote=\(report.bundlesWritten) "
+                + "deleted=\(report.bundlesDeleted) rejected=\(report.rejected.count) ignored=\(report.ignored.count)")
+    }
+}

@@ -1,0 +1,226 @@
+import Foundation
+import HyzerCrypto
+import HyzerDomain
+import HyzerKit
+
+extension Simulation {
+    /// Creates the devices and their stores, draws the workload and every fault, and schedules
+    /// the first events.
+    func setUp() throws {
+        let directory = Self.temporaryRoot().appendingPathComponent(
+            "hyzer-sim-\(ProcessInfo.processInfo.processIdentifier)-\(configuration.seed)-\(Self.nextRunNumber())")
+        try? FileManager.default.removeItem(at: directory)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        root = directory
+        group = GroupMembership(id: UUID(hashPrefix: random.bytes(16)), secret: random.bytes(GroupMembership.secretBytes))
+
+        let phones = configuration.phones
+        let watchIndex = configuration.watch ? phones : nil
+        let laptopIndex = configuration.laptop ? phones + (configuration.watch ? 1 : 0) : nil
+        let pairedPhone = random.below(phones)
+        var folderUsers: [Int] = []
+        if configuration.phonesUseFolder {
+            folderUsers = Array(0..<phones)
+        } else if laptopIndex != nil {
+            folderUsers = [random.below(phones)]
+        }
+        if let laptopIndex { folderUsers.append(laptopIndex) }
+        if !folderUsers.isEmpty {
+            folder = SimulatedFolderStore(clock: world, settings: configuration.folder, observers: folderUsers, random: random.fork(4))
+        }
+
+        for index in 0..<configuration.deviceCount {
+            let kind: DeviceKind = index < phones ? .phone : index == watchIndex ? .watch : .laptop
+            let name = kind == .phone ? "phone-\(index)" : kind.rawValue
+            let accurate = configuration.workload.exactTieCourseEdits && index < 2
+            let clock = DeviceClock(world: world, model: drawClock(accurate: accurate))
+            let device = SimulatedDevice(
+                index: index, name: name, kind: kind, directory: directory.appendingPathComponent(name),
+                keys: SigningKeyPair(seed: random.bytes(SigningKeyPair.seedBytes)), clock: clock,
+                usesFolder: folderUsers.contains(index))
+            let owner = kind == .phone ? WorkloadPlan.playerNames[index % WorkloadPlan.playerNames.count] : nil
+            let replica = try Replica.create(at: device.directory, name: name, kind: kind, owner: owner, clock: clock, keys: device.keys)
+            try replica.join(group)
+            device.replica = replica
+            device.ownedPlayer = try replica.identity().owner?.id
+            devices.append(device)
+            try capture(device)
+            record("create \(name) \(device.author.short) skew=\(clock.model.skewMilliseconds)ms drift=\(clock.model.driftPartsPerMillion)ppm folder=\(device.usesFolder)")
+        }
+        for phone in 0..<phones { devices[phone].peers = (0..<phones).filter { $0 != phone } }
+        if let watchIndex {
+            devices[watchIndex].peers = [pairedPhone]
+            devices[watchIndex].pairedPhone = pairedPhone
+            devices[pairedPhone].peers = (devices[pairedPhone].peers + [watchIndex]).sorted()
+        }
+        for device in devices { device.resetLinks(resyncEvery: 3) }
+
+        plan = WorkloadPlan.draw(
+            configuration, start: start, watch: watchIndex.map { ($0, pairedPhone) }, random: &workloadRandom)
+        try addCourses()
+        for (time, action) in plan.actions { queue.schedule(.workload(action), at: time) }
+        queue.schedule(.clubhouse, at: start + 2_000)
+        drawFaults(watchIndex: watchIndex)
+        scheduleRoutines()
+    }
+
+    /// The cards' courses: seeded ones by id, or one the organizer adds now.
+    private func addCourses() throws {
+        for index in plan.cards.indices {
+            let card = plan.cards[index]
+            if let pars = card.customPars {
+                let course = try devices[card.organizer].running.addCourse(name: card.courseName, pars: pars)
+                try capture(devices[card.organizer])
+                plan.cards[index].courseID = course.id
+                record("course \(devices[card.organizer].name) adds \(card.courseName) pars=\(pars)")
+            } else {
+                plan.cards[index].courseID = SeededCourses.all.first { $0.name == card.courseName }?.id
+            }
+        }
+    }
+
+    /// A device clock: skew, drift and steps drawn within the configuration's bounds.
+    private func drawClock(accurate: Bool) -> ClockModel {
+        let settings = configuration.clocks
+        let skew = accurate || settings.maxSkewSeconds == 0 ? 0 : Int64(random.integer(in: -settings.maxSkewSeconds * 1_000...settings.maxSkewSeconds * 1_000))
+        let drift = accurate || settings.maxDriftPartsPerMillion == 0 ? 0 : Int64(random.integer(in: -settings.maxDriftPartsPerMillion...settings.maxDriftPartsPerMillion))
+        var steps: [ClockModel.Step] = []
+        for _ in 0..<settings.stepsPerDevice {
+            let at = start + 60_000 + random.integer(in: 0...configuration.workloadMilliseconds.minus(60_000))
+            let size = Int64(random.integer(in: 1_000...max(1_000, settings.maxStepSeconds * 1_000)))
+            steps.append(ClockModel.Step(at: at, deltaMilliseconds: random.chance(settings.backwardShare) ? -size : size))
+        }
+        return ClockModel(origin: start, skewMilliseconds: skew, driftPartsPerMillion: drift, steps: steps)
+    }
+
+    /// Offline periods, partitions, the watch's trips out of range, crashes, clock steps.
+    private func drawFaults(watchIndex: Int?) {
+        let settings = configuration.network
+        let span = configuration.workloadMilliseconds
+        func window(maxMinutes: Int) -> TimeWindow {
+            let length = UInt64(random.integer(in: 30_000...max(30_000, maxMinutes * 60_000)))
+            let begin = start + 60_000 + random.integer(in: 0...span.minus(60_000))
+            return TimeWindow(start: begin, end: begin + length)
+        }
+        func offline(_ device: Int, _ window: TimeWindow) {
+            schedule.addOffline(device: device, window: window)
+            queue.schedule(.note("offline \(devices[device].name) for \((window.end - window.start) / 1_000)s", .offlinePeriods), at: window.start)
+        }
+        for _ in 0..<settings.offlinePeriods {
+            offline(random.below(devices.count), window(maxMinutes: settings.maxOfflineMinutes))
+        }
+        if configuration.workload.finishWhileOffline, devices.count > 1 {
+            for (card, time) in plan.finishTimes {
+                let candidates = devices.indices.filter { $0 != plan.cards[card].organizer }
+                let device = candidates[random.below(candidates.count)]
+                let before = UInt64(random.integer(in: 30_000...20 * 60_000))
+                let after = UInt64(random.integer(in: 60_000...max(60_000, settings.maxOfflineMinutes * 60_000)))
+                offline(device, TimeWindow(start: time > before ? time - before : time, end: time + after))
+            }
+        }
+        let phones = configuration.phones
+        for _ in 0..<(phones >= 2 ? settings.partitions : 0) {
+            var side = Set(random.shuffled(Array(0..<phones)).prefix(random.integer(in: 1...phones - 1)))
+            if let watchIndex, let paired = devices[watchIndex].pairedPhone, side.contains(paired) { side.insert(watchIndex) }
+            let span = window(maxMinutes: settings.maxPartitionMinutes)
+            schedule.addPartition(.symmetric(side: side, window: span))
+            queue.schedule(.note("partition \(side.sorted().map { devices[$0].name }) | rest for \((span.end - span.start) / 1_000)s", .partitions), at: span.start)
+        }
+        let linked = devices.flatMap { device in device.peers.map { (device.index, $0) } }
+        for _ in 0..<(linked.isEmpty ? 0 : settings.oneWayPartitions) {
+            let (from, to) = linked[random.below(linked.count)]
+            let span = window(maxMinutes: settings.maxPartitionMinutes)
+            schedule.addPartition(.oneWay(from: from, to: to, window: span))
+            queue.schedule(.note("one-way partition \(devices[from].name) -> \(devices[to].name) for \((span.end - span.start) / 1_000)s", .oneWayPartitions), at: span.start)
+        }
+        if watchIndex != nil {
+            for _ in 0..<settings.watchOutOfRangePeriods {
+                let span = window(maxMinutes: 20)
+                schedule.addWatchAway(span)
+                queue.schedule(.note("watch out of range for \((span.end - span.start) / 1_000)s", .watchOutOfRange), at: span.start)
+            }
+        }
+        drawCrashes()
+        for device in devices {
+            for step in device.clock.model.steps where step.at < healAt {
+                queue.schedule(.clockStep(device: device.index, deltaMilliseconds: step.deltaMilliseconds), at: step.at)
+            }
+        }
+    }
+
+    private func drawCrashes() {
+        let expected = configuration.crashes.crashesPerDeviceHour * configuration.hours
+        for device in devices.indices {
+            var count = Int(expected)
+            if random.chance(expected - Double(count)) { count += 1 }
+            for _ in 0..<count {
+                let at = start + 30_000 + random.integer(in: 0...configuration.workloadMilliseconds.minus(30_000))
+                queue.schedule(.crash(device: device, kind: random.pick(CrashKind.allCases)), at: at)
+            }
+        }
+    }
+
+    /// Periodic syncs, folder syncs, checkpoints and the heal.
+    private func scheduleRoutines() {
+        let interval = configuration.network.syncIntervalSeconds * 1_000
+        for device in devices where !device.peers.isEmpty {
+            queue.schedule(.syncTick(device: device.index), at: start + 5_000 + UInt64(random.integer(in: 0...interval)))
+        }
+        let folderInterval = configuration.folder.syncIntervalSeconds * 1_000
+        for device in devices where device.usesFolder {
+            queue.schedule(.folderSync(device: device.index), at: start + 5_000 + UInt64(random.integer(in: 0...folderInterval)))
+        }
+        var checkpoint = start + Self.checkpointInterval
+        while checkpoint < healAt {
+            queue.schedule(.checkpoint, at: checkpoint)
+            checkpoint += Self.checkpointInterval
+        }
+        queue.schedule(.heal, at: healAt)
+    }
+
+    static let checkpointInterval: UInt64 = 30 * 60_000
+
+    /// Records the ops `device` created since the last capture; a lost or rewritten
+    /// acknowledged op is a safety failure.
+    @discardableResult
+    func capture(_ device: SimulatedDevice) throws -> [OpRegistry.Entry] {
+        do {
+            return try registry.capture(device.running)
+        } catch let problem as RegistryProblem {
+            throw fail(.safety, "acknowledged op lost: \(problem)")
+        }
+    }
+
+    /// Where the stores go: memory-backed `/dev/shm` when there is one, the temporary folder otherwise.
+    static func temporaryRoot() -> URL {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: "/dev/shm", isDirectory: &isDirectory), isDirectory.boolValue,
+            FileManager.default.isWritableFile(atPath: "/dev/shm")
+        {
+            return URL(fileURLWithPath: "/dev/shm")
+        }
+        return FileManager.default.temporaryDirectory
+    }
+
+    private static let runCounter = RunCounter()
+
+    static func nextRunNumber() -> Int { runCounter.next() }
+}
+
+/// Numbers the runs of one process, so two runs of one seed never share a directory.
+final class RunCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = 0
+
+    func next() -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        value += 1
+        return value
+    }
+}
+
+extension UInt64 {
+    /// `self - other`, or 0 when `other` is larger.
+    func minus(_ other: UInt64) -> UInt64 { self > other ? self - other : 0 }
+}

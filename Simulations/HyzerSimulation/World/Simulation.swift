@@ -1,0 +1,162 @@
+import Foundation
+import HyzerDomain
+import HyzerKit
+
+/// One run of the simulated world: real replicas (temporary SQLite stores, signed op logs,
+/// bundles, ingest, folder sync) driven by a virtual clock and one seed.
+///
+/// `run()` is synchronous and single-threaded; run it inside `PlantedBug.$active.withValue`
+/// to plant a bug. The same request on the same build always gives the same `traceHash`.
+public final class Simulation {
+    public let request: SimulationRequest
+    public let configuration: SimulationConfiguration
+    let world: VirtualClock
+    let start: UInt64
+    /// When every fault ends.
+    let healAt: UInt64
+    /// When convergence must have happened.
+    let deadline: UInt64
+
+    var random: SimulationRandom
+    var workloadRandom: SimulationRandom
+    var network: NetworkModel
+    var schedule = FaultSchedule()
+    var queue = EventQueue<SimulationEvent>()
+    var devices: [SimulatedDevice] = []
+    var group: GroupMembership!
+    var folder: SimulatedFolderStore?
+    var registry = OpRegistry()
+    var coverage = Coverage()
+    var trace: Trace
+    var plan = WorkloadPlan()
+    var sentOnLink: [LinkKey: Int] = [:]
+    var deliveredOnLink: [LinkKey: Int] = [:]
+    var bytesSent = 0
+    var root: URL?
+    var convergedAt: UInt64?
+    var standingsDigest: String?
+    var storeDigest: String?
+    var lastProgress = 0.0
+    public var timings: [String: Double] = [:]
+    /// The ops the latest command created.
+    var lastCaptured: [OpRegistry.Entry] = []
+
+    /// Called now and then with the share of the run done (0…1), for a progress bar.
+    public var progress: ((Double) -> Void)?
+
+    /// A run of `request`; `keepTrace` keeps every trace line (`traceLines`).
+    public init(request: SimulationRequest, keepTrace: Bool = false) {
+        self.request = request
+        configuration = request.configuration
+        world = VirtualClock()
+        start = world.now
+        healAt = start + configuration.workloadMilliseconds
+        deadline = healAt + UInt64(configuration.convergenceBoundMinutes) * 60_000
+        var seedRandom = SimulationRandom(seed: configuration.seed)
+        random = seedRandom.fork(1)
+        workloadRandom = seedRandom.fork(2)
+        network = NetworkModel(settings: configuration.network, random: seedRandom.fork(3))
+        trace = Trace(keepsLines: keepTrace)
+    }
+
+    /// Every trace line, when the run kept them.
+    public var traceLines: [String] { trace.lines }
+
+    /// Runs the world to convergence or to the first failed check, then removes the stores.
+    public func run() -> SimulationResult {
+        let wallStart = ContinuousClock.now
+        var failure: SimulationFailure?
+        do {
+            if let problem = configuration.problem() { throw fail(.unexpected, problem) }
+            let t0 = ContinuousClock.now
+            try setUp()
+            let d = ContinuousClock.now - t0
+            timings["setup"] = Double(d.components.attoseconds) / 1e18
+            while convergedAt == nil, let (time, event) = queue.pop() {
+                world.advance(to: time)
+                let t0 = ContinuousClock.now
+                try handle(event)
+                let d = ContinuousClock.now - t0
+                timings["\(event)".prefix(while: { $0 != "(" }).description, default: 0] += Double(d.components.attoseconds) / 1e18 + Double(d.components.seconds)
+                reportProgress()
+            }
+            if convergedAt == nil { throw fail(.convergence, "the event queue ran dry before convergence") }
+        } catch let found as SimulationFailure {
+            failure = found
+            trace.record(elapsed, "FAILURE \(found.kind): \(found.message)")
+        } catch {
+            failure = fail(.unexpected, "\(error)")
+            trace.record(elapsed, "FAILURE unexpected: \(error)")
+        }
+        tearDown()
+        let wall = ContinuousClock.now - wallStart
+        return SimulationResult(
+            seed: configuration.seed, converged: convergedAt != nil && failure == nil, traceHash: trace.hex,
+            standingsDigest: failure == nil ? standingsDigest : nil, storeDigest: failure == nil ? storeDigest : nil,
+            simulatedSeconds: Double(elapsed) / 1_000, healSeconds: Double(healAt - start) / 1_000, opsCreated: registry.total,
+            bytesSent: bytesSent, events: trace.count, devices: configuration.deviceCount, configuration: configuration,
+            coverage: coverage, failure: failure, reproduction: request.commandLine,
+            wallSeconds: Double(wall.components.seconds) + Double(wall.components.attoseconds) / 1e18)
+    }
+
+    /// The latest trace lines: a failure's context.
+    public var recentTrace: [String] { trace.recent }
+
+    private func handle(_ event: SimulationEvent) throws {
+        switch event {
+        case .clubhouse: try clubhouse()
+        case .workload(let action): try perform(action)
+        case .syncTick(let device): try syncTick(device)
+        case .deliver(let message): try deliver(message)
+        case .folderSync(let device): try folderSync(device)
+        case .crash(let device, let kind): try crash(device, kind)
+        case .restart(let device): try restart(device)
+        case .clockStep(let device, let delta):
+            coverage.count(delta < 0 ? .backwardClockSteps : .forwardClockSteps)
+            record("clock \(devices[device].name) steps \(delta >= 0 ? "+" : "")\(delta)ms")
+        case .note(let text, let item):
+            coverage.count(item)
+            record(text)
+        case .checkpoint: try checkpoint()
+        case .heal: try heal()
+        case .convergenceCheck: try convergenceCheck()
+        }
+    }
+
+    // MARK: Helpers
+
+    /// Simulated milliseconds since the start.
+    var elapsed: UInt64 { world.now - start }
+
+    func record(_ line: String) {
+        trace.record(elapsed, line)
+    }
+
+    /// A failure of `kind` now, carrying the reproduction line.
+    func fail(_ kind: SimulationFailure.Kind, _ message: String) -> SimulationFailure {
+        SimulationFailure(
+            kind: kind, message: message, atSeconds: Double(elapsed) / 1_000, reproduction: request.commandLine,
+            plantedBugs: SimulationFailure.plantedNames())
+    }
+
+    func scheduleIn(_ delay: UInt64, _ event: SimulationEvent) {
+        queue.schedule(event, at: world.now + delay)
+    }
+
+    private func reportProgress() {
+        guard let progress else { return }
+        let done = min(1, Double(elapsed) / Double(max(1, healAt - start)))
+        if done - lastProgress >= 0.01 {
+            lastProgress = done
+            progress(done)
+        }
+    }
+
+    private func tearDown() {
+        for device in devices {
+            try? device.replica?.close()
+            device.replica = nil
+        }
+        if let root { try? FileManager.default.removeItem(at: root) }
+    }
+}

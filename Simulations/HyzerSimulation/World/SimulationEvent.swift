@@ -1,0 +1,25 @@
+/// Everything that happens in the simulated world, as the event loop schedules it.
+enum SimulationEvent {
+    /// The phones meet at the clubhouse: they sync directly, and the watch is paired.
+    case clubhouse
+    /// A player does something on a device.
+    case workload(WorkloadAction)
+    /// A device's periodic sync with each peer it can reach.
+    case syncTick(device: Int)
+    /// A link message arrives.
+    case deliver(LinkMessage)
+    /// A device's periodic sync through the shared folder.
+    case folderSync(device: Int)
+    case crash(device: Int, kind: CrashKind)
+    case restart(device: Int)
+    /// A device's clock steps (already in its `ClockModel`; recorded for the trace and coverage).
+    case clockStep(device: Int, deltaMilliseconds: Int64)
+    /// A fault begins (an offline period, a partition): recorded for the trace and coverage.
+    case note(String, Coverage.Case)
+    /// Periodic safety checks of every running replica.
+    case checkpoint
+    /// Every fault ends.
+    case heal
+    /// After the heal: have the replicas converged yet?
+    case convergenceCheck
+}

@@ -1,0 +1,49 @@
+import CSodium
+
+/// An ephemeral X25519 key pair for one handshake, and the session keys two of them agree on
+/// (libsodium's `crypto_kx`: BLAKE2b-512 of the shared point and both public keys).
+public struct KeyExchange: Sendable {
+    public static let publicKeyBytes = Int(crypto_kx_PUBLICKEYBYTES)
+
+    public let publicKey: [UInt8]
+    private let secretKey: [UInt8]
+
+    /// A fresh key pair from the secure random source.
+    public init() {
+        Sodium.ready()
+        var publicKey = [UInt8](repeating: 0, count: Int(crypto_kx_PUBLICKEYBYTES))
+        var secretKey = [UInt8](repeating: 0, count: Int(crypto_kx_SECRETKEYBYTES))
+        _ = crypto_kx_keypair(&publicKey, &secretKey)
+        self.publicKey = publicKey
+        self.secretKey = secretKey
+    }
+
+    /// The key pair a 32-byte seed determines (for the simulator and test vectors).
+    public init(seed: [UInt8]) {
+        precondition(seed.count == Int(crypto_kx_SEEDBYTES), "a key-exchange seed has 32 bytes")
+        Sodium.ready()
+        var publicKey = [UInt8](repeating: 0, count: Int(crypto_kx_PUBLICKEYBYTES))
+        var secretKey = [UInt8](repeating: 0, count: Int(crypto_kx_SECRETKEYBYTES))
+        _ = crypto_kx_seed_keypair(&publicKey, &secretKey, seed)
+        self.publicKey = publicKey
+        self.secretKey = secretKey
+    }
+
+    /// `(receive, transmit)` keys of the dialing side; `nil` for an invalid peer key.
+    public func clientKeys(serverPublicKey: [UInt8]) -> (receive: [UInt8], transmit: [UInt8])? {
+        guard serverPublicKey.count == Self.publicKeyBytes else { return nil }
+        var receive = [UInt8](repeating: 0, count: Int(crypto_kx_SESSIONKEYBYTES))
+        var transmit = [UInt8](repeating: 0, count: Int(crypto_kx_SESSIONKEYBYTES))
+        guard crypto_kx_client_session_keys(&receive, &transmit, publicKey, secretKey, serverPublicKey) == 0 else { return nil }
+        return (receive, transmit)
+    }
+
+    /// `(receive, transmit)` keys of the listening side; `nil` for an invalid peer key.
+    public func serverKeys(clientPublicKey: [UInt8]) -> (receive: [UInt8], transmit: [UInt8])? {
+        guard clientPublicKey.count == Self.publicKeyBytes else { return nil }
+        var receive = [UInt8](repeating: 0, count: Int(crypto_kx_SESSIONKEYBYTES))
+        var transmit = [UInt8](repeating: 0, count: Int(crypto_kx_SESSIONKEYBYTES))
+        guard crypto_kx_server_session_keys(&receive, &transmit, publicKey, secretKey, clientPublicKey) == 0 else { return nil }
+        return (receive, transmit)
+    }
+}

@@ -1,0 +1,42 @@
+import HyzerKit
+import Logging
+import NIOCore
+import NIOPosix
+
+/// Dialing peers: once (`sync --peer`), or for as long as `serve` runs, reconnecting with backoff.
+public enum PeerDialer {
+    /// Connects, runs one exchange in `mode`, and returns what crossed the connection.
+    public static func connectAndRun(
+        _ address: PeerAddress, replica: Replica, group: GroupMembership, mode: SyncSession.Mode, logger: Logger,
+        changes: ChangeBroadcast? = nil
+    ) async throws -> ConnectionOutcome {
+        let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .connectTimeout(.seconds(10))
+            .connect(host: address.host, port: address.port) { channel in
+                channel.eventLoop.makeCompletedFuture { try channel.framedAsyncChannel() }
+            }
+        let connection = PeerConnection(replica: replica, group: group, role: .dialer, mode: mode, logger: logger, changes: changes)
+        return await connection.run(channel)
+    }
+
+    /// Keeps a live connection to `address` until cancelled: after a failure or a closed
+    /// connection it waits 100 ms, doubling up to 10 s, with jitter, and dials again.
+    static func keepConnected(
+        _ address: PeerAddress, replica: Replica, group: GroupMembership, logger: Logger, changes: ChangeBroadcast,
+        observer: @Sendable (ConnectionOutcome) -> Void
+    ) async {
+        var delayMilliseconds = 100
+        while !Task.isCancelled {
+            do {
+                let outcome = try await connectAndRun(address, replica: replica, group: group, mode: .live, logger: logger, changes: changes)
+                observer(outcome)
+                if outcome.peer != nil { delayMilliseconds = 100 }
+            } catch {
+                logger.info("cannot reach peer", metadata: ["peer": "\(address)", "reason": "\(error)"])
+            }
+            let jitter = Int.random(in: 0...(delayMilliseconds / 5))
+            try? await Task.sleep(for: .milliseconds(delayMilliseconds + jitter))
+            delayMilliseconds = min(delayMilliseconds * 2, 10_000)
+        }
+    }
+}

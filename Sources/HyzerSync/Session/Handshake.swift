@@ -1,0 +1,158 @@
+import HyzerCrypto
+import HyzerDomain
+import HyzerKit
+
+/// The keys a completed handshake yields, and who the peer proved to be.
+public struct SessionKeys: Sendable, Equatable {
+    public let peer: AuthorID
+    /// Seals what this side sends (secretstream key).
+    public let sendKey: [UInt8]
+    /// Opens what the peer sends.
+    public let receiveKey: [UInt8]
+}
+
+/// The mutual handshake (docs/sync-protocol.md): both sides prove they hold the group secret
+/// before either reveals its identity, then prove their Ed25519 identities by signing the
+/// transcript, and derive fresh session keys from ephemeral X25519 keys.
+///
+/// ```
+/// 1 dialer → listener   e_d ‖ HMAC(G, "hyzer-hs/v1/d" ‖ e_d)
+/// 2 listener → dialer   e_l ‖ HMAC(G, "hyzer-hs/v1/l" ‖ e_d ‖ e_l)
+/// 3 dialer → listener   box(K_dl): id_d ‖ Sig_d("hyzer-hs/v1/dialer" ‖ H(T))
+/// 4 listener → dialer   box(K_ld): id_l ‖ Sig_l("hyzer-hs/v1/listener" ‖ H(T) ‖ id_d)
+/// G = crypto_kdf(group secret, "hyzrhand", 1); T = message 1 ‖ message 2
+/// K_xy = BLAKE2b-256 keyed with G of (label ‖ crypto_kx session key ‖ H(T))
+/// ```
+public struct Handshake {
+    public enum Role: Sendable { case dialer, listener }
+
+    /// Where the handshake stands.
+    enum State {
+        /// The dialer has not sent its hello yet.
+        case idle
+        /// Dialer: hello sent, waiting for the listener's.
+        case awaitingListenerHello(hello: [UInt8])
+        /// Listener: waiting for the dialer's hello.
+        case awaitingDialerHello
+        /// Listener: hellos exchanged, waiting for the dialer's identity.
+        case awaitingDialerIdentity(transcript: [UInt8], keys: DerivedKeys)
+        /// Dialer: identity sent, waiting for the listener's.
+        case awaitingListenerIdentity(transcript: [UInt8], keys: DerivedKeys)
+        case established
+        case failed
+    }
+
+    struct DerivedKeys {
+        let dialerBox: [UInt8]
+        let listenerBox: [UInt8]
+        let dialerStream: [UInt8]
+        let listenerStream: [UInt8]
+    }
+
+    /// What the shell does after feeding a message.
+    public enum Step: Sendable {
+        /// Send these bytes and wait for the peer's next message.
+        case send([UInt8])
+        /// The handshake is complete: send the final bytes (if any) and switch to the session.
+        case established(SessionKeys, send: [UInt8]?)
+    }
+
+    public static let helloBytes = 32 + MessageAuthentication.tagBytes
+    public static let identityBytes = 32 + 64 + SecretBox.tagBytes
+
+    private let role: Role
+    private let author: AuthorID
+    private let sign: ([UInt8]) -> [UInt8]
+    private let groupKey: [UInt8]
+    private let ephemeral: KeyExchange
+    private var state: State
+
+    public init(role: Role, author: AuthorID, sign: @escaping ([UInt8]) -> [UInt8], group: GroupMembership, ephemeral: KeyExchange = KeyExchange()) {
+        self.role = role
+        self.author = author
+        self.sign = sign
+        self.groupKey = KeyDerivation.subkey(of: group.secret, context: "hyzrhand", id: 1)
+        self.ephemeral = ephemeral
+        self.state = role == .dialer ? .idle : .awaitingDialerHello
+    }
+
+    /// The dialer's first message; `nil` for the listener, which speaks second.
+    public mutating func start() -> [UInt8]? {
+        guard case .idle = state else { return nil }
+        let hello = ephemeral.publicKey + MessageAuthentication.tag(Array("hyzer-hs/v1/d".utf8) + ephemeral.publicKey, key: groupKey)
+        state = .awaitingListenerHello(hello: hello)
+        return hello
+    }
+
+    public mutating func receive(_ message: [UInt8]) throws(HandshakeError) -> Step {
+        let current = state
+        state = .failed  // until this step succeeds
+        switch current {
+        case .awaitingDialerHello:
+            let dialerEphemeral = try Self.checkHello(message, label: "hyzer-hs/v1/d", bound: [], key: groupKey)
+            let hello = ephemeral.publicKey
+                + MessageAuthentication.tag(Array("hyzer-hs/v1/l".utf8) + dialerEphemeral + ephemeral.publicKey, key: groupKey)
+            let transcript = message + hello
+            guard let kx = ephemeral.serverKeys(clientPublicKey: dialerEphemeral) else { throw .malformed("ephemeral key") }
+            // The listener receives on the dialer's transmit key and vice versa.
+            state = .awaitingDialerIdentity(transcript: transcript, keys: derive(dialerToListener: kx.receive, listenerToDialer: kx.transmit, transcript))
+            return .send(hello)
+        case .awaitingListenerHello(let hello):
+            let listenerEphemeral = try Self.checkHello(message, label: "hyzer-hs/v1/l", bound: Array(hello.prefix(32)), key: groupKey)
+            let transcript = hello + message
+            guard let kx = ephemeral.clientKeys(serverPublicKey: listenerEphemeral) else { throw .malformed("ephemeral key") }
+            let keys = derive(dialerToListener: kx.transmit, listenerToDialer: kx.receive, transcript)
+            let proof = author.bytes + sign(Array("hyzer-hs/v1/dialer".utf8) + Blake2b.hash256(transcript))
+            state = .awaitingListenerIdentity(transcript: transcript, keys: keys)
+            return .send(SecretBox.seal(proof, key: keys.dialerBox, nonce: Self.zeroNonce))
+        case .awaitingDialerIdentity(let transcript, let keys):
+            let dialer = try Self.openIdentity(message, key: keys.dialerBox, label: "hyzer-hs/v1/dialer", transcript: transcript, bound: [])
+            let proof = author.bytes + sign(Array("hyzer-hs/v1/listener".utf8) + Blake2b.hash256(transcript) + dialer.bytes)
+            state = .established
+            return .established(
+                SessionKeys(peer: dialer, sendKey: keys.listenerStream, receiveKey: keys.dialerStream),
+                send: SecretBox.seal(proof, key: keys.listenerBox, nonce: Self.zeroNonce))
+        case .awaitingListenerIdentity(let transcript, let keys):
+            let listener = try Self.openIdentity(
+                message, key: keys.listenerBox, label: "hyzer-hs/v1/listener", transcript: transcript, bound: author.bytes)
+            state = .established
+            return .established(SessionKeys(peer: listener, sendKey: keys.dialerStream, receiveKey: keys.listenerStream), send: nil)
+        case .idle, .established, .failed:
+            throw .unexpectedMessage
+        }
+    }
+
+    /// Box keys are used once each, so a zero nonce is safe.
+    private static let zeroNonce = [UInt8](repeating: 0, count: SecretBox.nonceBytes)
+
+    private func derive(dialerToListener: [UInt8], listenerToDialer: [UInt8], _ transcript: [UInt8]) -> DerivedKeys {
+        let digest = Blake2b.hash256(transcript)
+        func key(_ label: String, _ base: [UInt8]) -> [UInt8] { Blake2b.hash256(Array(label.utf8) + base + digest, key: groupKey) }
+        return DerivedKeys(
+            dialerBox: key("box/d", dialerToListener), listenerBox: key("box/l", listenerToDialer),
+            dialerStream: key("stream/d", dialerToListener), listenerStream: key("stream/l", listenerToDialer))
+    }
+
+    private static func checkHello(_ message: [UInt8], label: String, bound: [UInt8], key: [UInt8]) throws(HandshakeError) -> [UInt8] {
+        guard message.count == helloBytes else { throw .malformed("hello of \(message.count) bytes") }
+        let ephemeral = Array(message.prefix(32))
+        guard MessageAuthentication.verify(Array(message.suffix(from: 32)), of: Array(label.utf8) + bound + ephemeral, key: key) else {
+            throw .notAGroupMember
+        }
+        return ephemeral
+    }
+
+    private static func openIdentity(
+        _ message: [UInt8], key: [UInt8], label: String, transcript: [UInt8], bound: [UInt8]
+    ) throws(HandshakeError) -> AuthorID {
+        guard message.count == identityBytes else { throw .malformed("identity of \(message.count) bytes") }
+        guard let proof = SecretBox.open(message, key: key, nonce: zeroNonce), let peer = AuthorID(bytes: Array(proof.prefix(32))) else {
+            throw .notAGroupMember
+        }
+        let signed = Array(label.utf8) + Blake2b.hash256(transcript) + bound
+        guard Ed25519.verify(signature: Array(proof.suffix(from: 32)), of: signed, publicKey: peer.bytes) else {
+            throw .badIdentitySignature
+        }
+        return peer
+    }
+}

@@ -1,0 +1,59 @@
+import HyzerDomain
+import HyzerKit
+
+/// What peers say to each other after the handshake, one message per encrypted frame.
+///
+/// ```
+/// 1 hello   live:u8 ‖ vector     what the sender holds, and whether it stays connected; starts the exchange
+/// 2 bundle  final:u8 ‖ bytes    a part of a signed bundle; the part with final = 1 completes it
+/// 3 have    vector              what the sender holds now (after ingesting)
+/// 4 done    —                   one-shot: the sender has sent its whole delta
+/// 5 bye     reason:string       the sender closes, and why
+/// ```
+public enum SyncMessage: Equatable, Sendable {
+    case hello(VersionVector, live: Bool)
+    case bundlePart(bytes: [UInt8], final: Bool)
+    case have(VersionVector)
+    case done
+    case bye(reason: String)
+
+    public func encoded() -> [UInt8] {
+        var writer = ByteWriter()
+        switch self {
+        case .hello(let vector, let live):
+            writer.write(UInt8(1))
+            writer.write(live)
+            Bundle.write(vector, into: &writer)
+        case .bundlePart(let bytes, let final):
+            writer.write(UInt8(2))
+            writer.write(final)
+            writer.write(raw: bytes)
+        case .have(let vector):
+            writer.write(UInt8(3))
+            Bundle.write(vector, into: &writer)
+        case .done:
+            writer.write(UInt8(4))
+        case .bye(let reason):
+            writer.write(UInt8(5))
+            writer.write(String(reason.prefix(200)))
+        }
+        return writer.bytes
+    }
+
+    public init(decoding bytes: [UInt8]) throws(DecodingError) {
+        var reader = ByteReader(bytes)
+        switch try reader.readByte() {
+        case 1:
+            let live = try reader.readBool()
+            self = .hello(try Bundle.readVector(&reader), live: live)
+        case 2:
+            let final = try reader.readBool()
+            self = .bundlePart(bytes: try reader.readRaw(reader.remaining), final: final)
+        case 3: self = .have(try Bundle.readVector(&reader))
+        case 4: self = .done
+        case 5: self = .bye(reason: try reader.readString(maximumBytes: 1024))
+        case let other: throw .unknownTag(other, field: "sync message")
+        }
+        try reader.expectEnd()
+    }
+}

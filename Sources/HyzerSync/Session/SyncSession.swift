@@ -1,0 +1,113 @@
+import HyzerDomain
+import HyzerKit
+
+/// The sync exchange after the handshake, as a state machine the network shell drives (and
+/// the simulator drives without sockets). It decides what to send and when; the shell does
+/// the I/O and the store work the actions name, and reports back.
+///
+/// The exchange is live only when both sides ask for it in their hellos; otherwise it is
+/// one-shot. One-shot: both sides send `hello`, then their delta above the peer's vector and `done`;
+/// a side finishes once it has received the peer's `done` (the peer's bundle, which comes
+/// before it on the ordered stream, is ingested by then). Live: after the hellos, each local
+/// change sends the delta above what the peer is known to hold, until either side closes.
+public struct SyncSession: Sendable {
+    public enum Mode: Sendable { case oneShot, live }
+
+    /// What the shell must do, in order.
+    public enum Action: Equatable, Sendable {
+        case send(SyncMessage)
+        /// Send a bundle of every op above `vector` (nothing when there is none).
+        case sendDelta(above: VersionVector)
+        /// Authenticate and ingest a complete bundle, then call `ingested(senderVector:localVector:)`.
+        case ingest([UInt8])
+        /// Close the connection: the exchange is complete.
+        case finish
+        /// Close the connection with a reason for the log.
+        case fail(String)
+    }
+
+    /// Where the exchange stands.
+    enum State: Equatable {
+        /// Our hello is sent; the peer's has not arrived.
+        case greeting
+        /// Hellos exchanged: deltas flow.
+        case exchanging
+        case closed
+    }
+
+    /// The largest bundle a peer may send in parts.
+    public static let bundleBytesMax = 64 * 1024 * 1024
+
+    /// What this side asked for; `mode` is what the two sides agreed on.
+    public let requestedMode: Mode
+    public private(set) var mode: Mode
+    private(set) var state: State = .greeting
+    /// What the peer is known to hold: its hello, its `have`s, what we sent it.
+    public private(set) var peerHolds = VersionVector()
+    private var partialBundle: [UInt8] = []
+
+    public init(mode: Mode) {
+        self.requestedMode = mode
+        self.mode = mode
+    }
+
+    public var isClosed: Bool { state == .closed }
+
+    /// The first message: our vector.
+    public mutating func start(localVector: VersionVector) -> [Action] {
+        [.send(.hello(localVector, live: requestedMode == .live))]
+    }
+
+    public mutating func receive(_ message: SyncMessage) -> [Action] {
+        guard state != .closed else { return [] }
+        switch message {
+        case .hello(let vector, let live):
+            guard state == .greeting else { return close("a second hello") }
+            state = .exchanging
+            mode = requestedMode == .live && live ? .live : .oneShot
+            peerHolds = vector
+            return mode == .oneShot ? [.sendDelta(above: vector), .send(.done)] : [.sendDelta(above: vector)]
+        case .bundlePart(let bytes, let final):
+            guard state == .exchanging else { return close("a bundle before hello") }
+            guard partialBundle.count + bytes.count <= Self.bundleBytesMax else { return close("a bundle larger than \(Self.bundleBytesMax) bytes") }
+            partialBundle += bytes
+            guard final else { return [] }
+            defer { partialBundle = [] }
+            return [.ingest(partialBundle)]
+        case .have(let vector):
+            guard state == .exchanging else { return close("have before hello") }
+            peerHolds.formMaximum(vector)
+            return []
+        case .done:
+            guard state == .exchanging, mode == .oneShot else { return close("an unexpected done") }
+            state = .closed
+            return [.finish]
+        case .bye(let reason):
+            state = .closed
+            return [.fail("the peer closed: \(reason)")]
+        }
+    }
+
+    /// The shell sent a delta that brings the peer up to `vector`.
+    public mutating func deltaSent(upTo vector: VersionVector) {
+        peerHolds.formMaximum(vector)
+    }
+
+    /// The shell ingested a bundle from the peer, which held `senderVector` when it sent it.
+    public mutating func ingested(senderVector: VersionVector, localVector: VersionVector) -> [Action] {
+        peerHolds.formMaximum(senderVector)
+        return mode == .live && state == .exchanging ? [.send(.have(localVector))] : []
+    }
+
+    /// The local store changed (a local op, or ops ingested from any peer): in live mode, send
+    /// the peer what it lacks. This is how ops travel on to every other peer (relay).
+    public mutating func localChanged(localVector: VersionVector) -> [Action] {
+        guard mode == .live, state == .exchanging, !peerHolds.covers(localVector) else { return [] }
+        return [.sendDelta(above: peerHolds)]
+    }
+
+    private mutating func close(_ reason: String) -> [Action] {
+        state = .closed
+        return [.fail("protocol violation: \(reason)")]
+    }
+}

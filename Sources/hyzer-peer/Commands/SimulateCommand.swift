@@ -1,0 +1,161 @@
+import ArgumentParser
+import Foundation
+import HyzerSimulation
+
+/// `hyzer-peer simulate`: real replicas in a deterministic simulated world (docs/simulation.md).
+struct SimulateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "simulate",
+        abstract: "Run real replicas through a simulated world of faults, and check they stay safe and converge.",
+        discussion: """
+            One seed drives everything: the same seed on the same build gives the same traceHash. \
+            Every failure prints the one command line that reproduces it. See docs/simulation.md.
+            """)
+
+    @Option(help: "The seed of the run, or the first seed of a swarm (default 1).") var seed: UInt64?
+    @Option(help: "Run a swarm of this many seeds, each drawing its own configuration.") var seeds: Int?
+    @Flag(help: "Draw the configuration from the seed, as a swarm does.") var swarm = false
+    @Option(help: "The ranges a swarm draws from: full or quick.") var profile = "full"
+    @Option(help: "Phones, each owned by its own player.") var phones: Int?
+    @Flag(inversion: .prefixedNo, help: "Add a watch paired with one phone.") var watch: Bool?
+    @Flag(inversion: .prefixedNo, help: "Add a laptop that syncs only through the shared folder.") var laptop: Bool?
+    @Option(help: "Simulated hours the rounds take.") var hours: Double?
+    @Option(help: "Holes per round (18 plays a seeded course).") var holes: Int?
+    @Flag(help: "Run each seed twice and compare the traces and digests.") var checkDeterminism = false
+    @Flag(help: "Print every event of a single run on standard error.") var trace = false
+    @OptionGroup var output: OutputOptions
+
+    func run() throws {
+        guard let swarmProfile = SwarmProfile(rawValue: profile) else {
+            throw ValidationError("--profile must be one of \(SwarmProfile.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        let template = SimulationRequest(
+            seed: seed ?? 1, swarm: swarm || seeds != nil, profile: swarmProfile,
+            overrides: .init(phones: phones, watch: watch, laptop: laptop, hours: hours, holes: holes))
+        if let problem = template.configuration.problem() { throw ValidationError(problem) }
+        if let seeds {
+            guard seeds >= 1 else { throw ValidationError("--seeds must be at least 1") }
+            try runSwarm(template, count: seeds)
+        } else {
+            try runOne(template)
+        }
+    }
+
+    private func runOne(_ request: SimulationRequest) throws {
+        let bar = ProgressBar()
+        let result: SimulationResult
+        var lines: [String] = []
+        if checkDeterminism {
+            bar.show(0, label: "seed \(request.seed), twice")
+            result = Simulation.checkDeterminism(request)
+        } else {
+            let simulation = Simulation(request: request, keepTrace: trace)
+            simulation.progress = { bar.show($0, label: "seed \(request.seed)") }
+            result = simulation.run()
+            lines = trace ? simulation.traceLines : (result.passed ? [] : simulation.recentTrace)
+        }
+        bar.clear()
+        for line in lines { Terminal.error(line) }
+        if output.json {
+            try JSONOutput.print(result)
+        } else {
+            printSummary(result)
+        }
+        if let failure = result.failure {
+            Terminal.error(Terminal.paint(failure.description, .red))
+            throw ReportedFailure(exitCode: 1)
+        }
+    }
+
+    private func runSwarm(_ template: SimulationRequest, count: Int) throws {
+        let bar = ProgressBar()
+        var runs: [SimulationResult] = []
+        for offset in 0..<count {
+            let request = template.with(seed: template.seed + UInt64(offset))
+            bar.show(Double(offset) / Double(count), label: "seed \(request.seed) (\(offset + 1)/\(count)), \(runs.filter { !$0.passed }.count) failed")
+            let result = checkDeterminism ? Simulation.checkDeterminism(request) : Simulation(request: request).run()
+            runs.append(result)
+            if let failure = result.failure {
+                bar.clear()
+                Terminal.error(Terminal.paint(failure.description, .red))
+            }
+        }
+        bar.clear()
+        let outcome = Swarm.Outcome(runs: runs)
+        if output.json {
+            try JSONOutput.print(outcome)
+        } else {
+            printSwarm(outcome)
+        }
+        if outcome.summary.failed > 0 { throw ReportedFailure(exitCode: 1) }
+    }
+
+    private func printSummary(_ result: SimulationResult) {
+        let configuration = result.configuration
+        let devices = ["\(configuration.phones) phones", configuration.watch ? "a watch" : nil, configuration.laptop ? "a laptop" : nil]
+            .compactMap { $0 }.joined(separator: ", ")
+        print("seed \(result.seed) · \(devices) · \(configuration.holes) holes over \(configuration.hours) h")
+        let state = result.passed ? Terminal.paint("converged", .green) : Terminal.paint("FAILED", .red)
+        print("\(state) at \(Self.duration(result.simulatedSeconds)) simulated (heal at \(Self.duration(result.healSeconds)))"
+            + " · \(result.opsCreated) ops · \(result.bytesSent) bytes sent · \(result.events) events")
+        print("traceHash  \(result.traceHash)")
+        print("standings  \(result.standingsDigest ?? "-")")
+        print("digest     \(result.storeDigest ?? "-")")
+        print(String(format: "wall %.1f s · %.1f simulated device-hours per second", result.wallSeconds, result.deviceHours / max(result.wallSeconds, 0.001)))
+        print(coverageTable(result.coverage))
+        print("reproduce: \(result.reproduction)")
+    }
+
+    private func printSwarm(_ outcome: Swarm.Outcome) {
+        let summary = outcome.summary
+        var table = Table([("Seed", .right), ("Devices", .right), ("Holes", .right), ("Hours", .right), ("Ops", .right), ("Result", .left)])
+        for run in outcome.runs {
+            table.add([
+                .init("\(run.seed)"), .init("\(run.devices)"), .init("\(run.configuration.holes)"),
+                .init(String(format: "%.2f", run.configuration.hours)), .init("\(run.opsCreated)"),
+                run.passed ? .init("converged", .green) : .init(run.failure.map { "\($0.kind)" } ?? "failed", .red),
+            ])
+        }
+        print(table.render())
+        print(coverageTable(summary.coverage))
+        let wall = outcome.runs.reduce(0) { $0 + $1.wallSeconds }
+        let deviceHours = outcome.runs.reduce(0) { $0 + $1.deviceHours }
+        print(String(format: "%d seeds: %d passed, %d failed · %.1f simulated device-hours in %.1f s", summary.seeds, summary.passed, summary.failed, deviceHours, wall))
+        if !summary.missing.isEmpty { print("never reached: \(summary.missing.joined(separator: ", "))") }
+        for failure in summary.failures { print(Terminal.paint(failure, .red)) }
+    }
+
+    private func coverageTable(_ coverage: Coverage) -> String {
+        var table = Table([("Case", .left), ("Count", .right)])
+        for item in Coverage.Case.allCases {
+            table.add([.init(item.rawValue), .init("\(coverage[item])", coverage[item] == 0 ? .dim : nil)])
+        }
+        return table.render()
+    }
+
+    static func duration(_ seconds: Double) -> String {
+        let total = Int(seconds)
+        return "\(total / 3_600)h \(String(format: "%02d", total / 60 % 60))m \(String(format: "%02d", total % 60))s"
+    }
+}
+
+/// A one-line progress bar on standard error, drawn only when standard error is a terminal.
+private final class ProgressBar {
+    private let enabled = isatty(STDERR_FILENO) == 1
+    private var drawn = false
+
+    func show(_ fraction: Double, label: String) {
+        guard enabled else { return }
+        let width = 30
+        let filled = max(0, min(width, Int(fraction * Double(width))))
+        let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
+        FileHandle.standardError.write(Data("\r\(bar) \(Int(fraction * 100))% \(label)\u{1B}[K".utf8))
+        drawn = true
+    }
+
+    func clear() {
+        guard enabled, drawn else { return }
+        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+        drawn = false
+    }
+}

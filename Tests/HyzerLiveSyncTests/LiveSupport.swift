@@ -1,0 +1,77 @@
+import Foundation
+import HyzerCrypto
+import HyzerDomain
+import HyzerKit
+import HyzerSync
+import HyzerTestSupport
+import Logging
+import NIOConcurrencyHelpers
+
+/// Replicas of one group in a temporary directory, and servers for them on loopback.
+final class LiveWorld: Sendable {
+    let directory = TemporaryDirectory("live")
+    let group = GroupMembership(id: UUID(uuidString: "5a5a5a5a-0000-8000-8000-000000000001")!, secret: Array(repeating: 3, count: 32))
+    let logger: Logger = {
+        var logger = Logger(label: "test")
+        logger.logLevel = .critical
+        return logger
+    }()
+
+    func replica(_ name: String, owner: String? = nil, kind: DeviceKind = .phone) throws -> Replica {
+        let replica = try Replica.create(at: directory.path(name), name: name, kind: kind, owner: owner)
+        try replica.join(group)
+        return replica
+    }
+
+    /// A server for `replica` running in a task until the returned handle stops it.
+    func serve(_ replica: Replica, peers: [PeerAddress] = [], configure: (inout PeerServer) -> Void = { _ in }) async throws -> RunningServer {
+        var server = PeerServer(replica: replica, group: group, logger: logger)
+        server.peers = peers
+        let outcomes = NIOLockedValueBox<[ConnectionOutcome]>([])
+        server.observer = { outcome in outcomes.withLockedValue { $0.append(outcome) } }
+        configure(&server)
+        let (ports, continuation) = AsyncStream<Int>.makeStream()
+        let task = Task { [server] in
+            try await server.run(listeningOn: PeerAddress(host: "127.0.0.1", port: 0)) { port in continuation.yield(port) }
+        }
+        var iterator = ports.makeAsyncIterator()
+        guard let port = await iterator.next() else { throw CancellationError() }
+        return RunningServer(address: PeerAddress(host: "127.0.0.1", port: port), task: task, outcomes: outcomes)
+    }
+
+    func syncOnce(_ replica: Replica, with server: RunningServer) async throws -> ConnectionOutcome {
+        try await PeerDialer.connectAndRun(server.address, replica: replica, group: group, mode: .oneShot, logger: logger)
+    }
+}
+
+/// A server started by `LiveWorld.serve`.
+struct RunningServer: Sendable {
+    let address: PeerAddress
+    let task: Task<Void, any Error>
+    let outcomes: NIOLockedValueBox<[ConnectionOutcome]>
+
+    func stop() { task.cancel() }
+
+    /// The outcomes of connections so far.
+    var finished: [ConnectionOutcome] { outcomes.withLockedValue { $0 } }
+
+    /// Waits (bounded) until `condition` holds for the outcomes.
+    func waitFor(_ condition: @escaping ([ConnectionOutcome]) -> Bool, seconds: Double = 10) async -> Bool {
+        let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+        while ContinuousClock.now < deadline {
+            if condition(finished) { return true }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return condition(finished)
+    }
+}
+
+/// Waits (bounded) until `condition` holds.
+func eventually(seconds: Double = 10, _ condition: () throws -> Bool) async rethrows -> Bool {
+    let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+    while ContinuousClock.now < deadline {
+        if try condition() { return true }
+        try? await Task.sleep(for: .milliseconds(5))
+    }
+    return try condition()
+}
