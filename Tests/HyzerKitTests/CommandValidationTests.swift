@@ -246,7 +246,7 @@ import Testing
         #expect(try Fingerprint(fixture.ava.replica) == before)
     }
 
-    @Test(.disabled("bug: Replica.resolveParticipant(_:in:) (Commands/Replica+Resolve.swift) throws .unknown(kind: \"participant\") for a registered player who is not in the round; ReplicaError.notAParticipant is never thrown"))
+    @Test
     func aPlayerNotInTheRoundGetsNotAParticipant() throws {
         let fixture = try Fixture()
         let error = #expect(throws: ReplicaError.self) {

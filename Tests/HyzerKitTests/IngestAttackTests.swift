@@ -310,11 +310,7 @@ import Testing
 
     /// Both branches of a fork wait above the same gap: filling it must apply one branch and
     /// record the fork, never lose the gap's ops.
-    @Test(.disabled("""
-        bug: Replica+Ingest.swift, ingest(_:newest:_:), the loop `for pending in waiting` iterates a stale list: the recursive ingest of the \
-        first pending segment already released and forked on the second, so re-ingesting the second \
-        throws authorForked, which rolls back the whole filling segment (ops 1, 2 and the fork proof)
-        """))
+    @Test
     func bothBranchesOfAForkWaitingAboveOneGap() throws {
         let directories = [TemporaryDirectory("hyzer-kit-original"), TemporaryDirectory("hyzer-kit-restored")]
         let clock = FixedClock(milliseconds: baseTime)
@@ -342,11 +338,7 @@ import Testing
 
     /// Two branches of a fork with the same range wait above a gap: both are kept, and the fork
     /// is found when the gap fills.
-    @Test(.disabled("""
-        bug: Replica+Ingest.swift, ingest(_:newest:_:), keys pendingSegments by (author, firstSequence, lastSequence) with \
-        INSERT OR IGNORE: the second branch of a fork over the same range is silently dropped (yet reported \
-        as pending), so filling the gap adopts the first branch and no fork is recorded
-        """))
+    @Test
     func twoBranchesOfAForkOverTheSameRangeWaitingAboveOneGap() throws {
         let directories = [TemporaryDirectory("hyzer-kit-original"), TemporaryDirectory("hyzer-kit-restored")]
         let clock = FixedClock(milliseconds: baseTime)

@@ -51,6 +51,10 @@ public struct RoundEvaluation: Sendable, Equatable {
     /// One entry per disputed (player, hole), by participant order in the round, then hole.
     public let discrepancies: [Discrepancy]
 
+    /// Valid events whose `supersedes` list names an event their supersession does not count
+    /// for; they compete as leaves and `verify` lists them.
+    public let eventsWithIgnoredSupersessions: [ScoreEvent]
+
     /// The current score of each (player, hole) that has leaves. Only looked up, never iterated.
     private let scores: [HoleKey: HoleScore]
 
@@ -76,6 +80,7 @@ public struct RoundEvaluation: Sendable, Equatable {
         self.finish = finish
         self.validEvents = valid
         self.ignoredEvents = ignored
+        self.eventsWithIgnoredSupersessions = Self.ignoredSupersessions(valid, isOrganizerDevice: isOrganizerDevice)
         self.scores = scores
         self.standings = StandingsEntry.ranked(
             participants.map { Self.unrankedEntry(for: $0, round: round, scores: scores) }
@@ -154,11 +159,7 @@ extension RoundEvaluation {
         for event in valid { validByID[event.id] = event }
         var superseded: Set<UUID> = []
         for event in valid {
-            for supersededID in event.supersedes where supersededID != event.id {
-                guard let target = validByID[supersededID],
-                    target.playerID == event.playerID, target.holeNumber == event.holeNumber,
-                    target.deviceID == event.deviceID || isOrganizerDevice(event.deviceID)
-                else { continue }
+            for supersededID in event.supersedes where Self.supersessionCounts(event, supersededID, validByID, isOrganizerDevice) {
                 superseded.insert(supersededID)
             }
         }
@@ -176,6 +177,27 @@ extension RoundEvaluation {
             return newest.mapValues { HoleScore(leaves: [$0]) }
         }
         return leaves.mapValues(HoleScore.init(leaves:))
+    }
+
+    /// Whether `event` really supersedes `supersededID`: both valid, same (player, hole), and
+    /// from the same device (a correction) or from a device owning the organizer (a resolution).
+    private static func supersessionCounts(
+        _ event: ScoreEvent, _ supersededID: UUID, _ validByID: [UUID: ScoreEvent], _ isOrganizerDevice: (AuthorID) -> Bool
+    ) -> Bool {
+        guard supersededID != event.id, let target = validByID[supersededID] else { return false }
+        return target.playerID == event.playerID && target.holeNumber == event.holeNumber
+            && (target.deviceID == event.deviceID || isOrganizerDevice(event.deviceID))
+    }
+
+    /// Valid events that list a superseded event their supersession does not count for (a
+    /// device "correcting" another device's score, say): they still count as scores, and
+    /// `verify` lists them. In canonical order.
+    private static func ignoredSupersessions(_ valid: [ScoreEvent], isOrganizerDevice: (AuthorID) -> Bool) -> [ScoreEvent] {
+        var validByID: [UUID: ScoreEvent] = [:]
+        for event in valid { validByID[event.id] = event }
+        return valid.filter { event in
+            event.supersedes.contains { !supersessionCounts(event, $0, validByID, isOrganizerDevice) }
+        }
     }
 
     /// The first rule `event` breaks, or `nil` when it counts.

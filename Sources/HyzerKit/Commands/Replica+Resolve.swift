@@ -21,9 +21,17 @@ extension Replica {
 
     /// The participant of `round` that `text` names (player or guest id, prefix, or name).
     public func resolveParticipant(_ text: String, in round: Round) throws -> Participant {
-        let id = try Resolver.resolve(
-            text, among: round.participants.map { .init(id: $0.id, name: $0.name) }, kind: "participant")
-        return round.participants.first { $0.id == id }!
+        do {
+            let id = try Resolver.resolve(
+                text, among: round.participants.map { .init(id: $0.id, name: $0.name) }, kind: "participant")
+            return round.participants.first { $0.id == id }!
+        } catch ReplicaError.unknown {
+            // A registered player who is not playing this round gets the more useful error.
+            if let player = try? resolvePlayer(text), let name = try players().first(where: { $0.id == player })?.displayName {
+                throw ReplicaError.notAParticipant(player: name, round: round.id.lowercased)
+            }
+            throw ReplicaError.unknown(kind: "participant", text: text)
+        }
     }
 
     static func resolvePlayer(_ text: String, _ reader: ViewReader) throws -> UUID {
@@ -49,6 +57,9 @@ extension Replica {
     }
 
     static func resolveDevice(_ text: String, _ reader: ViewReader) throws -> AuthorID {
+        // A full id names a device even before its device record has arrived: that is how a
+        // new watch is paired, by the id its `whoami` shows.
+        if let full = AuthorID(hex: text) { return full }
         let devices = try reader.devices()
         let id = try Resolver.resolve(text, among: devices.map { .init(id: $0.id.hex, name: $0.name) }, kind: "device")
         return AuthorID(hex: id)!

@@ -74,7 +74,23 @@ extension Replica {
             var writer = ByteWriter()
             let rows = try Row.fetchCursor(db, sql: "SELECT * FROM \(table) ORDER BY 1, 2, 3")
             while let row = try rows.next() {
-                for value in row.databaseValues { writer.write(value.description) }
+                for value in row.databaseValues {
+                    switch value.storage {
+                    case .null: writer.write(UInt8(0))
+                    case .int64(let number):
+                        writer.write(UInt8(1))
+                        writer.write(UInt64(bitPattern: number))
+                    case .double(let number):
+                        writer.write(UInt8(2))
+                        writer.write(number.bitPattern)
+                    case .string(let text):
+                        writer.write(UInt8(3))
+                        writer.write(lengthPrefixed: Array(text.utf8))
+                    case .blob(let data):
+                        writer.write(UInt8(4))
+                        writer.write(lengthPrefixed: Array(data))
+                    }
+                }
             }
             fingerprints[table] = Blake2b.hash256(writer.bytes)
         }
@@ -101,6 +117,29 @@ extension Replica {
                 report.ignoredOps.append(.init(
                     author: ignored.event.deviceID, sequence: UInt64(sequence), reason: "score event \(ignored.event.id.lowercased): \(ignored.reason)"))
             }
+        }
+        for id in try reader.roundIDs() {
+            guard let round = try reader.round(id) else { continue }
+            for finish in try StoredOp.fetch(db, from: "roundFinishes", where: "v.round = ?", arguments: [Data(id.bytes)])
+            where !ownership.device(finish.author, owns: round.organizerID) {
+                report.ignoredOps.append(.init(
+                    author: finish.author, sequence: finish.sequence,
+                    reason: "finish of round \(id.lowercased) from a device that does not own its organizer"))
+            }
+            for event in try reader.evaluation(round, ownership: ownership).eventsWithIgnoredSupersessions {
+                let sequence = try Int64.fetchOne(
+                    db, sql: "SELECT sequence FROM scoreEvents WHERE round = ? AND id = ?", arguments: [Data(id.bytes), Data(event.id.bytes)]) ?? 0
+                report.ignoredOps.append(.init(
+                    author: event.deviceID, sequence: UInt64(sequence),
+                    reason: "score event \(event.id.lowercased) supersedes an event it may not (another device's score, and not the organizer's)"))
+            }
+        }
+        for row in try Row.fetchAll(db, sql: "SELECT player, device, linkedBy, sequence FROM deviceLinks ORDER BY linkedBy, sequence") {
+            guard let player = UUID(bytes: Array(row[0] as Data)), let linkedBy = AuthorID(bytes: Array(row[2] as Data)),
+                !ownership.device(linkedBy, owns: player.lowercased)
+            else { continue }
+            report.ignoredOps.append(.init(
+                author: linkedBy, sequence: UInt64(row[3] as Int64), reason: "link to player \(player.lowercased) signed by a device that does not own it"))
         }
         let orphans = try Row.fetchAll(db, sql: """
             SELECT a.key, e.sequence FROM scoreEvents e JOIN authors a ON a.id = e.author

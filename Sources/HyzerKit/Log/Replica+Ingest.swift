@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import HyzerCrypto
 import HyzerDomain
 
 extension Replica {
@@ -43,9 +44,13 @@ extension Replica {
             return report  // the planted bug: ops above a gap are lost
         }
         if segment.firstSequence > row.headSequence + 1 {
+            // Keyed by content too: two branches of a fork over one range both wait, and the
+            // fork is found when the gap fills.
+            let encoded = segment.encoded()
             try db.execute(
-                sql: "INSERT OR IGNORE INTO pendingSegments (author, firstSequence, lastSequence, segment) VALUES (?, ?, ?, ?)",
-                arguments: [Data(segment.author.bytes), Int64(segment.firstSequence), Int64(segment.lastSequence), Data(segment.encoded())])
+                sql: "INSERT OR IGNORE INTO pendingSegments (author, firstSequence, lastSequence, digest, segment) VALUES (?, ?, ?, ?, ?)",
+                arguments: [Data(segment.author.bytes), Int64(segment.firstSequence), Int64(segment.lastSequence),
+                            Data(Blake2b.hash256(encoded)), Data(encoded)])
             report.segmentsPending = 1
             return report
         }
@@ -78,17 +83,30 @@ extension Replica {
         try row.saveHead(in: db)
         if report.opsApplied > 0, let clock = ops[ops.count - 1].clock, clock > newest { newest = clock }
 
-        // A filled gap releases the segments waiting above it.
-        let waiting = try Row.fetchAll(
-            db,
-            sql: "SELECT firstSequence, lastSequence, segment FROM pendingSegments WHERE author = ? AND firstSequence <= ? ORDER BY firstSequence",
-            arguments: [Data(segment.author.bytes), Int64(row.headSequence + 1)])
-        for pending in waiting {
+        // A filled gap releases the segments waiting above it, one at a time and each on its
+        // own: a waiting segment that is refused (a fork, say) does not undo the ops before it.
+        while true {
+            guard let pending = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT firstSequence, lastSequence, digest, segment FROM pendingSegments
+                    WHERE author = ? AND firstSequence <= (SELECT headSequence + 1 FROM authors WHERE key = ?)
+                    ORDER BY firstSequence, digest LIMIT 1
+                    """,
+                arguments: [Data(segment.author.bytes), Data(segment.author.bytes)])
+            else { break }
             try db.execute(
-                sql: "DELETE FROM pendingSegments WHERE author = ? AND firstSequence = ? AND lastSequence = ?",
-                arguments: [Data(segment.author.bytes), pending[0] as Int64, pending[1] as Int64])
-            guard let stored = try? AuthorSegment(decoding: Array(pending[2] as Data)) else { continue }
-            report += try ingest(stored, newest: &newest, db)
+                sql: "DELETE FROM pendingSegments WHERE author = ? AND firstSequence = ? AND lastSequence = ? AND digest = ?",
+                arguments: [Data(segment.author.bytes), pending[0] as Int64, pending[1] as Int64, pending[2] as Data])
+            guard let stored = try? AuthorSegment(decoding: Array(pending[3] as Data)) else { continue }
+            do {
+                try db.inSavepoint {
+                    report += try ingest(stored, newest: &newest, db)
+                    return .commit
+                }
+            } catch let error as IngestError {
+                report.rejected.append(error)
+            }
         }
         return report
     }

@@ -58,8 +58,8 @@ enum Materializer {
         case .scoreRecorded(let score):
             try sink.scoreEvents.add([Data(score.roundID.bytes), entity, authorRow, Int64(op.sequence)], db)
         case .deviceLinked(let device, let playerID):
-            try db.cachedStatement(sql: "INSERT OR IGNORE INTO deviceLinks (player, device, linkedBy) VALUES (?, ?, ?)").execute(
-                arguments: [Data(playerID.bytes), Data(device.bytes), Data(op.author.bytes)])
+            try db.cachedStatement(sql: "INSERT OR IGNORE INTO deviceLinks (player, device, linkedBy, sequence) VALUES (?, ?, ?, ?)").execute(
+                arguments: [Data(playerID.bytes), Data(device.bytes), Data(op.author.bytes), Int64(op.sequence)])
         }
     }
 

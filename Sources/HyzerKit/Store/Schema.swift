@@ -40,8 +40,9 @@ enum Schema {
                     author BLOB NOT NULL,
                     firstSequence INTEGER NOT NULL,
                     lastSequence INTEGER NOT NULL,
+                    digest BLOB NOT NULL,
                     segment BLOB NOT NULL,
-                    PRIMARY KEY (author, firstSequence, lastSequence)
+                    PRIMARY KEY (author, firstSequence, lastSequence, digest)
                 ) WITHOUT ROWID;
 
                 CREATE TABLE forks (
@@ -80,7 +81,8 @@ enum Schema {
                     player BLOB NOT NULL,
                     device BLOB NOT NULL,
                     linkedBy BLOB NOT NULL,
-                    PRIMARY KEY (player, device, linkedBy)
+                    sequence INTEGER NOT NULL,
+                    PRIMARY KEY (player, device, linkedBy, sequence)
                 ) WITHOUT ROWID;
 
                 CREATE TABLE rounds (

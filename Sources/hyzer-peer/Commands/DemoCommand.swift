@@ -5,27 +5,30 @@ import HyzerKit
 import HyzerSync
 
 /// The newcomer's tour, on a temporary store that is removed afterwards.
-struct DemoCommand: ParsableCommand {
+struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "demo", abstract: "A guided tour on temporary local replicas.")
 
     @Flag(help: "Keep the temporary stores and print where they are.") var keep = false
 
-    func run() throws {
+    func run() async throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-demo-\(UUID().uuidString.prefix(8))")
         defer { if !keep { try? FileManager.default.removeItem(at: root) } }
-        try Tour(root: root).run()
+        let tour = Tour(root: root)
+        let (round, group) = try tour.run()
+        try await LiveTour(root: root, round: round, group: group).run()
         if keep { print("\nstores kept in \(root.path)") }
     }
 }
 
-/// The demo's script: Jake's phone scores a round on Morley Field with four players, then Maya's
+/// The demo's first part: Jake's phone scores a round on Morley Field with four players, then Maya's
 /// phone and a laptop join through a shared folder; a disputed hole is settled by the organizer.
 struct Tour {
     let root: URL
 
     func step(_ text: String) { print("\n" + Terminal.paint("▸ " + text, .bold)) }
 
-    func run() throws {
+    /// Plays the folder part; returns the round and the group for the live part.
+    func run() throws -> (Round, GroupMembership) {
         step("init a replica on Jake's phone: a store, an Ed25519 key pair and three seeded courses")
         let jake = try Replica.create(at: root.appendingPathComponent("jake-phone"), name: "jake-phone", kind: .phone, owner: "Jake")
         print("replica id \(jake.author.hex)")
@@ -104,5 +107,6 @@ struct Tour {
         step("verify: hash chains, signatures, and views rebuilt from the log")
         let report = try laptop.verify()
         print("\(report.opsChecked) ops checked on the laptop, \(report.isIntact ? "intact" : "NOT intact")")
+        return (round, group)
     }
 }

@@ -1,0 +1,90 @@
+import Foundation
+import HyzerDomain
+import HyzerKit
+import HyzerSync
+import Logging
+
+/// The demo's second part: the back nine played live over loopback TCP by three phones and
+/// Jake's watch. The watch talks only to Jake's phone; Sam's phone talks only to Maya's.
+struct LiveTour {
+    let root: URL
+    let round: Round
+    let group: GroupMembership
+
+    func step(_ text: String) { print("\n" + Terminal.paint("▸ " + text, .bold)) }
+
+    func run() async throws {
+        let jake = try Replica.open(at: root.appendingPathComponent("jake-phone"))
+        let maya = try Replica.open(at: root.appendingPathComponent("maya-phone"))
+        step("Sam's phone and Jake's watch join; the watch is paired with Jake's phone")
+        let sam = try Replica.create(at: root.appendingPathComponent("sam-phone"), name: "sam-phone", kind: .phone)
+        let watch = try Replica.create(at: root.appendingPathComponent("jake-watch"), name: "jake-watch", kind: .watch)
+        for replica in [sam, watch] { try replica.join(group) }
+        try jake.linkDevice(watch.author.hex, owner: "Jake")
+
+        step("serve over loopback TCP: maya→jake, sam→maya, watch→jake (the watch never meets Sam's or Maya's phone)")
+        let logger = Log.make("demo", level: .critical)
+        let jakeServer = try await Running.start(PeerServer(replica: jake, group: group, logger: logger))
+        var mayaServer = PeerServer(replica: maya, group: group, logger: logger)
+        mayaServer.peers = [jakeServer.address]
+        let maya2 = try await Running.start(mayaServer)
+        var samServer = PeerServer(replica: sam, group: group, logger: logger)
+        samServer.peers = [maya2.address]
+        let samRunning = try await Running.start(samServer)
+        var watchServer = PeerServer(replica: watch, group: group, logger: logger)
+        watchServer.peers = [jakeServer.address]
+        let watchRunning = try await Running.start(watchServer)
+        let all = [jakeServer, maya2, samRunning, watchRunning]
+        defer { for server in all { server.task.cancel() } }
+        let replicas = [jake, maya, sam, watch]
+        try await converge(replicas)
+        print("four replicas hold the same \(try jake.status().opCount) ops")
+
+        step("the back nine, scored live: Jake on his watch, everyone else on Maya's phone")
+        let id = round.id.lowercased
+        let card: [String: [Int]] = ["Jake": [3, 3, 2, 3, 3, 3, 4, 3, 3], "Maya": [3, 2, 3, 3, 3, 3, 3, 2, 3],
+                                     "Sam": [3, 3, 3, 4, 3, 2, 3, 3, 3], "Priya": [2, 3, 3, 3, 3, 3, 3, 3, 3]]
+        var watchLatency: [Double] = []
+        for hole in 10...18 {
+            let started = ContinuousClock.now
+            let event = try watch.recordScore(round: id, player: "Jake", hole: hole, strokes: card["Jake"]![hole - 10])
+            // The watch's score reaches Sam's phone through Jake's and Maya's phones.
+            while try sam.roundView(round.id)?.evaluation.validEvents.contains(where: { $0.id == event.id }) != true {
+                try await Task.sleep(for: .milliseconds(1))
+            }
+            watchLatency.append(Double((ContinuousClock.now - started) / .microseconds(1)) / 1000)
+            for name in ["Maya", "Sam", "Priya"] { try maya.recordScore(round: id, player: name, hole: hole, strokes: card[name]![hole - 10]) }
+        }
+        print(String(format: "each watch score reached Sam's phone, two hops away, in %.1f ms at the median",
+                     watchLatency.sorted()[watchLatency.count / 2]))
+        try await converge(replicas)
+        try jake.finishRound(id, force: false)
+        try await converge(replicas)
+        step("final standings on Sam's phone, which never spoke to the watch")
+        print(StandingsCommand.render(try sam.roundView(round.id)!))
+        let boards = try Set(replicas.map { try StandingsCommand.render($0.roundView(round.id)!) })
+        print(boards.count == 1 ? "byte-identical on all four replicas" : "NOT identical")
+    }
+
+    private func converge(_ replicas: [Replica]) async throws {
+        for _ in 0..<2000 {
+            if try Set(replicas.map { try $0.digest() }).count == 1 { return }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        throw ReplicaError.invalidValue("the demo replicas did not converge within 10 seconds")
+    }
+
+    /// A server running in a task, with the address it listens on.
+    struct Running {
+        let address: PeerAddress
+        let task: Task<Void, any Error>
+
+        static func start(_ server: PeerServer) async throws -> Running {
+            let (ports, continuation) = AsyncStream<Int>.makeStream()
+            let task = Task { try await server.run(listeningOn: PeerAddress(host: "127.0.0.1", port: 0)) { continuation.yield($0) } }
+            var iterator = ports.makeAsyncIterator()
+            guard let port = await iterator.next() else { throw CancellationError() }
+            return Running(address: PeerAddress(host: "127.0.0.1", port: port), task: task)
+        }
+    }
+}
