@@ -8,12 +8,18 @@ public struct BenchSuite {
         self.quick = quick
     }
 
-    public func run(progress: (String) -> Void = { _ in }) throws -> [Figure] {
+    public func run(progress: (String) -> Void = { _ in }) async throws -> [Figure] {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-bench-\(getpid())")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
+        var figures: [Figure] = []
         progress("ingest, verification and size")
-        return try IngestBenchmark(opCount: quick ? 10_000 : 100_000, repetitions: quick ? 2 : 5, scratch: scratch).run()
+        figures += try IngestBenchmark(opCount: quick ? 10_000 : 100_000, repetitions: quick ? 2 : 5, scratch: scratch).run()
+        progress("sync over loopback TCP and live latency")
+        figures += try await SyncBenchmark(opCount: quick ? 10_000 : 100_000, latencySamples: quick ? 100 : 1000, scratch: scratch).run()
+        progress("views on five years of play")
+        figures += try ViewBenchmark(rounds: quick ? 25 : 250, repetitions: quick ? 3 : 7, scratch: scratch).run()
+        return figures
     }
 
     /// A line describing the machine, for the record.

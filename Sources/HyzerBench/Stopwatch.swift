@@ -7,4 +7,10 @@ enum Stopwatch {
         try body()
         return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
     }
+
+    static func asyncSeconds(_ body: () async throws -> Void) async rethrows -> Double {
+        let start = DispatchTime.now().uptimeNanoseconds
+        try await body()
+        return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    }
 }

@@ -15,12 +15,15 @@ struct StoredOp {
 
     /// `nil` when the op's payload cannot be decoded (such ops change no view).
     init?(row: Row) {
-        let op = SignedOp(
-            author: AuthorID(bytes: Array(row[0] as Data))!, sequence: UInt64(row[1] as Int64),
-            previousHash: SignedOp.noPreviousHash, tail: Array(row[3] as Data), signature: nil)
-        guard case .success(let payload) = op.payload(), let clock = op.clock else { return nil }
-        author = op.author
-        sequence = op.sequence
+        // The stored hash is used as it is: `verify` checks it, views only need the tail.
+        let tail: Data = row[3]
+        guard tail.count > SignedOp.clockBytes else { return nil }
+        var reader = ByteReader(tail.prefix(SignedOp.clockBytes))
+        guard let clock = try? reader.readTimestamp(),
+            let payload = try? OpPayload(decoding: tail.dropFirst(SignedOp.clockBytes))
+        else { return nil }
+        author = AuthorID(bytes: Array(row[0] as Data))!
+        sequence = UInt64(row[1] as Int64)
         hash = Array(row[2] as Data)
         self.clock = clock
         self.payload = payload

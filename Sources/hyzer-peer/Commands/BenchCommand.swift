@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import HyzerBench
 
-struct BenchCommand: ParsableCommand {
+struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench", abstract: "Measure performance, each figure beside a baseline from the same run.")
     @OptionGroup var output: OutputOptions
@@ -13,8 +13,8 @@ struct BenchCommand: ParsableCommand {
         let figures: [Figure]
     }
 
-    func run() throws {
-        let figures = try BenchSuite(quick: quick).run { step in
+    func run() async throws {
+        let figures = try await BenchSuite(quick: quick).run { step in
             if !output.json { Terminal.error("measuring \(step)…") }
         }
         if output.json { return try JSONOutput.print(Document(machine: BenchSuite.machine, figures: figures)) }

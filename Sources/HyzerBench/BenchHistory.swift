@@ -1,0 +1,52 @@
+import Foundation
+import HyzerCrypto
+import HyzerDomain
+import HyzerKit
+
+/// Five years of play for the view benchmarks: 8 registered players, 250 finished rounds of
+/// 18 holes, each with every score, a few corrections, and a finish by the organizer.
+enum BenchHistory {
+    static func segment(keys: SigningKeyPair, rounds: Int) -> (segment: AuthorSegment, lastRound: UUID, player: ParticipantID) {
+        let author = AuthorID(bytes: keys.publicKey)!
+        var ops: [SignedOp] = []
+        var previous = SignedOp.noPreviousHash
+        var clock = HLCTimestamp(physicalMilliseconds: 1_600_000_000_000)
+        @discardableResult
+        func append(_ payload: OpPayload) -> SignedOp {
+            clock.physicalMilliseconds += 60_000
+            let op = SignedOp(
+                author: author, sequence: UInt64(ops.count + 1), previousHash: previous,
+                tail: SignedOp.tail(clock: clock, payloadBytes: payload.encoded()), signature: nil)
+            ops.append(op)
+            previous = op.hash
+            return op
+        }
+        append(.deviceRegistered(name: "bench-phone", kind: .phone))
+        let players = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal"].map { append(.playerCreated(displayName: $0)).entityID }
+        let course = SeededCourses.all[1]
+        var lastRound = UUID()
+        for roundIndex in 0..<rounds {
+            let start = append(.roundStarted(RoundStart(
+                courseID: course.id, courseName: course.name, organizer: .player(players[0]),
+                participants: players.map { .player($0) }, pars: course.pars)))
+            lastRound = start.entityID
+            for hole in 1...18 {
+                for (index, player) in players.enumerated() {
+                    let strokes = 2 + (roundIndex + hole * 3 + index * 7) % 4
+                    let score = append(.scoreRecorded(ScoreRecord(
+                        roundID: start.entityID, hole: hole, player: .player(player), strokes: strokes, supersedes: [],
+                        reportedBy: .player(players[0]))))
+                    if (hole + index + roundIndex) % 37 == 0 {
+                        append(.scoreRecorded(ScoreRecord(
+                            roundID: start.entityID, hole: hole, player: .player(player), strokes: strokes + 1,
+                            supersedes: [score.entityID], reportedBy: .player(players[0]))))
+                    }
+                }
+            }
+            append(.roundFinished(roundID: start.entityID, force: false))
+        }
+        let last = ops[ops.count - 1]
+        ops[ops.count - 1] = last.with(signature: keys.sign(SignedOp.signedMessage(hash: last.hash)))
+        return (AuthorSegment(ops: ops), lastRound, players[3].lowercased)
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import GRDB
+import HyzerCrypto
+import HyzerDomain
+import HyzerKit
+
+/// Views on a store holding five years of play: standings and breakdown of one round, and
+/// opening the store and computing history.
+struct ViewBenchmark {
+    let rounds: Int
+    let repetitions: Int
+    let scratch: URL
+
+    func run() throws -> [Figure] {
+        let history = BenchHistory.segment(keys: SigningKeyPair(seed: Array(repeating: 21, count: 32)), rounds: rounds)
+        let directory = scratch.appendingPathComponent("views")
+        let replica = try Replica.create(at: directory, name: "bench", kind: .laptop, keys: SigningKeyPair(seed: Array(repeating: 22, count: 32)))
+        _ = try replica.ingest([history.segment])
+        try replica.close()
+
+        var standings = Samples()
+        var breakdown = Samples()
+        var openAndHistory = Samples()
+        var rawRound = Samples()
+        var rawAll = Samples()
+        for _ in 0..<repetitions {
+            openAndHistory.add(try Stopwatch.seconds {
+                let opened = try Replica.open(at: directory)
+                let completed = try opened.history().count
+                precondition(completed == rounds, "every bench round is completed")
+                try opened.close()
+            })
+            let opened = try Replica.open(at: directory)
+            standings.add(try Stopwatch.seconds { _ = try opened.roundView(history.lastRound)!.evaluation.standings })
+            breakdown.add(try Stopwatch.seconds { _ = try opened.roundView(history.lastRound)!.evaluation.breakdown(player: history.player) })
+            try opened.close()
+            let raw = try DatabaseQueue(path: directory.appendingPathComponent(Replica.databaseFileName).path)
+            rawRound.add(try Stopwatch.seconds { _ = try raw.read { try Self.rawRows(db: $0, round: history.lastRound) } })
+            rawAll.add(try Stopwatch.seconds { _ = try raw.read { try Self.rawRows(db: $0, round: nil) } })
+            try raw.close()
+        }
+        func milliseconds(_ samples: Samples) -> Double { samples.median * 1000 }
+        return [
+            figure("standings (1 round of \(rounds))", standings, rawRound, target: 2),
+            figure("breakdown (1 round of \(rounds))", breakdown, rawRound, target: 2),
+            Figure(
+                name: "open store + history", value: milliseconds(openAndHistory), unit: "ms", baseline: milliseconds(rawAll),
+                baselineName: "raw SQLite read of every score op of every round", ratio: rawAll.median / openAndHistory.median,
+                target: "≤ 100 ms", met: milliseconds(openAndHistory) <= 100, spread: openAndHistory.spread),
+        ]
+    }
+
+    private func figure(_ name: String, _ samples: Samples, _ baseline: Samples, target: Double) -> Figure {
+        Figure(
+            name: name, value: samples.median * 1000, unit: "ms", baseline: baseline.median * 1000,
+            baselineName: "raw SQLite read of the round's score ops (the same rows)", ratio: baseline.median / samples.median,
+            target: "≤ \(Int(target)) ms", met: samples.median * 1000 <= target, spread: samples.spread)
+    }
+
+    /// The rows the views read, read raw: the floor for any view over them.
+    private static func rawRows(db: Database, round: UUID?) throws -> Int {
+        let sql = """
+            SELECT o.tail FROM scoreEvents e JOIN ops o ON o.author = e.author AND o.sequence = e.sequence
+            \(round == nil ? "" : "WHERE e.round = ?")
+            """
+        let rows = try Row.fetchCursor(db, sql: sql, arguments: round.map { [Data($0.bytes)] } ?? [])
+        var bytes = 0
+        while let row = try rows.next() { bytes += (row[0] as Data).count }
+        return bytes
+    }
+}
