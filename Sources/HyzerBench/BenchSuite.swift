@@ -3,22 +3,35 @@ import Foundation
 /// `hyzer-peer bench`: every figure beside a baseline measured in the same run.
 public struct BenchSuite {
     public let quick: Bool
+    /// The groups to run (`ingest`, `sync`, `views`); all when empty.
+    public let only: Set<String>
 
-    public init(quick: Bool) {
+    public init(quick: Bool, only: Set<String> = []) {
         self.quick = quick
+        self.only = only
     }
+
+    public static let groups = ["ingest", "sync", "views"]
+
+    private func runs(_ group: String) -> Bool { only.isEmpty || only.contains(group) }
 
     public func run(progress: (String) -> Void = { _ in }) async throws -> [Figure] {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-bench-\(getpid())")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
         var figures: [Figure] = []
-        progress("ingest, verification and size")
-        figures += try IngestBenchmark(opCount: quick ? 10_000 : 100_000, repetitions: quick ? 2 : 5, scratch: scratch).run()
-        progress("sync over loopback TCP and live latency")
-        figures += try await SyncBenchmark(opCount: quick ? 10_000 : 100_000, latencySamples: quick ? 100 : 1000, scratch: scratch).run()
-        progress("views on five years of play")
-        figures += try ViewBenchmark(rounds: quick ? 25 : 250, repetitions: quick ? 3 : 7, scratch: scratch).run()
+        if runs("ingest") {
+            progress("ingest, verification and size")
+            figures += try IngestBenchmark(opCount: quick ? 10_000 : 100_000, repetitions: quick ? 2 : 5, scratch: scratch).run()
+        }
+        if runs("sync") {
+            progress("sync over loopback TCP and live latency")
+            figures += try await SyncBenchmark(opCount: quick ? 10_000 : 100_000, latencySamples: quick ? 100 : 1000, scratch: scratch).run()
+        }
+        if runs("views") {
+            progress("views on five years of play")
+            figures += try ViewBenchmark(rounds: quick ? 25 : 250, repetitions: quick ? 3 : 7, scratch: scratch).run()
+        }
         return figures
     }
 

@@ -124,7 +124,7 @@ extension OpPayload {
             let count = try reader.readCount(maximum: Limits.supersedesMax)
             var supersedes: [UUID] = []
             for _ in 0..<count { supersedes.append(try reader.readUUID()) }
-            guard supersedes == supersedes.sorted(by: { $0.uuidString < $1.uuidString }) else {
+            guard supersedes == supersedes.sorted(by: UUID.precedes) else {
                 throw .outOfRange(field: "supersedes order")
             }
             let reportedBy: ParticipantRef? = try reader.readBool() ? try reader.readParticipantRef() : nil

@@ -86,8 +86,8 @@ public enum ParticipantRef: Hashable, Sendable {
     /// The participant id as views and the command line show it.
     public var participantID: ParticipantID {
         switch self {
-        case .player(let id): id.uuidString.lowercased()
-        case .guest(let id): Participant.guestPrefix + id.uuidString.lowercased()
+        case .player(let id): id.lowercased
+        case .guest(let id): Participant.guestPrefix + id.lowercased
         }
     }
 
@@ -118,7 +118,7 @@ public struct ScoreRecord: Hashable, Sendable {
         self.hole = hole
         self.player = player
         self.strokes = strokes
-        self.supersedes = supersedes.sorted { $0.uuidString < $1.uuidString }
+        self.supersedes = supersedes.sorted(by: UUID.precedes)
         self.reportedBy = reportedBy
     }
 }

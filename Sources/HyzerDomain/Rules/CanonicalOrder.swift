@@ -31,7 +31,7 @@ enum CanonicalOrder {
 
     /// The lowercase text of a UUID, as every view prints it.
     static func text(_ id: UUID) -> String {
-        id.uuidString.lowercased()
+        id.lowercased
     }
 
     /// Score events by `(createdAt, id)` — the order of leaves and of the "chosen" leaf of a

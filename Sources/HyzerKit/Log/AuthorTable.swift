@@ -32,7 +32,9 @@ struct AuthorRow {
     mutating func append(_ op: SignedOp, to sink: inout OpSink, _ db: Database) throws {
         precondition(op.author == key && op.sequence == headSequence + 1 && op.previousHash == headHash,
             "ops are appended in sequence, each on its predecessor")
-        try sink.ops.add([id, Int64(op.sequence), Data(op.hash), Data(op.tail), op.signature.map { Data($0).databaseValue } ?? .null], db)
+        try sink.ops.add(
+            id.databaseValue, Int64(op.sequence).databaseValue, Data(op.hash).databaseValue, Data(op.tail).databaseValue,
+            op.signature.map { Data($0).databaseValue } ?? .null, db: db)
         headSequence = op.sequence
         headHash = op.hash
     }

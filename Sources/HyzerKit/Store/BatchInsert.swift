@@ -17,9 +17,9 @@ struct BatchInsert {
         values.reserveCapacity(columns.count * rowsPerStatement)
     }
 
-    mutating func add(_ row: [any DatabaseValueConvertible], _ db: Database) throws {
+    mutating func add(_ row: DatabaseValue..., db: Database) throws {
         precondition(row.count == columns.count, "one value per column")
-        for value in row { values.append(value.databaseValue) }
+        values.append(contentsOf: row)
         if values.count == columns.count * rowsPerStatement { try flush(db) }
     }
 

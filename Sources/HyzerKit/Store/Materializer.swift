@@ -24,7 +24,7 @@ enum Materializer {
     static func apply(_ op: SignedOp, authorRow: Int64, to sink: inout OpSink, _ db: Database) throws {
         guard case .success(let payload) = op.payload(), let clock = op.clock else { return }
         var stamp: [UInt8] { Stamp.bytes(clock: clock, author: op.author, sequence: op.sequence) }
-        let entity = Data(op.entityID.bytes)
+        let entity = op.entityID.data
         switch payload {
         case .deviceRegistered(let name, let kind):
             let device = Data(op.author.bytes)
@@ -56,7 +56,8 @@ enum Materializer {
             try db.cachedStatement(sql: "INSERT OR IGNORE INTO roundFinishes (round, author, sequence) VALUES (?, ?, ?)").execute(
                 arguments: [Data(roundID.bytes), authorRow, Int64(op.sequence)])
         case .scoreRecorded(let score):
-            try sink.scoreEvents.add([Data(score.roundID.bytes), entity, authorRow, Int64(op.sequence)], db)
+            try sink.scoreEvents.add(
+                score.roundID.data.databaseValue, entity.databaseValue, authorRow.databaseValue, Int64(op.sequence).databaseValue, db: db)
         case .deviceLinked(let device, let playerID):
             try db.cachedStatement(sql: "INSERT OR IGNORE INTO deviceLinks (player, device, linkedBy, sequence) VALUES (?, ?, ?, ?)").execute(
                 arguments: [Data(playerID.bytes), Data(device.bytes), Data(op.author.bytes), Int64(op.sequence)])
@@ -114,6 +115,9 @@ enum Register {
 extension UUID {
     /// The 16 bytes of the UUID.
     public var bytes: [UInt8] { withUnsafeBytes(of: uuid) { Array($0) } }
+
+    /// The 16 bytes of the UUID, as SQLite stores them.
+    var data: Data { withUnsafeBytes(of: uuid) { Data($0) } }
 
     /// A UUID from 16 bytes; `nil` for any other count.
     public init?(bytes: some Collection<UInt8>) {

@@ -75,7 +75,7 @@ public final class Replica: Sendable {
             _ = try replica.append(.deviceRegistered(name: name, kind: kind), in: db)
             if let owner {
                 let op = try replica.append(.playerCreated(displayName: owner), in: db)
-                try Meta.set(.owner, Array(op.entityID.uuidString.lowercased().utf8), in: db)
+                try Meta.set(.owner, Array(op.entityID.lowercased.utf8), in: db)
             }
         }
         return replica
@@ -110,8 +110,9 @@ public final class Replica: Sendable {
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
         configuration.prepareDatabase { db in
-            // FULL: a commit survives power loss, not only a process crash.
-            try db.execute(sql: "PRAGMA synchronous = FULL")
+            // FULL: a commit survives power loss, not only a process crash. A 32 MiB page cache
+            // keeps a large ingest's B-tree pages in memory until the commit.
+            try db.execute(sql: "PRAGMA synchronous = FULL; PRAGMA cache_size = -32768")
         }
         return configuration
     }

@@ -34,15 +34,13 @@ struct StoredOp {
 
     /// Ops joined from a view table `v` with `author` and `sequence` columns.
     static func fetch(_ db: Database, from table: String, where condition: String, arguments: StatementArguments) throws -> [StoredOp] {
-        try Row.fetchAll(
-            db,
-            sql: """
-                SELECT \(columns) FROM \(table) v
-                JOIN ops o ON o.author = v.author AND o.sequence = v.sequence
-                JOIN authors a ON a.id = v.author
-                WHERE \(condition)
-                """,
-            arguments: arguments
-        ).compactMap(StoredOp.init(row:))
+        let statement = try db.cachedStatement(sql: """
+            SELECT \(columns) FROM \(table) v
+            JOIN ops o ON o.author = v.author AND o.sequence = v.sequence
+            JOIN authors a ON a.id = v.author
+            WHERE \(condition)
+            ORDER BY v.author, v.sequence
+            """)
+        return try Row.fetchAll(statement, arguments: arguments).compactMap(StoredOp.init(row:))
     }
 }

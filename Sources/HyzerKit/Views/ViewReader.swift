@@ -11,7 +11,7 @@ struct ViewReader {
     }
 
     func register(_ entity: Data, _ field: String) throws -> Data? {
-        try Data.fetchOne(db, sql: "SELECT value FROM registers WHERE entity = ? AND field = ?", arguments: [entity, field])
+        try Data.fetchOne(db.cachedStatement(sql: "SELECT value FROM registers WHERE entity = ? AND field = ?"), arguments: [entity, field])
     }
 
     func text(_ entity: UUID, _ field: String) throws -> String? {
@@ -138,15 +138,11 @@ struct ViewReader {
     }
 }
 
-extension UUID {
-    /// Lowercase text, as ids appear in output.
-    public var lowercased: String { uuidString.lowercased() }
-}
 
 /// The locale-free order of named things in listings: name bytes, then id.
 enum NameOrder {
     static func precedes(_ name: String, _ id: UUID, _ otherName: String, _ otherID: UUID) -> Bool {
         if name != otherName { return name.utf8.lexicographicallyPrecedes(otherName.utf8) }
-        return id.uuidString < otherID.uuidString
+        return UUID.precedes(id, otherID)
     }
 }

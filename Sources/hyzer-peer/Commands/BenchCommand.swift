@@ -7,6 +7,13 @@ struct BenchCommand: AsyncParsableCommand {
         commandName: "bench", abstract: "Measure performance, each figure beside a baseline from the same run.")
     @OptionGroup var output: OutputOptions
     @Flag(help: "A reduced run, under a minute.") var quick = false
+    @Option(name: .customLong("only"), help: "Run only these groups: ingest, sync, views (repeatable).") var groups: [String] = []
+
+    func validate() throws {
+        for group in groups where !BenchSuite.groups.contains(group) {
+            throw ValidationError("'\(group)' is not a benchmark group; choose from \(BenchSuite.groups.joined(separator: ", "))")
+        }
+    }
 
     struct Document: Encodable {
         let machine: String
@@ -14,7 +21,7 @@ struct BenchCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let figures = try await BenchSuite(quick: quick).run { step in
+        let figures = try await BenchSuite(quick: quick, only: Set(groups)).run { step in
             if !output.json { Terminal.error("measuring \(step)…") }
         }
         if output.json { return try JSONOutput.print(Document(machine: BenchSuite.machine, figures: figures)) }
