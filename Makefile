@@ -38,5 +38,10 @@ install: release
 bench: release
 	.build/release/hyzer-peer bench
 
+# The simulator's soak: 1,000 swarm seeds, each its own devices and faults, on a release build
+# (docs/simulation.md). Any failure prints the line that reproduces it.
+soak: release
+	.build/release/hyzer-peer simulate --seeds 1000
+
 clean:
 	rm -rf .build

@@ -39,6 +39,7 @@ import Testing
         }
         let result = try #require(found, "\(planted.name) survived \(Self.budget) seeds")
         let failure = try #require(result.failure)
+        print("\(planted.name) found at seed \(result.seed): \(failure.kind)")
         #expect(failure.kind == planted.kind, "\(failure)")
         #expect(failure.message.contains(planted.evidence), "\(failure)")
         #expect(failure.plantedBugs == [planted.name])

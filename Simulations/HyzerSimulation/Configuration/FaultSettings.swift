@@ -9,15 +9,18 @@ public struct NetworkSettings: Hashable, Sendable, Codable {
     public var duplicateRate = 0.03
     /// The usual one-way delay.
     public var minDelayMilliseconds = 20
+    /// The longest usual delay.
     public var maxDelayMilliseconds = 800
     /// Probability that a message straggles (a retransmission, a slow path): delayed up to
     /// `stragglerMaxSeconds`, so later messages overtake it.
     public var stragglerRate = 0.05
+    /// The longest extra delay of a straggler.
     public var stragglerMaxSeconds = 90
     /// Symmetric partitions: the phones split into two sides that cannot talk.
     public var partitions = 1
     /// One-way partitions: messages from one device to another vanish, the other way works.
     public var oneWayPartitions = 1
+    /// The longest partition.
     public var maxPartitionMinutes = 30
     /// Offline periods: a device has no network and no folder (flight mode, a dead zone).
     public var offlinePeriods = 2
@@ -26,6 +29,7 @@ public struct NetworkSettings: Hashable, Sendable, Codable {
     /// Periods when the watch is out of its phone's range.
     public var watchOutOfRangePeriods = 2
 
+    /// The default scenario's values.
     public init() {}
 }
 
@@ -35,9 +39,11 @@ public struct FolderSettings: Hashable, Sendable, Codable {
     public var syncIntervalSeconds: Int = 300
     /// The usual time a file takes to reach another device.
     public var minDelaySeconds = 2
+    /// The longest usual delay.
     public var maxDelaySeconds = 120
     /// Probability that a file arrives late: up to `lateMaxMinutes`.
     public var lateRate = 0.05
+    /// The longest extra delay of a late file.
     public var lateMaxMinutes = 30
     /// Probability that a device first sees a prefix of a file under its final name.
     public var partialRate = 0.05
@@ -46,6 +52,7 @@ public struct FolderSettings: Hashable, Sendable, Codable {
     /// Probability that a device sees a writer's temporary file before the real one.
     public var temporaryFileRate = 0.1
 
+    /// The default scenario's values.
     public init() {}
 }
 
@@ -53,9 +60,12 @@ public struct FolderSettings: Hashable, Sendable, Codable {
 /// mid-ingest (only some segments of a message are ingested) or mid-folder-sync (the bundle's
 /// temporary file is left half-written), then restarted on its store.
 public struct CrashSettings: Hashable, Sendable, Codable {
+    /// Expected crashes of each device per simulated hour.
     public var crashesPerDeviceHour = 0.3
+    /// The longest a crashed device stays down.
     public var maxDowntimeSeconds = 600
 
+    /// The default scenario's values.
     public init() {}
 }
 
@@ -63,13 +73,16 @@ public struct CrashSettings: Hashable, Sendable, Codable {
 public struct ClockSettings: Hashable, Sendable, Codable {
     /// Each device's skew is drawn from ±this.
     public var maxSkewSeconds = 300
+    /// Each device's drift is drawn from ±this.
     public var maxDriftPartsPerMillion = 200
     /// Steps per device over the run.
     public var stepsPerDevice = 1
+    /// The largest step, either way.
     public var maxStepSeconds = 600
     /// The share of steps that go backwards.
     public var backwardShare = 0.5
 
+    /// The default scenario's values.
     public init() {}
 }
 
@@ -97,5 +110,6 @@ public struct WorkloadSettings: Hashable, Sendable, Codable {
     /// start, so that their ops carry equal clock readings (phones 0 and 1 then have no skew).
     public var exactTieCourseEdits = true
 
+    /// The default scenario's values.
     public init() {}
 }

@@ -17,14 +17,20 @@ public struct SimulationConfiguration: Hashable, Sendable, Codable {
     /// Whether every phone also syncs through the folder (otherwise only one phone bridges it
     /// to the laptop).
     public var phonesUseFolder = true
+    /// Direct links.
     public var network = NetworkSettings()
+    /// The shared folder.
     public var folder = FolderSettings()
+    /// Crashes and restarts.
     public var crashes = CrashSettings()
+    /// Device clocks.
     public var clocks = ClockSettings()
+    /// What the players do.
     public var workload = WorkloadSettings()
     /// Simulated minutes after the heal within which every replica must have converged.
     public var convergenceBoundMinutes = 60
 
+    /// The default scenario's knobs, for `seed`.
     public init(seed: UInt64) {
         self.seed = seed
     }

@@ -3,12 +3,18 @@
 public struct SimulationRequest: Hashable, Sendable, Codable {
     /// Values given explicitly, which win over the scenario's or the swarm's.
     public struct Overrides: Hashable, Sendable, Codable {
+        /// `--phones N`.
         public var phones: Int?
+        /// `--watch` or `--no-watch`.
         public var watch: Bool?
+        /// `--laptop` or `--no-laptop`.
         public var laptop: Bool?
+        /// `--hours H`.
         public var hours: Double?
+        /// `--holes N`.
         public var holes: Int?
 
+        /// Overrides of the given values; nil leaves the scenario's or the swarm's.
         public init(phones: Int? = nil, watch: Bool? = nil, laptop: Bool? = nil, hours: Double? = nil, holes: Int? = nil) {
             self.phones = phones
             self.watch = watch
@@ -18,12 +24,16 @@ public struct SimulationRequest: Hashable, Sendable, Codable {
         }
     }
 
+    /// `--seed N`.
     public var seed: UInt64
     /// Whether the configuration is drawn from the seed, as a swarm does.
     public var swarm: Bool
+    /// `--profile`: the ranges a swarm draws from.
     public var profile: SwarmProfile
+    /// Values given explicitly.
     public var overrides: Overrides
 
+    /// A request for `seed`.
     public init(seed: UInt64, swarm: Bool = false, profile: SwarmProfile = .full, overrides: Overrides = Overrides()) {
         self.seed = seed
         self.swarm = swarm

@@ -28,6 +28,7 @@ public struct DeltaExchange: Hashable, Sendable {
     /// Ticks between two vector announcements when nothing changed.
     public let heartbeatEvery: Int
 
+    /// A side that knows nothing of its peer yet.
     public init(resyncEvery: Int = 3, heartbeatEvery: Int = 4) {
         self.resyncEvery = max(1, resyncEvery)
         self.heartbeatEvery = max(1, heartbeatEvery)

@@ -4,17 +4,21 @@ import HyzerSync
 /// The simulator's link protocol: version vectors and deltas in signed bundles, driven by a
 /// `DeltaExchange` state machine.
 public struct DeltaExchangeLink: LinkProtocol {
+    /// The state machine deciding what to send.
     public private(set) var exchange: DeltaExchange
 
+    /// A link that has not talked to its peer yet.
     public init(exchange: DeltaExchange = DeltaExchange()) {
         self.exchange = exchange
     }
 
+    /// Builds the signed bundle the state machine asks for, if any.
     public mutating func outgoing(_ replica: Replica, group: GroupMembership, local: VersionVector) throws -> [UInt8]? {
         guard case .send(let base) = exchange.tick(local: local) else { return nil }
         return try message(replica, group: group, local: local, above: base)
     }
 
+    /// Authenticates the bundle, ingests its segments and prepares the answer.
     public mutating func incoming(
         _ bytes: [UInt8], replica: Replica, group: GroupMembership, segmentLimit: Int?
     ) throws -> LinkReceipt {

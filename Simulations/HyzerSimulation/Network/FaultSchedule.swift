@@ -1,13 +1,17 @@
 /// A span of true time, `start` included, `end` excluded.
 public struct TimeWindow: Hashable, Sendable, Codable {
+    /// The first instant inside, in true milliseconds.
     public let start: UInt64
+    /// The first instant after.
     public let end: UInt64
 
+    /// The window from `start` to `end` (empty when `end` comes first).
     public init(start: UInt64, end: UInt64) {
         self.start = start
         self.end = max(start, end)
     }
 
+    /// Whether `instant` falls inside.
     public func contains(_ instant: UInt64) -> Bool { start <= instant && instant < end }
 }
 

@@ -52,13 +52,16 @@ public struct Coverage: Hashable, Sendable, Encodable {
         /// Commands a replica refused (a round not synced yet, a finished round, …).
         case refusedCommands
 
+        /// Cases order by name.
         public static func < (lhs: Case, rhs: Case) -> Bool { lhs.rawValue < rhs.rawValue }
     }
 
     private var counts: [Case: Int] = [:]
 
+    /// No case counted yet.
     public init() {}
 
+    /// How often `item` happened.
     public subscript(_ item: Case) -> Int {
         get { counts[item] ?? 0 }
         set { counts[item] = newValue }
@@ -77,6 +80,7 @@ public struct Coverage: Hashable, Sendable, Encodable {
     /// The cases that never happened.
     public var missing: [Case] { Case.allCases.filter { self[$0] == 0 } }
 
+    /// Writes every case, zeros included, as one JSON object.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: Key.self)
         for item in Case.allCases { try container.encode(self[item], forKey: Key(stringValue: item.rawValue)) }

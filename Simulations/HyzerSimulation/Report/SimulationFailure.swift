@@ -18,7 +18,9 @@ public struct SimulationFailure: Error, Hashable, Sendable, Encodable, CustomStr
         case unexpected
     }
 
+    /// Which family of checks failed.
     public let kind: Kind
+    /// What was wrong, naming the devices, ops and rounds involved.
     public let message: String
     /// Simulated seconds since the run's start.
     public let atSeconds: Double
@@ -27,6 +29,7 @@ public struct SimulationFailure: Error, Hashable, Sendable, Encodable, CustomStr
     /// Bugs planted in the scope that ran (tests only); the reproduction needs them too.
     public let plantedBugs: [String]
 
+    /// A failure with every field given.
     public init(kind: Kind, message: String, atSeconds: Double, reproduction: String, plantedBugs: [String] = []) {
         self.kind = kind
         self.message = message
@@ -35,6 +38,7 @@ public struct SimulationFailure: Error, Hashable, Sendable, Encodable, CustomStr
         self.plantedBugs = plantedBugs
     }
 
+    /// The failure and, on its own line, `reproduce: <the command line>`.
     public var description: String {
         let planted = plantedBugs.isEmpty ? "" : " (planted: \(plantedBugs.joined(separator: ", ")))"
         return "\(kind) failure at \(Int(atSeconds))s: \(message)\(planted)\nreproduce: \(reproduction)"

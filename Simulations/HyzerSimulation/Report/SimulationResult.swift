@@ -1,5 +1,6 @@
 /// What one run did and found. The JSON of `hyzer-peer simulate --json` (docs/simulation.md).
 public struct SimulationResult: Sendable, Encodable {
+    /// The seed of the run.
     public let seed: UInt64
     /// Whether every replica reached the same op set and byte-identical views after the heal.
     public let converged: Bool
@@ -21,9 +22,13 @@ public struct SimulationResult: Sendable, Encodable {
     public let bytesSent: Int
     /// Trace events.
     public let events: Int
+    /// Phones, watch and laptop.
     public let devices: Int
+    /// Every knob of the run.
     public let configuration: SimulationConfiguration
+    /// How often the interesting cases happened.
     public let coverage: Coverage
+    /// The first check that failed, or nil.
     public let failure: SimulationFailure?
     /// The command line that runs this again.
     public let reproduction: String

@@ -15,9 +15,12 @@ public struct EventQueue<Event> {
     private var heap: [Entry] = []
     private var scheduled: UInt64 = 0
 
+    /// An empty agenda.
     public init() {}
 
+    /// Whether no event is left.
     public var isEmpty: Bool { heap.isEmpty }
+    /// Events still to come.
     public var count: Int { heap.count }
 
     /// Schedules `event` at `time`.

@@ -2,7 +2,9 @@
 public struct Swarm {
     /// The runs of a swarm and their sum.
     public struct Outcome: Sendable, Encodable {
+        /// One result per seed, in seed order.
         public let runs: [SimulationResult]
+        /// Their sum.
         public let summary: Summary
 
         /// The outcome of `runs`, summarized.
@@ -15,12 +17,19 @@ public struct Swarm {
     /// A swarm at a glance: how many seeds passed, each failure's reproduction line, and the
     /// coverage of all runs added up (a zero there is a case no seed reached).
     public struct Summary: Sendable, Encodable {
+        /// Seeds run.
         public let seeds: Int
+        /// Seeds whose every check passed.
         public let passed: Int
+        /// Seeds that failed.
         public let failed: Int
+        /// Each failure with its reproduction line.
         public let failures: [String]
+        /// Ops created over all runs.
         public let opsCreated: Int
+        /// Simulated hours over all runs.
         public let simulatedHours: Double
+        /// Every run's coverage added up.
         public let coverage: Coverage
         /// Cases no seed reached.
         public let missing: [String]
@@ -30,8 +39,10 @@ public struct Swarm {
     public let template: SimulationRequest
     /// The first seed; the swarm runs `firstSeed ..< firstSeed + count`.
     public let firstSeed: UInt64
+    /// Seeds to run.
     public let count: Int
 
+    /// A swarm of `count` seeds from `firstSeed`, each drawing its configuration.
     public init(template: SimulationRequest, firstSeed: UInt64, count: Int) {
         var template = template
         template.swarm = true

@@ -6,9 +6,12 @@
 public struct ClockModel: Hashable, Sendable, Codable {
     /// One jump of the clock at true time `at`, by `deltaMilliseconds` (negative: backwards).
     public struct Step: Hashable, Sendable, Codable {
+        /// The true instant of the step.
         public let at: UInt64
+        /// How far the clock jumps.
         public let deltaMilliseconds: Int64
 
+        /// A step at `at` by `deltaMilliseconds`.
         public init(at: UInt64, deltaMilliseconds: Int64) {
             self.at = at
             self.deltaMilliseconds = deltaMilliseconds
@@ -24,6 +27,7 @@ public struct ClockModel: Hashable, Sendable, Codable {
     /// Steps in true-time order.
     public let steps: [Step]
 
+    /// A clock with the given departures from true time; steps are sorted.
     public init(origin: UInt64, skewMilliseconds: Int64 = 0, driftPartsPerMillion: Int64 = 0, steps: [Step] = []) {
         self.origin = origin
         self.skewMilliseconds = skewMilliseconds

@@ -8,7 +8,9 @@ import HyzerKit
 /// `run()` is synchronous and single-threaded; run it inside `PlantedBug.$active.withValue`
 /// to plant a bug. The same request on the same build always gives the same `traceHash`.
 public final class Simulation {
+    /// What was asked for: the seed, swarm drawing and overrides.
     public let request: SimulationRequest
+    /// The configuration the request resolves to.
     public let configuration: SimulationConfiguration
     let world: VirtualClock
     let start: UInt64
@@ -37,7 +39,6 @@ public final class Simulation {
     var standingsDigest: String?
     var storeDigest: String?
     var lastProgress = 0.0
-    public var timings: [String: Double] = [:]
     /// The ops the latest command created.
     var lastCaptured: [OpRegistry.Entry] = []
 
@@ -68,16 +69,10 @@ public final class Simulation {
         var failure: SimulationFailure?
         do {
             if let problem = configuration.problem() { throw fail(.unexpected, problem) }
-            let t0 = ContinuousClock.now
             try setUp()
-            let d = ContinuousClock.now - t0
-            timings["setup"] = Double(d.components.attoseconds) / 1e18
             while convergedAt == nil, let (time, event) = queue.pop() {
                 world.advance(to: time)
-                let t0 = ContinuousClock.now
                 try handle(event)
-                let d = ContinuousClock.now - t0
-                timings["\(event)".prefix(while: { $0 != "(" }).description, default: 0] += Double(d.components.attoseconds) / 1e18 + Double(d.components.seconds)
                 reportProgress()
             }
             if convergedAt == nil { throw fail(.convergence, "the event queue ran dry before convergence") }

@@ -94,7 +94,7 @@ struct SimulateCommand: ParsableCommand {
         let configuration = result.configuration
         let devices = ["\(configuration.phones) phones", configuration.watch ? "a watch" : nil, configuration.laptop ? "a laptop" : nil]
             .compactMap { $0 }.joined(separator: ", ")
-        print("seed \(result.seed) · \(devices) · \(configuration.holes) holes over \(configuration.hours) h")
+        print("seed \(result.seed) · \(devices) · \(configuration.holes) holes over \(String(format: "%.2f", configuration.hours)) h")
         let state = result.passed ? Terminal.paint("converged", .green) : Terminal.paint("FAILED", .red)
         print("\(state) at \(Self.duration(result.simulatedSeconds)) simulated (heal at \(Self.duration(result.healSeconds)))"
             + " · \(result.opsCreated) ops · \(result.bytesSent) bytes sent · \(result.events) events")

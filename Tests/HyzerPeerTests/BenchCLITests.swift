@@ -1,0 +1,31 @@
+import Foundation
+import HyzerTestSupport
+import Testing
+
+/// `bench --quick --json` keeps working: every figure is produced, finite and positive, with
+/// its baseline where it has one. Never a timing assertion.
+@Suite struct BenchCLITests {
+    let directory = TemporaryDirectory("bench")
+
+    @Test func quickBenchProducesSaneFigures() throws {
+        let result = try BinaryRunner(store: directory.path("unused")).run("bench", "--quick", "--json")
+        #expect(result.status == 0, "\(result)")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        #expect((document["machine"] as? String)?.contains("cores") == true)
+        let figures = try #require(document["figures"] as? [[String: Any]])
+        let names = figures.compactMap { $0["name"] as? String }
+        for expected in ["ingest", "verification", "bundle size", "store size", "live latency p50 (100 ops)", "open store + history"] {
+            #expect(names.contains(expected), "missing figure \(expected) in \(names)")
+        }
+        for figure in figures {
+            let value = try #require(figure["value"] as? Double)
+            #expect(value.isFinite && value > 0, "\(figure)")
+            if let baseline = figure["baseline"] as? Double {
+                #expect(baseline.isFinite && baseline > 0, "\(figure)")
+                #expect((figure["ratio"] as? Double).map { $0 > 0 } == true, "\(figure)")
+                #expect(figure["baselineName"] is String, "\(figure)")
+            }
+            #expect((figure["spread"] as? Double).map { $0 >= 0 } == true, "\(figure)")
+        }
+    }
+}
