@@ -25,7 +25,7 @@ extension Replica {
             let forks = try Row.fetchAll(db, sql: "SELECT author, sequence FROM forks ORDER BY author, sequence").map { row in
                 (author: AuthorID(bytes: Array(row[0] as Data))!, sequence: UInt64(row[1] as Int64))
             }
-            let pendingOps = try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(lastSequence - firstSequence + 1), 0) FROM pendingSegments") ?? 0
+            let pendingOps = try Self.pendingOpCount(db)
             return ReplicaStatus(
                 identity: identity, versionVector: try Self.versionVector(db), digest: try Self.digest(db),
                 opCount: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM ops") ?? 0,
@@ -46,5 +46,17 @@ extension Replica {
             let size = try Int.fetchOne(db, sql: "PRAGMA page_size") ?? 0
             return (pages - free) * size
         }
+    }
+}
+
+extension Replica {
+    /// Ops waiting above a gap in their author's log (an upper bound when waiting segments
+    /// overlap): cheap enough to ask after every sync.
+    public func pendingOpCount() throws -> Int {
+        try read { try Self.pendingOpCount($0) }
+    }
+
+    static func pendingOpCount(_ db: Database) throws -> Int {
+        try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(lastSequence - firstSequence + 1), 0) FROM pendingSegments") ?? 0
     }
 }

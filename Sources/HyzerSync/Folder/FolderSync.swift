@@ -120,7 +120,7 @@ public struct FolderSync {
             }
         }
         try replica.updateSyncRecords(scope, updates)
-        report.opsPending = try replica.status().pendingOps
+        report.opsPending = try replica.pendingOpCount()
         return report
     }
 
