@@ -54,7 +54,7 @@ let package = Package(
         // The performance suite and its in-run baselines.
         .target(
             name: "HyzerBench",
-            dependencies: ["HyzerKit", "HyzerSync", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["HyzerKit", "HyzerSync", "HyzerSimulation", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strict
         ),
         // The deterministic simulator: real replicas over a simulated world (docs/simulation.md).

@@ -11,7 +11,7 @@ public struct BenchSuite {
         self.only = only
     }
 
-    public static let groups = ["ingest", "sync", "views"]
+    public static let groups = ["ingest", "sync", "views", "simulation"]
 
     private func runs(_ group: String) -> Bool { only.isEmpty || only.contains(group) }
 
@@ -31,6 +31,10 @@ public struct BenchSuite {
         if runs("views") {
             progress("views on five years of play")
             figures += try ViewBenchmark(rounds: quick ? 25 : 250, repetitions: quick ? 3 : 7, scratch: scratch).run()
+        }
+        if runs("simulation") {
+            progress("simulation speed")
+            figures += try SimulationBenchmark(repetitions: quick ? 1 : 3).run()
         }
         return figures
     }

@@ -7,7 +7,7 @@ struct BenchCommand: AsyncParsableCommand {
         commandName: "bench", abstract: "Measure performance, each figure beside a baseline from the same run.")
     @OptionGroup var output: OutputOptions
     @Flag(help: "A reduced run, under a minute.") var quick = false
-    @Option(name: .customLong("only"), help: "Run only these groups: ingest, sync, views (repeatable).") var groups: [String] = []
+    @Option(name: .customLong("only"), help: "Run only these groups: ingest, sync, views, simulation (repeatable).") var groups: [String] = []
 
     func validate() throws {
         for group in groups where !BenchSuite.groups.contains(group) {
@@ -40,6 +40,6 @@ struct BenchCommand: AsyncParsableCommand {
     }
 
     static func format(_ value: Double) -> String {
-        value >= 100 ? String(format: "%.0f", value) : String(format: "%.2f", value)
+        value >= 100 ? String(format: "%.0f", value) : value >= 0.01 ? String(format: "%.2f", value) : String(format: "%.5f", value)
     }
 }

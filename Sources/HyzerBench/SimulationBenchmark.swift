@@ -1,0 +1,39 @@
+import Foundation
+import HyzerSimulation
+
+/// Simulation speed: simulated device-hours per wall-clock second for the default scenario.
+struct SimulationBenchmark {
+    let repetitions: Int
+
+    func run() throws -> [Figure] {
+        var speed = Samples()
+        var devices = 0
+        for repetition in 0..<repetitions {
+            var result: SimulationResult?
+            let seconds = Stopwatch.seconds { result = Simulation(request: SimulationRequest(seed: UInt64(repetition + 1))).run() }
+            guard let result, result.failure == nil else {
+                throw BenchError.simulationFailed(result?.failure.map { "\($0)" } ?? "no result")
+            }
+            devices = result.devices
+            speed.add(Double(result.devices) * result.simulatedSeconds / 3600 / seconds)
+        }
+        // The baseline is the real world: every device living one hour per hour.
+        let realTime = Double(devices) / 3600
+        return [
+            Figure(
+                name: "simulation speed (default scenario)", value: speed.median, unit: "device-hours/s", baseline: realTime,
+                baselineName: "real time for the same \(devices) devices", ratio: speed.median / realTime, target: nil, met: nil,
+                spread: speed.spread)
+        ]
+    }
+}
+
+enum BenchError: Error, CustomStringConvertible {
+    case simulationFailed(String)
+
+    var description: String {
+        switch self {
+        case .simulationFailed(let failure): "the benchmark's simulation failed: \(failure)"
+        }
+    }
+}
