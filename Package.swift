@@ -75,7 +75,7 @@ let package = Package(
         ),
         // Shared test support: temporary directories, running the built binary.
         .target(name: "HyzerTestSupport", dependencies: ["HyzerKit"], swiftSettings: strict),
-        .testTarget(name: "HyzerDomainTests", dependencies: ["HyzerDomain"], swiftSettings: strict),
+        .testTarget(name: "HyzerDomainTests", dependencies: ["HyzerDomain", "HyzerTestSupport"], swiftSettings: strict),
         .testTarget(
             name: "HyzerKitTests",
             dependencies: [

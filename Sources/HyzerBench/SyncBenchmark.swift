@@ -30,8 +30,8 @@ struct SyncBenchmark {
         let fullBundle = Bundle(groupID: group.id, sender: a.author, senderVector: try a.versionVector(), segments: try a.delta(above: VersionVector()))
             .encoded(signedBy: a.signature(of:)).count
 
-        let server = try await RunningServer.start(PeerServer(replica: a, group: group, logger: logger))
-        defer { server.task.cancel() }
+        let server = try await PeerServer(replica: a, group: group, logger: logger).start()
+        defer { server.stop() }
         _ = try await PeerDialer.connectAndRun(server.address, replica: b, group: group, mode: .oneShot, logger: logger)
         var quiet = ConnectionOutcome()
         let quietSeconds = try await Stopwatch.asyncSeconds {
@@ -49,8 +49,8 @@ struct SyncBenchmark {
         // Live: b keeps a connection to a; each op committed on a is timed until b has committed it.
         var serverB = PeerServer(replica: b, group: group, logger: logger)
         serverB.peers = [server.address]
-        let live = try await RunningServer.start(serverB)
-        defer { live.task.cancel() }
+        let live = try await serverB.start()
+        defer { live.stop() }
         try await Self.waitUntil { try a.digest() == b.digest() }
         var latencies: [Double] = []
         let round = try a.startRound(course: "Morley Field", players: ["a"])
@@ -113,19 +113,5 @@ struct SyncBenchmark {
             samples.add(try Stopwatch.seconds { try queue.write { try $0.execute(sql: "INSERT INTO t VALUES (?)", arguments: [Data([UInt8(index % 256)])]) } })
         }
         return samples.median * 1000
-    }
-
-    /// A server running in a task.
-    struct RunningServer {
-        let address: PeerAddress
-        let task: Task<Void, any Error>
-
-        static func start(_ server: PeerServer) async throws -> RunningServer {
-            let (ports, continuation) = AsyncStream<Int>.makeStream()
-            let task = Task { try await server.run(listeningOn: PeerAddress(host: "127.0.0.1", port: 0)) { continuation.yield($0) } }
-            var iterator = ports.makeAsyncIterator()
-            guard let port = await iterator.next() else { throw CancellationError() }
-            return RunningServer(address: PeerAddress(host: "127.0.0.1", port: port), task: task)
-        }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HyzerTestSupport
 import Testing
 
 @testable import HyzerDomain

@@ -1,5 +1,6 @@
 import Foundation
 import HyzerDomain
+import HyzerTestSupport
 import Testing
 
 /// DOMAIN.md: every derived view is a pure function of the op set, never of arrival order.

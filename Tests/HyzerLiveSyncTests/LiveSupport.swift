@@ -30,13 +30,8 @@ final class LiveWorld: Sendable {
         let outcomes = NIOLockedValueBox<[ConnectionOutcome]>([])
         server.observer = { outcome in outcomes.withLockedValue { $0.append(outcome) } }
         configure(&server)
-        let (ports, continuation) = AsyncStream<Int>.makeStream()
-        let task = Task { [server] in
-            try await server.run(listeningOn: PeerAddress(host: "127.0.0.1", port: 0)) { port in continuation.yield(port) }
-        }
-        var iterator = ports.makeAsyncIterator()
-        guard let port = await iterator.next() else { throw CancellationError() }
-        return RunningServer(address: PeerAddress(host: "127.0.0.1", port: port), task: task, outcomes: outcomes)
+        let running = try await server.start()
+        return RunningServer(address: running.address, task: running.task, outcomes: outcomes)
     }
 
     func syncOnce(_ replica: Replica, with server: RunningServer) async throws -> ConnectionOutcome {

@@ -24,18 +24,18 @@ struct LiveTour {
 
         step("serve over loopback TCP: maya→jake, sam→maya, watch→jake (the watch never meets Sam's or Maya's phone)")
         let logger = Log.make("demo", level: .critical)
-        let jakeServer = try await Running.start(PeerServer(replica: jake, group: group, logger: logger))
+        let jakeServer = try await PeerServer(replica: jake, group: group, logger: logger).start()
         var mayaServer = PeerServer(replica: maya, group: group, logger: logger)
         mayaServer.peers = [jakeServer.address]
-        let maya2 = try await Running.start(mayaServer)
+        let maya2 = try await mayaServer.start()
         var samServer = PeerServer(replica: sam, group: group, logger: logger)
         samServer.peers = [maya2.address]
-        let samRunning = try await Running.start(samServer)
+        let samRunning = try await samServer.start()
         var watchServer = PeerServer(replica: watch, group: group, logger: logger)
         watchServer.peers = [jakeServer.address]
-        let watchRunning = try await Running.start(watchServer)
+        let watchRunning = try await watchServer.start()
         let all = [jakeServer, maya2, samRunning, watchRunning]
-        defer { for server in all { server.task.cancel() } }
+        defer { for server in all { server.stop() } }
         let replicas = [jake, maya, sam, watch]
         try await converge(replicas)
         print("four replicas hold the same \(try jake.status().opCount) ops")
@@ -72,19 +72,5 @@ struct LiveTour {
             try await Task.sleep(for: .milliseconds(5))
         }
         throw ReplicaError.invalidValue("the demo replicas did not converge within 10 seconds")
-    }
-
-    /// A server running in a task, with the address it listens on.
-    struct Running {
-        let address: PeerAddress
-        let task: Task<Void, any Error>
-
-        static func start(_ server: PeerServer) async throws -> Running {
-            let (ports, continuation) = AsyncStream<Int>.makeStream()
-            let task = Task { try await server.run(listeningOn: PeerAddress(host: "127.0.0.1", port: 0)) { continuation.yield($0) } }
-            var iterator = ports.makeAsyncIterator()
-            guard let port = await iterator.next() else { throw CancellationError() }
-            return Running(address: PeerAddress(host: "127.0.0.1", port: port), task: task)
-        }
     }
 }
