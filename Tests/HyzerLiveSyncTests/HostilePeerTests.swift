@@ -26,8 +26,8 @@ import Testing
             }
             member = try world.replica("member", owner: "Ben")
             server = try await world.serve(serverReplica) { server in
-                server.handshakeTimeout = .milliseconds(500)
-                server.writeTimeout = .milliseconds(800)
+                server.handshakeTimeout = .seconds(2)
+                server.writeTimeout = .seconds(3)
             }
         }
 

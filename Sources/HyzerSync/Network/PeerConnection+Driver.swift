@@ -144,6 +144,9 @@ extension PeerConnection {
                     guard try await perform(session.ingested(senderVector: result.senderVector, localVector: result.local), writer) else {
                         return false
                     }
+                case .acknowledge:
+                    let vector = try await store { try $0.versionVector() }
+                    try await send(.have(vector), writer)
                 case .finish:
                     return false
                 case .fail(let reason):

@@ -6,9 +6,11 @@ import HyzerKit
 /// the I/O and the store work the actions name, and reports back.
 ///
 /// The exchange is live only when both sides ask for it in their hellos; otherwise it is
-/// one-shot. One-shot: both sides send `hello`, then their delta above the peer's vector and `done`;
-/// a side finishes once it has received the peer's `done` (the peer's bundle, which comes
-/// before it on the ordered stream, is ingested by then). Live: after the hellos, each local
+/// one-shot. One-shot: both sides send `hello`, then their delta above the peer's vector and
+/// `done`. A side answers the peer's `done` with `have` — by then it has ingested the peer's
+/// bundle, which came before `done` on the ordered stream — and finishes once it has both the
+/// peer's `done` and the peer's `have`: when `sync --peer` returns, both replicas hold both
+/// deltas. Live: after the hellos, each local
 /// change sends the delta above what the peer is known to hold, until either side closes.
 public struct SyncSession: Sendable {
     public enum Mode: Sendable { case oneShot, live }
@@ -20,6 +22,8 @@ public struct SyncSession: Sendable {
         case sendDelta(above: VersionVector)
         /// Authenticate and ingest a complete bundle, then call `ingested(senderVector:localVector:)`.
         case ingest([UInt8])
+        /// Send `have` with the local vector: everything the peer sent is ingested.
+        case acknowledge
         /// Close the connection: the exchange is complete.
         case finish
         /// Close the connection with a reason for the log.
@@ -44,6 +48,10 @@ public struct SyncSession: Sendable {
     private(set) var state: State = .greeting
     /// What the peer is known to hold: its hello, its `have`s, what we sent it.
     public private(set) var peerHolds = VersionVector()
+    /// One-shot: the peer's delta is complete (its `done` arrived).
+    private var peerDone = false
+    /// One-shot: the peer has ingested our delta (its `have` arrived after our `done`).
+    private var peerAcknowledged = false
     private var partialBundle: [UInt8] = []
 
     public init(mode: Mode) {
@@ -77,11 +85,13 @@ public struct SyncSession: Sendable {
         case .have(let vector):
             guard state == .exchanging else { return close("have before hello") }
             peerHolds.formMaximum(vector)
-            return []
+            guard mode == .oneShot else { return [] }
+            peerAcknowledged = true
+            return finishIfComplete()
         case .done:
-            guard state == .exchanging, mode == .oneShot else { return close("an unexpected done") }
-            state = .closed
-            return [.finish]
+            guard state == .exchanging, mode == .oneShot, !peerDone else { return close("an unexpected done") }
+            peerDone = true
+            return [.acknowledge] + finishIfComplete()
         case .bye(let reason):
             state = .closed
             return [.fail("the peer closed: \(reason)")]
@@ -104,6 +114,13 @@ public struct SyncSession: Sendable {
     public mutating func localChanged(localVector: VersionVector) -> [Action] {
         guard mode == .live, state == .exchanging, !peerHolds.covers(localVector) else { return [] }
         return [.sendDelta(above: peerHolds)]
+    }
+
+    /// One-shot: done once the peer's delta is in and the peer confirmed ours.
+    private mutating func finishIfComplete() -> [Action] {
+        guard peerDone, peerAcknowledged else { return [] }
+        state = .closed
+        return [.finish]
     }
 
     private mutating func close(_ reason: String) -> [Action] {
