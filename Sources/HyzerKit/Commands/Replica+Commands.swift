@@ -133,10 +133,15 @@ extension Replica {
         try Validation.strokes(strokes)
         return try write { db in
             let reader = ViewReader(db: db)
-            let ids = try Data.fetchAll(db, sql: "SELECT id FROM scoreEvents").compactMap { UUID(bytes: Array($0)) }
-            let eventID = UUID(uuidString: try Resolver.resolve(event, among: ids.map { .init(id: $0.lowercased, name: "") }, kind: "event"))!
-            let roundID = try Data.fetchOne(db, sql: "SELECT round FROM scoreEvents WHERE id = ?", arguments: [Data(eventID.bytes)])
-                .flatMap { UUID(bytes: Array($0)) }
+            // Every score op's event id (from its hash) and round (from its tail).
+            var rounds: [UUID: UUID] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT o.hash, substr(o.tail, 14, 16) FROM ops o WHERE \(Schema.anyScore)") {
+                guard let round = UUID(bytes: Array(row[1] as Data)) else { continue }
+                rounds[UUID(hashPrefix: Array(row[0] as Data))] = round
+            }
+            let eventID = UUID(uuidString: try Resolver.resolve(
+                event, among: rounds.keys.sorted(by: UUID.precedes).map { .init(id: $0.lowercased, name: "") }, kind: "event"))!
+            let roundID = rounds[eventID]
             guard let roundID, let round = try reader.round(roundID),
                 let original = try reader.events(round: roundID).first(where: { $0.id == eventID })
             else { throw ReplicaError.unknown(kind: "event", text: event) }

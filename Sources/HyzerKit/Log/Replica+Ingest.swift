@@ -76,7 +76,7 @@ extension Replica {
         for op in ops where op.sequence > row.headSequence {
             // Only the last op of a segment keeps its signature; the chain covers the others.
             try row.append(op, to: &sink, db)
-            try Materializer.apply(op, authorRow: row.id, to: &sink, db)
+            try Materializer.apply(op, authorRow: row.id, db)
             report.opsApplied += 1
         }
         try sink.flush(db)

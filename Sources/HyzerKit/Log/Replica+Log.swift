@@ -17,7 +17,7 @@ extension Replica {
             clock: clockReading, payload: payload)
         var sink = OpSink()
         try row.append(op, to: &sink, db)
-        try Materializer.apply(op, authorRow: row.id, to: &sink, db)
+        try Materializer.apply(op, authorRow: row.id, db)
         try sink.flush(db)
         try row.saveHead(in: db)
         return op

@@ -36,13 +36,11 @@ struct BatchInsert {
     }
 }
 
-/// The batched inserts of appending ops: their log rows and the score events they index.
+/// The batched inserts of appending ops: their log rows.
 struct OpSink {
     var ops = BatchInsert(into: "ops", columns: ["author", "sequence", "hash", "tail", "signature"])
-    var scoreEvents = BatchInsert(into: "scoreEvents", columns: ["round", "id", "author", "sequence"], orIgnore: true)
 
     mutating func flush(_ db: Database) throws {
         try ops.flush(db)
-        try scoreEvents.flush(db)
     }
 }

@@ -21,7 +21,9 @@ enum Materializer {
 
     /// Applies one op of the log (already inserted in `ops`) to the view tables. An op whose
     /// payload cannot be decoded stays in the log and changes no view.
-    static func apply(_ op: SignedOp, authorRow: Int64, to sink: inout OpSink, _ db: Database) throws {
+    static func apply(_ op: SignedOp, authorRow: Int64, _ db: Database) throws {
+        // Score ops are found through the log's own index; nothing to write (or decode) here.
+        guard op.tail.count <= SignedOp.clockBytes || op.tail[SignedOp.clockBytes] != OpPayload.Kind.scoreRecorded.rawValue else { return }
         guard case .success(let payload) = op.payload(), let clock = op.clock else { return }
         var stamp: [UInt8] { Stamp.bytes(clock: clock, author: op.author, sequence: op.sequence) }
         let entity = op.entityID.data
@@ -55,9 +57,8 @@ enum Materializer {
         case .roundFinished(let roundID, _):
             try db.cachedStatement(sql: "INSERT OR IGNORE INTO roundFinishes (round, author, sequence) VALUES (?, ?, ?)").execute(
                 arguments: [Data(roundID.bytes), authorRow, Int64(op.sequence)])
-        case .scoreRecorded(let score):
-            try sink.scoreEvents.add(
-                score.roundID.data.databaseValue, entity.databaseValue, authorRow.databaseValue, Int64(op.sequence).databaseValue, db: db)
+        case .scoreRecorded:
+            break
         case .deviceLinked(let device, let playerID):
             try db.cachedStatement(sql: "INSERT OR IGNORE INTO deviceLinks (player, device, linkedBy, sequence) VALUES (?, ?, ?, ?)").execute(
                 arguments: [Data(playerID.bytes), Data(device.bytes), Data(op.author.bytes), Int64(op.sequence)])
@@ -73,7 +74,6 @@ enum Materializer {
             FROM ops JOIN authors ON authors.id = ops.author ORDER BY ops.author, ops.sequence
             """)
         var previous: (row: Int64, hash: [UInt8]) = (-1, SignedOp.noPreviousHash)
-        var sink = OpSink()
         while let row = try rows.next() {
             let authorRow: Int64 = row[0]
             let key: Data = row[1]
@@ -82,9 +82,8 @@ enum Materializer {
                 author: AuthorID(bytes: Array(key))!, sequence: UInt64(row[2] as Int64),
                 previousHash: previous.hash, tail: Array(row[4] as Data), signature: nil)
             previous.hash = op.hash
-            try apply(op, authorRow: authorRow, to: &sink, db)
+            try apply(op, authorRow: authorRow, db)
         }
-        try sink.flush(db)
     }
 
     /// Last writer wins: the write with the greater stamp stays.

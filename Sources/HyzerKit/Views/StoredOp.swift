@@ -32,6 +32,16 @@ struct StoredOp {
     /// The id of the entity this op created.
     var entityID: UUID { UUID(hashPrefix: hash) }
 
+    /// The score ops of `round`, through the log's `opsByScoredRound` index, in log order.
+    static func scores(_ db: Database, round: UUID) throws -> [StoredOp] {
+        let statement = try db.cachedStatement(sql: """
+            SELECT \(columns) FROM ops o JOIN authors a ON a.id = o.author
+            WHERE \(Schema.scoreOfRound)
+            ORDER BY o.author, o.sequence
+            """)
+        return try Row.fetchAll(statement, arguments: [Data(round.bytes)]).compactMap(StoredOp.init(row:))
+    }
+
     /// Ops joined from a view table `v` with `author` and `sequence` columns.
     static func fetch(_ db: Database, from table: String, where condition: String, arguments: StatementArguments) throws -> [StoredOp] {
         let statement = try db.cachedStatement(sql: """

@@ -103,7 +103,7 @@ struct ViewReader {
     }
 
     func events(round: UUID) throws -> [ScoreEvent] {
-        try StoredOp.fetch(db, from: "scoreEvents", where: "v.round = ?", arguments: [Data(round.bytes)]).compactMap { op in
+        try StoredOp.scores(db, round: round).compactMap { op in
             guard case .scoreRecorded(let score) = op.payload else { return nil }
             return ScoreEvent(
                 id: op.entityID, roundID: score.roundID, holeNumber: score.hole, playerID: score.player.participantID,
