@@ -12,27 +12,6 @@ typealias DeltaBundle = HyzerSync.Bundle
 // MARK: Determinism
 
 
-/// A wall clock the test drives: each reading returns the current value and moves it on by
-/// `step` milliseconds, so replicas with different starts never share a reading by accident.
-final class TestClock: WallClock, @unchecked Sendable {
-    private let lock = NSLock()
-    private var now: UInt64
-    private let step: UInt64
-
-    init(start: UInt64, step: UInt64 = 1) {
-        now = start
-        self.step = step
-    }
-
-    func nowMilliseconds() -> UInt64 {
-        lock.lock()
-        defer { lock.unlock() }
-        let reading = now
-        now += step
-        return reading
-    }
-}
-
 /// 2024-06-01T00:00:00Z: a plausible "now" for tests.
 let baseTime: UInt64 = 1_717_200_000_000
 

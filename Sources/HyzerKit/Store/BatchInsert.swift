@@ -5,14 +5,12 @@ import GRDB
 struct BatchInsert {
     let table: String
     let columns: [String]
-    let conflictClause: String
     let rowsPerStatement: Int
     private var values: [DatabaseValue] = []
 
-    init(into table: String, columns: [String], orIgnore: Bool = false, rowsPerStatement: Int = 64) {
+    init(into table: String, columns: [String], rowsPerStatement: Int = 64) {
         self.table = table
         self.columns = columns
-        self.conflictClause = orIgnore ? "OR IGNORE " : ""
         self.rowsPerStatement = rowsPerStatement
         values.reserveCapacity(columns.count * rowsPerStatement)
     }
@@ -27,7 +25,7 @@ struct BatchInsert {
         let rows = values.count / columns.count
         guard rows > 0 else { return }
         let row = "(" + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
-        let sql = "INSERT \(conflictClause)INTO \(table) (\(columns.joined(separator: ", "))) VALUES "
+        let sql = "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES "
             + Array(repeating: row, count: rows).joined(separator: ", ")
         let statement = try db.cachedStatement(sql: sql)
         statement.setUncheckedArguments(StatementArguments(values))

@@ -38,8 +38,6 @@ public enum ReplicaError: Error, Equatable, Sendable, CustomStringConvertible {
     case notOwner(player: String)
     /// The course was deleted.
     case courseDeleted(name: String)
-    /// Ingest refused a segment.
-    case ingest(IngestError)
 
     public var description: String {
         switch self {
@@ -77,8 +75,6 @@ public enum ReplicaError: Error, Equatable, Sendable, CustomStringConvertible {
             "this device does not own \(player); run the command on a device that does"
         case .courseDeleted(let name):
             "course \(name) was deleted; choose another course (`hyzer-peer course list`)"
-        case .ingest(let error):
-            error.description
         }
     }
 
