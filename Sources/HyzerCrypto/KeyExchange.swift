@@ -18,17 +18,6 @@ public struct KeyExchange: Sendable {
         self.secretKey = secretKey
     }
 
-    /// The key pair a 32-byte seed determines (for the simulator and test vectors).
-    public init(seed: [UInt8]) {
-        precondition(seed.count == Int(crypto_kx_SEEDBYTES), "a key-exchange seed has 32 bytes")
-        Sodium.ready()
-        var publicKey = [UInt8](repeating: 0, count: Int(crypto_kx_PUBLICKEYBYTES))
-        var secretKey = [UInt8](repeating: 0, count: Int(crypto_kx_SECRETKEYBYTES))
-        _ = crypto_kx_seed_keypair(&publicKey, &secretKey, seed)
-        self.publicKey = publicKey
-        self.secretKey = secretKey
-    }
-
     /// `(receive, transmit)` keys of the dialing side; `nil` for an invalid peer key.
     public func clientKeys(serverPublicKey: [UInt8]) -> (receive: [UInt8], transmit: [UInt8])? {
         guard serverPublicKey.count == Self.publicKeyBytes else { return nil }

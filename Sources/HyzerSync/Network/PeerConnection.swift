@@ -109,13 +109,7 @@ public struct PeerConnection: Sendable {
 
     enum ConnectionError: Error, CustomStringConvertible {
         case stalled
-        case closed(String)
 
-        var description: String {
-            switch self {
-            case .stalled: "the peer stopped reading"
-            case .closed(let reason): reason
-            }
-        }
+        var description: String { "the peer stopped reading" }
     }
 }
