@@ -1,6 +1,10 @@
 // swift-tools-version: 6.2
 import PackageDescription
 
+// Supported platform: Linux (the shared-folder code uses Glibc, the change monitor inotify). The
+// macOS line below only sets the minimum for the Apple-platform libraries we depend on; hyzer-peer
+// is built, tested and supported on Linux alone (docs/architecture.md).
+
 /// Settings every target of ours shares: Swift 6 language mode (the tools version's default),
 /// and warnings are errors everywhere, not only in CI.
 let strict: [SwiftSetting] = [.treatAllWarnings(as: .error)]

@@ -2,7 +2,7 @@ import Foundation
 import HyzerDomain
 import Testing
 
-/// DOMAIN.md, "Hole-by-hole breakdown".
+/// docs/rules.md, "Hole-by-hole breakdown".
 @Suite("Breakdown")
 struct BreakdownTests {
     typealias F = Fixture

@@ -1,7 +1,7 @@
 import HyzerDomain
 import Testing
 
-/// DOMAIN.md, "Current score of one (round, player, hole)".
+/// docs/rules.md, "Current score of one (round, player, hole)".
 @Suite("Current score")
 struct CurrentScoreTests {
     typealias F = Fixture

@@ -2,7 +2,7 @@ import Foundation
 import HyzerDomain
 import Testing
 
-/// DOMAIN.md, "Discrepancies".
+/// docs/rules.md, "Discrepancies".
 @Suite("Discrepancies")
 struct DiscrepancyTests {
     typealias F = Fixture

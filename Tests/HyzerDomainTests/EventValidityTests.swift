@@ -1,7 +1,7 @@
 import HyzerDomain
 import Testing
 
-/// DOMAIN.md, "Bad input" and "Round status": events that break the rules stay in the log and
+/// docs/rules.md, "Bad input" and "Round status": events that break the rules stay in the log and
 /// are ignored by every view, with a reason.
 @Suite("Event validity")
 struct EventValidityTests {

@@ -2,7 +2,7 @@ import Foundation
 import HyzerDomain
 import Testing
 
-/// DOMAIN.md, "History".
+/// docs/rules.md, "History".
 @Suite("History")
 struct HistoryTests {
     typealias F = Fixture

@@ -3,7 +3,7 @@ import HyzerDomain
 import HyzerTestSupport
 import Testing
 
-/// DOMAIN.md: every derived view is a pure function of the op set, never of arrival order.
+/// docs/rules.md: every derived view is a pure function of the op set, never of arrival order.
 @Suite("Order independence")
 struct OrderIndependenceTests {
     typealias F = Fixture

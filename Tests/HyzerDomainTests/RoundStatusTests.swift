@@ -1,7 +1,7 @@
 import HyzerDomain
 import Testing
 
-/// DOMAIN.md, "Round status (derived)".
+/// docs/rules.md, "Round status".
 @Suite("Round status")
 struct RoundStatusTests {
     typealias F = Fixture

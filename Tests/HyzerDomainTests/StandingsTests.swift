@@ -2,7 +2,7 @@ import Foundation
 import HyzerDomain
 import Testing
 
-/// DOMAIN.md, "Standings".
+/// docs/rules.md, "Standings".
 @Suite("Standings")
 struct StandingsTests {
     typealias F = Fixture

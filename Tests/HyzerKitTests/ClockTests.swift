@@ -4,7 +4,7 @@ import HyzerKit
 import HyzerTestSupport
 import Testing
 
-/// REPLICATION.md, "State", Clock: a hybrid logical clock per replica, advanced on every local
+/// docs/replication.md, "State", Clock: a hybrid logical clock per replica, advanced on every local
 /// op and on every op received, never dragged more than ten minutes ahead of wall time.
 @Suite struct ClockTests {
     @Test func localOpsAreOrderedWhenTheWallClockStandsStillOrGoesBack() throws {

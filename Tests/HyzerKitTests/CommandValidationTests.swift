@@ -3,7 +3,7 @@ import HyzerDomain
 import HyzerKit
 import Testing
 
-/// DOMAIN.md, "Bad input": every command validates before it writes. Each bad input gets the
+/// docs/rules.md, "Bad input": every command validates before it writes. Each bad input gets the
 /// right `ReplicaError`, and the store is unchanged: same digest, same op count, same views.
 @Suite struct CommandValidationTests {
     /// Two synced phones. Ava's phone organizes `round` (Morley Field: Ava, Ben, guest Gus) and

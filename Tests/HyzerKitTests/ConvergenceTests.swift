@@ -6,7 +6,7 @@ import HyzerTestSupport
 import Testing
 
 
-/// REPLICATION.md, "State": merge is set union — commutative, associative, idempotent — so
+/// docs/replication.md, "State": merge is set union — commutative, associative, idempotent — so
 /// replicas that hold the same ops show the same state, whatever order, duplication or
 /// batching brought the ops.
 @Suite struct ConvergenceTests {

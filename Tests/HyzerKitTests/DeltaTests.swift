@@ -3,7 +3,7 @@ import HyzerDomain
 import HyzerKit
 import Testing
 
-/// REPLICATION.md, "Version vectors and deltas": a vector maps each author to the highest
+/// docs/replication.md, "Version vectors and deltas": a vector maps each author to the highest
 /// contiguous sequence held; a delta is every op above a peer's vector.
 @Suite struct DeltaTests {
     @Test func aVectorIgnoresZeroes() {

@@ -3,7 +3,7 @@ import HyzerDomain
 import HyzerKit
 import Testing
 
-/// DOMAIN.md, "Current score" and "Discrepancies", across real replicas that sync.
+/// docs/rules.md, "Current score" and "Discrepancies", across real replicas that sync.
 @Suite struct DisputeTests {
     /// Ava's phone (owns Ava, who organizes the round), Ben's phone (owns Ben) and a watch
     /// that nobody has linked yet, all synced, with a round on Morley Field for Ava and Ben.

@@ -5,7 +5,7 @@ import HyzerKit
 import HyzerTestSupport
 import Testing
 
-/// REPLICATION.md, "Authors, logs and signatures" and "Version vectors": what ingest refuses,
+/// docs/replication.md, "Authors, logs and signatures" and "Version vectors": what ingest refuses,
 /// what it keeps aside, and that a refused segment changes nothing.
 @Suite struct IngestAttackTests {
     /// A sender with a few ops (device record, owner, players, a course) and a receiver that

@@ -5,7 +5,7 @@ import HyzerDomain
 import HyzerKit
 import Testing
 
-/// REPLICATION.md, "Store", and DOMAIN.md, "Bad input": `verify` finds damage done behind the
+/// docs/replication.md, "Store", and docs/rules.md, "Bad input": `verify` finds damage done behind the
 /// store's back, and lists the authentic ops that views ignore.
 @Suite struct VerifyTests {
     /// A store with five ops of its own: device record, Ava (owner), Ben, a round, a score.

@@ -6,7 +6,7 @@ import HyzerKit
 import HyzerTestSupport
 import Testing
 
-/// REPLICATION.md, "Delta bundles" and "Shared-folder transport": the bundle format, its
+/// docs/replication.md, "Delta bundles" and "Shared-folder transport": the bundle format, its
 /// sealing for a group, and that a bundle failing any check as a whole changes nothing.
 @Suite struct BundleFormatTests {
     /// The sealed file's layout: magic 4, version 1, group 16, nonce 24, then the box.

@@ -77,7 +77,7 @@ struct UnreadableFilesFolder: SharedFolder {
     func makeDirectory(_ path: String) throws { try base.makeDirectory(path) }
 }
 
-/// REPLICATION.md, "Shared-folder transport": each replica writes only into its own
+/// docs/replication.md, "Shared-folder transport": each replica writes only into its own
 /// directory, ignores what is not its to read, refuses what fails a check without changing
 /// anything, reads each file once, deletes its bundles once every member holds them, and
 /// converges with the others whatever the order of syncs.

@@ -6,7 +6,7 @@ import HyzerKit
 import HyzerTestSupport
 import Testing
 
-/// REPLICATION.md, "Authors, logs and signatures", "Version vectors and deltas" and "Delta
+/// docs/replication.md, "Authors, logs and signatures", "Version vectors and deltas" and "Delta
 /// bundles": what ingest does with the segments of authentic bundles that carry forged,
 /// gapped, forked or replayed ops.
 @Suite struct IngestThroughBundleTests {

@@ -6,7 +6,7 @@ import HyzerSync
 import HyzerTestSupport
 import Testing
 
-/// REPLICATION.md, "Groups and who may sync": ownership of a player comes only from creating it
+/// docs/replication.md, "Groups and who may sync": ownership of a player comes only from creating it
 /// or from a link op signed by a device that already owns it, and only a device owning a
 /// round's organizer may resolve or finish it — on every replica, after the ops travel
 /// through a shared folder.

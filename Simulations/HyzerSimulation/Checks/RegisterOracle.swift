@@ -4,7 +4,7 @@ import HyzerKit
 
 /// What every last-writer-wins register must hold, derived from the created ops: the write
 /// with the greatest `(clock, author, sequence)` wins, compared as bytes, whatever order the
-/// writes arrived in (REPLICATION.md, "State").
+/// writes arrived in (docs/replication.md, "State").
 struct RegisterOracle {
     private struct Stamp: Comparable {
         let clock: HLCTimestamp

@@ -3,7 +3,7 @@ import HyzerDomain
 import HyzerKit
 
 /// What every round's scores must be, derived independently from the ops the devices
-/// created (the registry), by the rules of DOMAIN.md: valid supersessions decide the leaves,
+/// created (the registry), by the rules of docs/rules.md: valid supersessions decide the leaves,
 /// clocks only break ties. Converged views that disagree with it are wrong everywhere at once —
 /// the kind of bug convergence alone cannot see.
 struct ScoreOracle {

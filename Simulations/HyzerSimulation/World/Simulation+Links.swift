@@ -104,7 +104,7 @@ extension Simulation {
     }
 
     /// Every op handed to ingest is now held or kept pending above a gap: ingest never drops
-    /// an op it was given (REPLICATION.md, "Version vectors and deltas").
+    /// an op it was given (docs/replication.md, "Version vectors and deltas").
     private func checkNothingDropped(_ device: SimulatedDevice, _ segments: [AuthorSegment], vector: VersionVector) throws {
         guard !segments.isEmpty else { return }
         var waiting = 0

@@ -6,7 +6,7 @@ public struct Player: Hashable, Sendable {
     public var displayName: String
     /// When the player was created, by the creating replica's clock.
     public let createdAt: HLCTimestamp
-    /// The replica that created the player, which owns it (DOMAIN.md, Device).
+    /// The replica that created the player, which owns it (docs/rules.md, Device).
     public let createdBy: AuthorID
 
     public init(id: UUID, displayName: String, createdAt: HLCTimestamp, createdBy: AuthorID) {

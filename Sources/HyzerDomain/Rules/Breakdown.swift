@@ -1,5 +1,5 @@
-/// One player's hole-by-hole scores in a round, with the summary row (DOMAIN.md, "Hole-by-hole
-/// breakdown"). The field names are the public contract of `breakdown --json` (PRODUCT.md).
+/// One player's hole-by-hole scores in a round, with the summary row (docs/rules.md, "Hole-by-hole
+/// breakdown"). The field names are the public contract of `breakdown --json` (docs/cli.md).
 public struct Breakdown: Codable, Hashable, Sendable {
     /// The round id, as lowercase UUID text.
     public var round: String

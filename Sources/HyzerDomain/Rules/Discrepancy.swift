@@ -1,4 +1,4 @@
-/// A disputed (round, player, hole): its leaves disagree (DOMAIN.md, "Discrepancies"). Derived,
+/// A disputed (round, player, hole): its leaves disagree (docs/rules.md, "Discrepancies"). Derived,
 /// never stored; a resolution from the organizer's device that supersedes every leaf with one
 /// stroke count makes it disappear.
 public struct Discrepancy: Codable, Hashable, Sendable {

@@ -1,6 +1,6 @@
 import Foundation
 
-/// One completed round in `history` (DOMAIN.md, "History").
+/// One completed round in `history` (docs/rules.md, "History").
 public struct HistoryEntry: Codable, Hashable, Sendable {
     /// The round id, as lowercase UUID text.
     public var round: String

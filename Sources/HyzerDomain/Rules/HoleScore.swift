@@ -1,5 +1,5 @@
 /// The current score of one (round, player, hole), derived from the supersession graph of its
-/// score events (DOMAIN.md, "Current score").
+/// score events (docs/rules.md, "Current score").
 ///
 /// Leaves are the valid events of the hole that no valid supersession replaced, always sorted
 /// by `(createdAt, id)` with the id compared as lowercase UUID text.

@@ -2,7 +2,7 @@ import Foundation
 
 /// Everything the scoring rules derive from one round's ops: the valid finish, which score
 /// events count, the current score of every hole, the status, the standings, each player's
-/// breakdown and the discrepancies (DOMAIN.md).
+/// breakdown and the discrepancies (docs/rules.md).
 ///
 /// An evaluation is a pure function of its inputs. It does not depend on the order of `events`
 /// or `finishes` — both are sorted first — nor on the local clock, and no dictionary or set

@@ -1,4 +1,4 @@
-/// Where a round is in its life, derived from its ops (DOMAIN.md, "Round status").
+/// Where a round is in its life, derived from its ops (docs/rules.md, "Round status").
 public enum RoundStatus: String, Codable, Sendable {
     /// Started; some participant still lacks a score on some hole, or a hole is disputed.
     case active

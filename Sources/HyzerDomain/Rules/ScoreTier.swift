@@ -1,4 +1,4 @@
-/// The colour tier of one hole's score relative to par (DOMAIN.md, "Hole-by-hole breakdown").
+/// The colour tier of one hole's score relative to par (docs/rules.md, "Hole-by-hole breakdown").
 /// Terminal colours follow the seeds' tokens: green, white, amber and red.
 public enum ScoreTier: String, Codable, Sendable {
     /// Below par (birdie or better): green.

@@ -1,5 +1,5 @@
-/// One row of a round's leaderboard (DOMAIN.md, "Standings"). The field names are the public
-/// contract of `standings --json` (PRODUCT.md): add fields freely, never rename or drop one.
+/// One row of a round's leaderboard (docs/rules.md, "Standings"). The field names are the public
+/// contract of `standings --json` (docs/cli.md): add fields freely, never rename or drop one.
 public struct StandingsEntry: Codable, Hashable, Sendable {
     /// Competition ranking by `relativeToPar`: equal scores share a position and the next one
     /// skips (1, 1, 3). Participants with no score share the position after the last scored one.

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The three courses every replica seeds at `init` (DOMAIN.md, "Seeded courses"): Morley Field,
+/// The three courses every replica seeds at `init` (docs/rules.md, "Seeded courses"): Morley Field,
 /// Maple Hill and DeLaveaga, 18 holes each with their real pars.
 ///
 /// The data is embedded in the source, so the binary works when copied alone; a test checks it

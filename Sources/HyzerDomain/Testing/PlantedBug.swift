@@ -1,5 +1,5 @@
 /// Known bugs the simulator's own tests plant to prove that the harness catches them
-/// (SIMULATION.md). Off everywhere unless a test turns one on for a scope with
+/// (docs/simulation.md). Off everywhere unless a test turns one on for a scope with
 /// `PlantedBug.$active.withValue([...]) { … }`; production code never sets it.
 public struct PlantedBug: OptionSet, Hashable, Sendable {
     public let rawValue: UInt8

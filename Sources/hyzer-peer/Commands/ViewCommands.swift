@@ -10,7 +10,7 @@ struct StandingsCommand: AsyncParsableCommand {
     @Argument(help: "The round's id, id prefix, or latest.") var round: String
     @Flag(help: "Redraw whenever new ops land in the store (from any process), until interrupted.") var watch = false
 
-    /// The `standings --json` document (PRODUCT.md).
+    /// The `standings --json` document (docs/cli.md).
     struct Document: Encodable {
         let round: String
         let course: String
