@@ -3,7 +3,7 @@ SWIFT ?= swift
 PREFIX ?= /usr/local
 BIN := .build/debug/hyzer-peer
 
-.PHONY: deps build test demo install release soak bench clean
+.PHONY: deps build test demo install release soak bench nettest clean
 
 # System libraries: installed when missing, every time, idempotently.
 deps:
@@ -42,6 +42,12 @@ bench: release
 # (docs/simulation.md). Any failure prints the line that reproduces it.
 soak: release
 	.build/release/hyzer-peer simulate --seeds 1000
+
+# The network test bed: three hosts in network namespaces with loss, duplication, delay,
+# partitions and kill -9 (Tests/NetworkTestBed/nettest.py). Needs root, iproute2 and iptables;
+# says so and exits 0 without them.
+nettest: build
+	python3 Tests/NetworkTestBed/nettest.py --binary $(BIN)
 
 clean:
 	rm -rf .build
