@@ -8,6 +8,11 @@ import HyzerKit
 enum FolderLayout {
     static let vectorFileName = "vector.hzv"
     static let bundleExtension = ".hzb"
+    /// The largest bundle read or written: about 970,000 score events at 69 bytes each. A file
+    /// named like a bundle that is larger is refused by its size, before any byte is read.
+    static let maximumBundleBytes = 64 << 20
+    /// The largest vector file read: about 25,000 authors.
+    static let maximumVectorBytes = 1 << 20
 
     static func groupDirectory(_ group: GroupMembership) -> String {
         "hyzer/\(group.id.lowercased)"

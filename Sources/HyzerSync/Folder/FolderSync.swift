@@ -32,6 +32,10 @@ public struct FolderSync {
         var memberVectors: [AuthorID: VersionVector] = [:]
         let groupDirectory = FolderLayout.groupDirectory(group)
         for entry in try folder.list(groupDirectory) {
+            if entry.kind == .other {
+                report.rejected.append(.init(file: groupDirectory + "/" + entry.name, reason: Self.notFollowed))
+                continue
+            }
             guard entry.isDirectory, let member = AuthorID(hex: entry.name), entry.name == member.hex else {
                 report.ignored.append(groupDirectory + "/" + entry.name)
                 continue
@@ -48,7 +52,9 @@ public struct FolderSync {
             memberVectors[member] = VersionVector()
             for file in entries {
                 let path = directory + "/" + file.name
-                if file.name == FolderLayout.vectorFileName, !file.isDirectory {
+                if file.kind == .other {
+                    report.rejected.append(.init(file: path, reason: Self.notFollowed))
+                } else if file.name == FolderLayout.vectorFileName, !file.isDirectory {
                     memberVectors[member] = readVector(path, file, member: member, group, &records, &updates, &report)
                 } else if FolderLayout.isBundleName(file.name), !file.isDirectory {
                     try importBundle(path, file, member: member, group, &records, &updates, &report)
@@ -83,6 +89,9 @@ public struct FolderSync {
             let bundle = Bundle(groupID: group.id, sender: replica.author, senderVector: vector, segments: segments)
             let sealed = SealedFile.seal(bundle.encoded(signedBy: replica.signature(of:)), group: group)
             let name = FolderLayout.bundleName(contentHash: Blake2b.hash256(sealed))
+            guard sealed.count <= FolderLayout.maximumBundleBytes else {
+                throw FolderError.tooLarge(path: myDirectory + "/" + name, size: UInt64(sealed.count), limit: FolderLayout.maximumBundleBytes)
+            }
             // Recorded before it is written: a bundle that exists is always known, so it is
             // deleted in time; a record whose write failed is dropped at the next sync.
             try replica.updateSyncRecords(scope, ["mine:" + name: BundleRanges(segments).encoded()])
@@ -124,6 +133,9 @@ public struct FolderSync {
         return report
     }
 
+    /// Why a symbolic link, FIFO, socket or device in the folder is refused.
+    static let notFollowed = "a symbolic link or special file, which hyzer-peer never opens or follows"
+
     /// For each author, the lowest sequence number any member holds (0 for a member that has
     /// none). With no members, nothing is known to be held.
     static func lowest(_ vectors: some Collection<VersionVector>, authors: some Collection<AuthorID>) -> VersionVector {
@@ -152,7 +164,7 @@ public struct FolderSync {
             if let vector = try? Bundle.readVector(&reader) { return vector }
         }
         do {
-            let bytes = try folder.read(path)
+            let bytes = try folder.read(path, maximumBytes: FolderLayout.maximumVectorBytes)
             report.bytesRead += bytes.count
             let bundle = try Bundle(decoding: try SealedFile.open(bytes, group: group), expectedGroup: group.id)
             guard bundle.sender == member else { throw BundleError.misplaced(sender: bundle.sender, directory: member.short) }
@@ -181,7 +193,7 @@ public struct FolderSync {
             return
         }
         do {
-            let bytes = try folder.read(path)
+            let bytes = try folder.read(path, maximumBytes: FolderLayout.maximumBundleBytes)
             report.bytesRead += bytes.count
             guard FolderLayout.bundleName(contentHash: Blake2b.hash256(bytes)) == (path as NSString).lastPathComponent else {
                 throw BundleError.contentHashMismatch

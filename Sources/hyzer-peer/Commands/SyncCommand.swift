@@ -64,7 +64,8 @@ struct ExportCommand: ParsableCommand {
         let replica = try storeOptions.open()
         let bytes = try BundleFiles.export(replica)
         do {
-            try DirectoryFolder(root: URL(fileURLWithPath: "/")).writeAtomically(URL(fileURLWithPath: out).path, bytes)
+            let file = URL(fileURLWithPath: out)
+            try DirectoryFolder(root: file.deletingLastPathComponent()).writeAtomically(file.lastPathComponent, bytes)
         } catch {
             throw ReplicaError.storage(detail: "cannot write \(out): \(error)")
         }
