@@ -25,11 +25,24 @@ public struct FolderSync {
         var report = FolderSyncReport()
         var records = try replica.syncRecords(scope)
         var updates: [String: [UInt8]?] = [:]
+        let now = replica.wallClockMilliseconds()
         let myDirectory = FolderLayout.memberDirectory(group, replica.author)
         try folder.makeDirectory(myDirectory)
+        // Records of the layout before vector files were named by their content.
+        for key in records.keys where key.hasPrefix("vector:") && !key.contains("/") {
+            records[key] = nil
+            updates[key] = .some(nil)
+        }
 
-        // 1. Read what the other members wrote.
+        // 1. Read what the other members wrote. A member is an author whose signed vector
+        //    was once read from its directory; what it proved is remembered, so a directory
+        //    that vanishes or a replayed old vector never lowers it.
         var memberVectors: [AuthorID: VersionVector] = [:]
+        for (key, value) in records where key.hasPrefix("member:") {
+            var reader = ByteReader(value)
+            guard let member = AuthorID(hex: String(key.dropFirst(7))), let vector = try? Bundle.readVector(&reader) else { continue }
+            memberVectors[member] = vector
+        }
         let groupDirectory = FolderLayout.groupDirectory(group)
         for entry in try folder.list(groupDirectory) {
             if entry.kind == .other {
@@ -49,13 +62,34 @@ public struct FolderSync {
                 report.rejected.append(.init(file: directory, reason: "\(error)"))
                 continue
             }
-            memberVectors[member] = VersionVector()
+            var proven: VersionVector?
+            for file in entries where file.kind == .file && FolderLayout.isVectorName(file.name) {
+                guard let vector = readVector(directory + "/" + file.name, file, member: member, group, &records, &updates, &report)
+                else { continue }
+                proven = proven ?? VersionVector()
+                proven?.formMaximum(vector)
+            }
+            if let proven {
+                var highest = memberVectors[member] ?? VersionVector()
+                highest.formMaximum(proven)
+                if memberVectors[member] != highest {
+                    memberVectors[member] = highest
+                    var writer = ByteWriter()
+                    Bundle.write(highest, into: &writer)
+                    updates["member:" + member.hex] = writer.bytes
+                }
+            }
+            guard memberVectors[member] != nil else {
+                // Named like an author, but nothing in it proves one: not a member.
+                report.ignored.append(directory)
+                continue
+            }
             for file in entries {
                 let path = directory + "/" + file.name
                 if file.kind == .other {
                     report.rejected.append(.init(file: path, reason: Self.notFollowed))
-                } else if file.name == FolderLayout.vectorFileName, !file.isDirectory {
-                    memberVectors[member] = readVector(path, file, member: member, group, &records, &updates, &report)
+                } else if FolderLayout.isVectorName(file.name), !file.isDirectory {
+                    continue
                 } else if FolderLayout.isBundleName(file.name), !file.isDirectory {
                     try importBundle(path, file, member: member, group, &records, &updates, &report)
                 } else {
@@ -106,31 +140,59 @@ public struct FolderSync {
             report.bytesWritten += sealed.count
         }
 
-        // 3. Publish this replica's vector when it changed.
+        // 3. Publish this replica's vector when it changed, under a new name; the file it
+        //    replaces (and one in the old `vector.hzv` layout) is retired, not removed.
         let published = Bundle(groupID: group.id, sender: replica.author, senderVector: vector, segments: [])
         let vectorBytes = published.encoded(signedBy: replica.signature(of:))
-        if records["published"] != vectorBytes || !present.contains(FolderLayout.vectorFileName) {
+        var current = records["publishedFile"].map { String(decoding: $0, as: UTF8.self) }
+        if records["published"] != vectorBytes || !present.contains(current ?? "") {
             let sealed = SealedFile.seal(vectorBytes, group: group)
-            try folder.writeAtomically(myDirectory + "/" + FolderLayout.vectorFileName, sealed)
+            let name = FolderLayout.vectorName(contentHash: Blake2b.hash256(sealed))
+            try folder.writeAtomically(myDirectory + "/" + name, sealed)
             updates["published"] = vectorBytes
+            updates["publishedFile"] = Array(name.utf8)
+            current = name
             report.vectorPublished = true
             report.bytesWritten += sealed.count
         }
+        for name in present.sorted() where FolderLayout.isVectorName(name) && name != current && records["retire:" + name] == nil {
+            updates["retire:" + name] = Self.encode(now)
+        }
 
-        // 4. Delete our bundles that every member holds.
+        // 4. Retire our bundles that every member holds; remove what was retired a grace
+        //    period ago, so a sync tool still copying a file never loses it mid-transfer.
         if !memberVectors.isEmpty {
             for (key, value) in records.sorted(by: { $0.key < $1.key }) where key.hasPrefix("mine:") {
                 guard let ranges = BundleRanges(encoded: value),
                     memberVectors.values.allSatisfy({ member in ranges.ranges.allSatisfy { member[$0.author] >= $0.last } })
                 else { continue }
-                try folder.remove(myDirectory + "/" + key.dropFirst(5))
                 updates[key] = .some(nil)
-                report.bundlesDeleted += 1
+                updates["retire:" + key.dropFirst(5)] = Self.encode(now)
+                report.bundlesRetired += 1
             }
+        }
+        for (key, value) in records.sorted(by: { $0.key < $1.key }) where key.hasPrefix("retire:") {
+            let name = String(key.dropFirst(7))
+            var reader = ByteReader(value)
+            let since = (try? reader.readUInt64()) ?? 0
+            guard present.contains(name) else {
+                updates[key] = .some(nil)
+                continue
+            }
+            guard now >= since, now - since >= FolderLayout.gracePeriodMilliseconds else { continue }
+            try folder.remove(myDirectory + "/" + name)
+            updates[key] = .some(nil)
+            if FolderLayout.isBundleName(name) { report.bundlesDeleted += 1 }
         }
         try replica.updateSyncRecords(scope, updates)
         report.opsPending = try replica.pendingOpCount()
         return report
+    }
+
+    private static func encode(_ milliseconds: UInt64) -> [UInt8] {
+        var writer = ByteWriter()
+        writer.write(milliseconds)
+        return writer.bytes
     }
 
     /// Why a symbolic link, FIFO, socket or device in the folder is refused.
@@ -153,11 +215,13 @@ public struct FolderSync {
         return writer.bytes
     }
 
+    /// The vector in one of `member`'s vector files, or `nil` (reported) when the file fails
+    /// a check. Remembered by path, size and modification time.
     private func readVector(
         _ path: String, _ file: FolderEntry, member: AuthorID, _ group: GroupMembership,
         _ records: inout [String: [UInt8]], _ updates: inout [String: [UInt8]?], _ report: inout FolderSyncReport
-    ) -> VersionVector {
-        let key = "vector:" + member.hex
+    ) -> VersionVector? {
+        let key = "vector:" + path
         let fingerprint = Self.fingerprint(file)
         if let cached = records[key], cached.starts(with: fingerprint) {
             var reader = ByteReader(cached.dropFirst(fingerprint.count))
@@ -176,7 +240,7 @@ public struct FolderSync {
             return bundle.senderVector
         } catch {
             report.rejected.append(.init(file: path, reason: "\(error)"))
-            return VersionVector()
+            return nil
         }
     }
 
