@@ -31,7 +31,7 @@ struct SyncCommand: AsyncParsableCommand {
         for rejection in report.rejected { Terminal.error("warning: \(rejection.file): \(rejection.reason)") }
         if output.json { return try JSONOutput.print(report) }
         print("\(report.members) other members · read \(report.bundlesRead) bundles (\(report.bundlesSkipped) already read) · "
-            + "\(report.opsIngested) new ops · wrote \(report.bundlesWritten) bundles · deleted \(report.bundlesDeleted)"
+            + "\(report.opsIngested) new ops · wrote \(report.bundlesWritten) bundles · retired \(report.bundlesRetired) · deleted \(report.bundlesDeleted)"
             + (report.rejected.isEmpty ? "" : " · \(report.rejected.count) refused"))
     }
 
