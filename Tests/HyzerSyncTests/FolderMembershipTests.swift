@@ -106,6 +106,11 @@ import Testing
         try trio.ann.sync(shared)
         let after = vectorFiles(shared, trio.ann.author)
         #expect(after.count == 1 && !after.contains(before[0]))
+
+        // Ben forgets the file that went, so its records do not grow with every vector.
+        try trio.ben.sync(shared)
+        let remembered = try trio.ben.syncRecords(shared.folder).keys.filter { $0.hasPrefix("vector:" + shared.memberDirectory(trio.ann.author)) }
+        #expect(remembered == ["vector:" + after[0]])
     }
 
     /// A member whose directory holds only `vector.hzv` (written by an earlier build) is

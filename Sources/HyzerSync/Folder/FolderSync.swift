@@ -44,6 +44,10 @@ public struct FolderSync {
             memberVectors[member] = vector
         }
         let groupDirectory = FolderLayout.groupDirectory(group)
+        // What was read is remembered per file; records of files gone from directories that
+        // were listed are dropped, so the records do not grow with every file ever published.
+        var listedFiles: Set<String> = []
+        var unlisted: Set<String> = []
         for entry in try folder.list(groupDirectory) {
             if entry.kind == .other {
                 report.rejected.append(.init(file: groupDirectory + "/" + entry.name, reason: Self.notFollowed))
@@ -60,8 +64,10 @@ public struct FolderSync {
                 entries = try folder.list(directory)
             } catch {
                 report.rejected.append(.init(file: directory, reason: "\(error)"))
+                unlisted.insert(directory + "/")
                 continue
             }
+            listedFiles.formUnion(entries.map { directory + "/" + $0.name })
             var proven: VersionVector?
             for file in entries where file.kind == .file && FolderLayout.isVectorName(file.name) {
                 guard let vector = readVector(directory + "/" + file.name, file, member: member, group, &records, &updates, &report)
@@ -98,6 +104,12 @@ public struct FolderSync {
             }
         }
         report.members = memberVectors.count
+        for key in records.keys where key.hasPrefix("vector:") || key.hasPrefix("file:") {
+            let path = key.drop { $0 != ":" }.dropFirst()
+            guard !listedFiles.contains(String(path)), !unlisted.contains(where: { path.hasPrefix($0) }) else { continue }
+            records[key] = nil
+            updates[key] = .some(nil)
+        }
 
         // 2. Write what some member lacks and no bundle of ours already holds.
         let mine = try folder.list(myDirectory)
