@@ -63,7 +63,7 @@ public struct FolderSync {
             do {
                 entries = try folder.list(directory)
             } catch {
-                report.rejected.append(.init(file: directory, reason: "\(error)"))
+                report.rejected.append(.init(file: directory, reason: Self.reason(error)))
                 unlisted.insert(directory + "/")
                 continue
             }
@@ -207,6 +207,11 @@ public struct FolderSync {
         return writer.bytes
     }
 
+    /// A refusal's reason: a folder error's own words (the report names the file already).
+    static func reason(_ error: any Error) -> String {
+        (error as? FolderError)?.reason ?? "\(error)"
+    }
+
     /// Why a symbolic link, FIFO, socket or device in the folder is refused.
     static let notFollowed = "a symbolic link or special file, which hyzer-peer never opens or follows"
 
@@ -251,7 +256,7 @@ public struct FolderSync {
             updates[key] = writer.bytes
             return bundle.senderVector
         } catch {
-            report.rejected.append(.init(file: path, reason: "\(error)"))
+            report.rejected.append(.init(file: path, reason: Self.reason(error)))
             return nil
         }
     }
@@ -285,14 +290,14 @@ public struct FolderSync {
         } catch let error as ReplicaError {
             throw error  // the store itself failed: stop, nothing is recorded as read
         } catch let error as BundleError {
-            report.rejected.append(.init(file: path, reason: "\(error)"))
+            report.rejected.append(.init(file: path, reason: Self.reason(error)))
             // A file whose content is wrong is read again only when it changes; one of a newer
             // format is read again by a build that reads more formats.
             updates[key] = fingerprint + [2, Bundle.formatVersion]
         } catch {
             // The file could not be read (an I/O error, a placeholder not yet downloaded):
             // try again next time.
-            report.rejected.append(.init(file: path, reason: "\(error)"))
+            report.rejected.append(.init(file: path, reason: Self.reason(error)))
         }
     }
 }
