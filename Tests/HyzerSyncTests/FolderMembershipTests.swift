@@ -85,6 +85,25 @@ import Testing
         #expect(shared.bundles(of: trio.ann.author).isEmpty)
     }
 
+    /// Ben's vector in the folder goes back (his device restored from an older backup): what is
+    /// written follows the vectors in the folder now, so Ann writes Cleo again, once.
+    @Test func aMemberWhoseVectorWentBackIsSentWhatItLacks() throws {
+        let trio = try Trio()
+        let shared = trio.shared
+        let oldVector = try #require(vectorFiles(shared, trio.ben.author).first)
+        let oldBytes = try shared.read(oldVector)
+        try trio.ann.replica.addPlayer(name: "Cleo")
+        try settle(trio.all, shared)
+        for file in vectorFiles(shared, trio.ben.author) { try FileManager.default.removeItem(at: shared.url(file)) }
+        try shared.put(oldBytes, at: oldVector)
+
+        let report = try trio.ann.sync(shared)
+        #expect(report.bundlesWritten == 1 && report.members == 2)
+        let bundle = try #require(shared.bundles(of: trio.ann.author).first)
+        let again = try trio.ann.sync(shared)
+        #expect(again.bytesWritten == 0 && shared.bundles(of: trio.ann.author) == [bundle], "written once, not on every sync")
+    }
+
     /// A new vector goes under a new name; the one it replaces stays for the grace period, so a
     /// sync tool copying it never reports "no such file".
     @Test func aReplacedVectorStaysForTheGracePeriod() throws {

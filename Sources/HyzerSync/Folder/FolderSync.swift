@@ -35,9 +35,13 @@ public struct FolderSync {
         }
 
         // 1. Read what the other members wrote. A member is an author whose signed vector
-        //    was once read from its directory; what it proved is remembered, so a directory
-        //    that vanishes or a replayed old vector never lowers it.
+        //    was once read from its directory, and the highest vector it ever proved is
+        //    remembered. What to write and what to delete follow, per member, the highest
+        //    vector among its files now (a replayed older file beside it changes nothing; a
+        //    member restored from an older backup gets what it lost), or the remembered one
+        //    when its directory holds none (deleted, or not synced here yet).
         var memberVectors: [AuthorID: VersionVector] = [:]
+        var currentVectors: [AuthorID: VersionVector] = [:]
         for (key, value) in records where key.hasPrefix("member:") {
             var reader = ByteReader(value)
             guard let member = AuthorID(hex: String(key.dropFirst(7))), let vector = try? Bundle.readVector(&reader) else { continue }
@@ -76,6 +80,7 @@ public struct FolderSync {
                 proven?.formMaximum(vector)
             }
             if let proven {
+                currentVectors[member] = proven
                 var highest = memberVectors[member] ?? VersionVector()
                 highest.formMaximum(proven)
                 if memberVectors[member] != highest {
@@ -104,6 +109,7 @@ public struct FolderSync {
             }
         }
         report.members = memberVectors.count
+        currentVectors.merge(memberVectors) { current, _ in current }
         for key in records.keys where key.hasPrefix("vector:") || key.hasPrefix("file:") {
             let path = key.drop { $0 != ":" }.dropFirst()
             guard !listedFiles.contains(String(path)), !unlisted.contains(where: { path.hasPrefix($0) }) else { continue }
@@ -113,13 +119,13 @@ public struct FolderSync {
 
         // 2. Write what some member lacks and no bundle of ours already holds.
         let mine = try folder.list(myDirectory)
-        let present = Set(mine.map(\.name))
+        let present = Set(mine.filter { !$0.isDirectory }.map(\.name))
         for key in records.keys where key.hasPrefix("mine:") && !present.contains(String(key.dropFirst(5))) {
             records[key] = nil
             updates[key] = .some(nil)
         }
         let vector = try replica.versionVector()
-        let lacking = Self.lowest(memberVectors.values, authors: vector.heads.keys)
+        let lacking = Self.lowest(currentVectors.values, authors: vector.heads.keys)
         let written = records.filter { $0.key.hasPrefix("mine:") }.values
             .compactMap(BundleRanges.init(encoded:)).flatMap(\.ranges).sorted { $0.first < $1.first }
         var from = vector
@@ -173,10 +179,10 @@ public struct FolderSync {
 
         // 4. Retire our bundles that every member holds; remove what was retired a grace
         //    period ago, so a sync tool still copying a file never loses it mid-transfer.
-        if !memberVectors.isEmpty {
+        if !currentVectors.isEmpty {
             for (key, value) in records.sorted(by: { $0.key < $1.key }) where key.hasPrefix("mine:") {
                 guard let ranges = BundleRanges(encoded: value),
-                    memberVectors.values.allSatisfy({ member in ranges.ranges.allSatisfy { member[$0.author] >= $0.last } })
+                    currentVectors.values.allSatisfy({ member in ranges.ranges.allSatisfy { member[$0.author] >= $0.last } })
                 else { continue }
                 updates[key] = .some(nil)
                 updates["retire:" + key.dropFirst(5)] = Self.encode(now)
