@@ -24,7 +24,9 @@ import Testing
         // The group secret goes into the database, which stays private.
         #expect(try cli.run("group", "create").status == 0)
         #expect(try mode(store.appendingPathComponent("replica.sqlite")) == 0o600)
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: store.path).filter { $0.hasSuffix(".tmp") || $0.hasSuffix(".partial") }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: store.path).filter {
+            $0.hasSuffix(".tmp") || $0.hasSuffix(".partial")
+        }
         #expect(leftovers.isEmpty)
     }
 

@@ -125,7 +125,10 @@ import Testing
         #expect(report.bytesRead == 0)
         let limit = FolderLayout.maximumBundleBytes
         let absolute = setting.shared.url(path).path
-        #expect(report.rejected == [.init(file: path, reason: "2147483648 bytes, over the limit of 67108864 bytes for this kind of file; it is not read")])
+        #expect(
+            report.rejected == [
+                .init(file: path, reason: "2147483648 bytes, over the limit of 67108864 bytes for this kind of file; it is not read")
+            ])
         #expect(throws: FolderError.tooLarge(path: absolute, size: UInt64(size), limit: limit)) {
             try setting.shared.folder.read(path, maximumBytes: limit)
         }

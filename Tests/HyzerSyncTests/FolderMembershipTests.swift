@@ -38,7 +38,10 @@ import Testing
         #expect(report.members == 2)
         #expect(report.bundlesRetired == 1)
         #expect(Set(report.ignored) == Set(strangers.map { shared.memberDirectory($0) }))
-        #expect(Set(report.rejected.map(\.file)) == [shared.memberDirectory(strangers[1]) + "/vector.hzv", shared.memberDirectory(strangers[2]) + "/vector.hzv"])
+        #expect(
+            Set(report.rejected.map(\.file)) == [
+                shared.memberDirectory(strangers[1]) + "/vector.hzv", shared.memberDirectory(strangers[2]) + "/vector.hzv",
+            ])
         #expect(report.rejected.contains { $0.reason.contains("it was sent by \(trio.mallory.author.short)") })
     }
 
@@ -128,7 +131,9 @@ import Testing
 
         // Ben forgets the file that went, so its records do not grow with every vector.
         try trio.ben.sync(shared)
-        let remembered = try trio.ben.syncRecords(shared.folder).keys.filter { $0.hasPrefix("vector:" + shared.memberDirectory(trio.ann.author)) }
+        let remembered = try trio.ben.syncRecords(shared.folder).keys.filter {
+            $0.hasPrefix("vector:" + shared.memberDirectory(trio.ann.author))
+        }
         #expect(remembered == ["vector:" + after[0]])
     }
 

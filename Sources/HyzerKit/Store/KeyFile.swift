@@ -16,7 +16,9 @@ enum KeyFile {
         let temporary = directory.appendingPathComponent("." + url.lastPathComponent + "." + Hex.encode(SecureRandom.bytes(8)) + ".tmp")
         let text = Array((Hex.encode(keys.secretKey) + "\n").utf8)
         let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw ReplicaError.storage(detail: "cannot write \(temporary.path): \(String(cString: strerror(errno)))") }
+        guard descriptor >= 0 else {
+            throw ReplicaError.storage(detail: "cannot write \(temporary.path): \(String(cString: strerror(errno)))")
+        }
         let written = text.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress!, $0.count) }
         let synced = fsync(descriptor) == 0
         close(descriptor)
@@ -44,7 +46,9 @@ enum KeyFile {
         guard mode & 0o077 == 0 else {
             throw ReplicaError.badKeyFile(
                 path: url.path,
-                detail: "other users can read or write it (mode \(String(mode, radix: 8))); run `chmod 600 \(url.path)` if nobody else could have copied it")
+                detail:
+                    "other users can read or write it (mode \(String(mode, radix: 8))); run `chmod 600 \(url.path)` if nobody else could have copied it"
+            )
         }
         return keys
     }

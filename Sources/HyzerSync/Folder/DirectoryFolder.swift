@@ -55,7 +55,9 @@ public struct DirectoryFolder: SharedFolder {
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw error(path, String(cString: strerror(errno))) }
         guard info.st_mode & S_IFMT == S_IFREG else { throw error(path, "not a regular file; it is not read") }
-        guard info.st_size <= maximumBytes else { throw FolderError.tooLarge(path: absolute(path), size: UInt64(info.st_size), limit: maximumBytes) }
+        guard info.st_size <= maximumBytes else {
+            throw FolderError.tooLarge(path: absolute(path), size: UInt64(info.st_size), limit: maximumBytes)
+        }
         var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
         var filled = 0
         while filled < bytes.count {
@@ -153,7 +155,9 @@ public struct DirectoryFolder: SharedFolder {
             close(current)
             guard next >= 0 else {
                 if failure == ENOENT, !creating { return nil }
-                throw error(walked, Self.reason(failure, "a symbolic link or a file where a directory should be; remove it (links are never followed)"))
+                throw error(
+                    walked,
+                    Self.reason(failure, "a symbolic link or a file where a directory should be; remove it (links are never followed)"))
             }
             current = next
         }

@@ -28,18 +28,70 @@ public struct FolderSync {
         let now = replica.wallClockMilliseconds()
         let myDirectory = FolderLayout.memberDirectory(group, replica.author)
         try folder.makeDirectory(myDirectory)
-        // Records of the layout before vector files were named by their content.
-        for key in records.keys where key.hasPrefix("vector:") && !key.contains("/") {
+
+        // 1. Read what the other members wrote.
+        let memberVectors = try readMembers(group, &records, &updates, &report)
+
+        // 2. Write what some member lacks and no bundle of ours already holds.
+        let mine = try folder.list(myDirectory)
+        let present = Set(mine.filter { !$0.isDirectory }.map(\.name))
+        for key in records.keys where key.hasPrefix("mine:") && !present.contains(String(key.dropFirst(5))) {
             records[key] = nil
             updates[key] = .some(nil)
         }
+        let vector = try replica.versionVector()
+        let lacking = Self.lowest(memberVectors.values, authors: vector.heads.keys)
+        let written = records.filter { $0.key.hasPrefix("mine:") }.values
+            .compactMap(BundleRanges.init(encoded:)).flatMap(\.ranges).sorted { $0.first < $1.first }
+        var from = vector
+        for (author, head) in vector.heads {
+            var start = lacking[author]
+            for range in written where range.author == author && range.first <= start + 1 && range.last > start {
+                start = range.last
+            }
+            if head > start { from[author] = start }
+        }
+        let segments = try replica.delta(above: from)
+        if !segments.isEmpty {
+            let bundle = Bundle(groupID: group.id, sender: replica.author, senderVector: vector, segments: segments)
+            let sealed = SealedFile.seal(bundle.encoded(signedBy: replica.signature(of:)), group: group)
+            let name = FolderLayout.bundleName(contentHash: Blake2b.hash256(sealed))
+            guard sealed.count <= FolderLayout.maximumBundleBytes else {
+                throw FolderError.tooLarge(
+                    path: myDirectory + "/" + name, size: UInt64(sealed.count), limit: FolderLayout.maximumBundleBytes)
+            }
+            // Recorded before it is written: a bundle that exists is always known, so it is
+            // deleted in time; a record whose write failed is dropped at the next sync.
+            try replica.updateSyncRecords(scope, ["mine:" + name: BundleRanges(segments).encoded()])
+            do {
+                try folder.writeAtomically(myDirectory + "/" + name, sealed)
+            } catch {
+                try? replica.updateSyncRecords(scope, ["mine:" + name: nil])
+                throw error
+            }
+            records["mine:" + name] = BundleRanges(segments).encoded()
+            report.bundlesWritten += 1
+            report.bytesWritten += sealed.count
+        }
 
-        // 1. Read what the other members wrote. A member is an author whose signed vector
-        //    was once read from its directory, and the highest vector it ever proved is
-        //    remembered. What to write and what to delete follow, per member, the highest
-        //    vector among its files now (a replayed older file beside it changes nothing; a
-        //    member restored from an older backup gets what it lost), or the remembered one
-        //    when its directory holds none (deleted, or not synced here yet).
+        // 3. Publish this replica's vector; 4. retire and remove what is no longer needed.
+        try publishVector(vector, group, now: now, present: present, records, &updates, &report)
+        try retire(memberVectors: memberVectors, group, now: now, present: present, records, &updates, &report)
+        try replica.updateSyncRecords(scope, updates)
+        report.opsPending = try replica.pendingOpCount()
+        return report
+    }
+
+    /// Step 1: imports what the other members wrote, and returns each member's vector.
+    ///
+    /// A member is an author whose signed vector was once read from its directory; the highest
+    /// vector it ever proved is remembered. What to write and what to delete follow, per
+    /// member, the highest vector among its files now (a replayed older file beside it changes
+    /// nothing; a member restored from an older backup gets what it lost), or the remembered
+    /// one when its directory holds none (deleted, or not synced here yet).
+    private func readMembers(
+        _ group: GroupMembership, _ records: inout [String: [UInt8]], _ updates: inout [String: [UInt8]?], _ report: inout FolderSyncReport
+    ) throws -> [AuthorID: VersionVector] {
         var memberVectors: [AuthorID: VersionVector] = [:]
         var currentVectors: [AuthorID: VersionVector] = [:]
         for (key, value) in records where key.hasPrefix("member:") {
@@ -109,57 +161,23 @@ public struct FolderSync {
             }
         }
         report.members = memberVectors.count
-        currentVectors.merge(memberVectors) { current, _ in current }
         for key in records.keys where key.hasPrefix("vector:") || key.hasPrefix("file:") {
             let path = key.drop { $0 != ":" }.dropFirst()
             guard !listedFiles.contains(String(path)), !unlisted.contains(where: { path.hasPrefix($0) }) else { continue }
             records[key] = nil
             updates[key] = .some(nil)
         }
+        currentVectors.merge(memberVectors) { current, _ in current }
+        return currentVectors
+    }
 
-        // 2. Write what some member lacks and no bundle of ours already holds.
-        let mine = try folder.list(myDirectory)
-        let present = Set(mine.filter { !$0.isDirectory }.map(\.name))
-        for key in records.keys where key.hasPrefix("mine:") && !present.contains(String(key.dropFirst(5))) {
-            records[key] = nil
-            updates[key] = .some(nil)
-        }
-        let vector = try replica.versionVector()
-        let lacking = Self.lowest(currentVectors.values, authors: vector.heads.keys)
-        let written = records.filter { $0.key.hasPrefix("mine:") }.values
-            .compactMap(BundleRanges.init(encoded:)).flatMap(\.ranges).sorted { $0.first < $1.first }
-        var from = vector
-        for (author, head) in vector.heads {
-            var start = lacking[author]
-            for range in written where range.author == author && range.first <= start + 1 && range.last > start {
-                start = range.last
-            }
-            if head > start { from[author] = start }
-        }
-        let segments = try replica.delta(above: from)
-        if !segments.isEmpty {
-            let bundle = Bundle(groupID: group.id, sender: replica.author, senderVector: vector, segments: segments)
-            let sealed = SealedFile.seal(bundle.encoded(signedBy: replica.signature(of:)), group: group)
-            let name = FolderLayout.bundleName(contentHash: Blake2b.hash256(sealed))
-            guard sealed.count <= FolderLayout.maximumBundleBytes else {
-                throw FolderError.tooLarge(path: myDirectory + "/" + name, size: UInt64(sealed.count), limit: FolderLayout.maximumBundleBytes)
-            }
-            // Recorded before it is written: a bundle that exists is always known, so it is
-            // deleted in time; a record whose write failed is dropped at the next sync.
-            try replica.updateSyncRecords(scope, ["mine:" + name: BundleRanges(segments).encoded()])
-            do {
-                try folder.writeAtomically(myDirectory + "/" + name, sealed)
-            } catch {
-                try? replica.updateSyncRecords(scope, ["mine:" + name: nil])
-                throw error
-            }
-            records["mine:" + name] = BundleRanges(segments).encoded()
-            report.bundlesWritten += 1
-            report.bytesWritten += sealed.count
-        }
-
-        // 3. Publish this replica's vector when it changed, under a new name; the file it
-        //    replaces (and one in the old `vector.hzv` layout) is retired, not removed.
+    /// Step 3: publishes this replica's vector when it changed, under a new name; the file it
+    /// replaces (and one in the old `vector.hzv` layout) is retired, not removed.
+    private func publishVector(
+        _ vector: VersionVector, _ group: GroupMembership, now: UInt64, present: Set<String>,
+        _ records: [String: [UInt8]], _ updates: inout [String: [UInt8]?], _ report: inout FolderSyncReport
+    ) throws {
+        let myDirectory = FolderLayout.memberDirectory(group, replica.author)
         let published = Bundle(groupID: group.id, sender: replica.author, senderVector: vector, segments: [])
         let vectorBytes = published.encoded(signedBy: replica.signature(of:))
         var current = records["publishedFile"].map { String(decoding: $0, as: UTF8.self) }
@@ -176,13 +194,19 @@ public struct FolderSync {
         for name in present.sorted() where FolderLayout.isVectorName(name) && name != current && records["retire:" + name] == nil {
             updates["retire:" + name] = Self.encode(now)
         }
+    }
 
-        // 4. Retire our bundles that every member holds; remove what was retired a grace
-        //    period ago, so a sync tool still copying a file never loses it mid-transfer.
-        if !currentVectors.isEmpty {
+    /// Step 4: retires our bundles that every member holds, and removes what was retired a
+    /// grace period ago, so a sync tool still copying a file never loses it mid-transfer.
+    private func retire(
+        memberVectors: [AuthorID: VersionVector], _ group: GroupMembership, now: UInt64, present: Set<String>,
+        _ records: [String: [UInt8]], _ updates: inout [String: [UInt8]?], _ report: inout FolderSyncReport
+    ) throws {
+        let myDirectory = FolderLayout.memberDirectory(group, replica.author)
+        if !memberVectors.isEmpty {
             for (key, value) in records.sorted(by: { $0.key < $1.key }) where key.hasPrefix("mine:") {
                 guard let ranges = BundleRanges(encoded: value),
-                    currentVectors.values.allSatisfy({ member in ranges.ranges.allSatisfy { member[$0.author] >= $0.last } })
+                    memberVectors.values.allSatisfy({ member in ranges.ranges.allSatisfy { member[$0.author] >= $0.last } })
                 else { continue }
                 updates[key] = .some(nil)
                 updates["retire:" + key.dropFirst(5)] = Self.encode(now)
@@ -202,9 +226,6 @@ public struct FolderSync {
             updates[key] = .some(nil)
             if FolderLayout.isBundleName(name) { report.bundlesDeleted += 1 }
         }
-        try replica.updateSyncRecords(scope, updates)
-        report.opsPending = try replica.pendingOpCount()
-        return report
     }
 
     private static func encode(_ milliseconds: UInt64) -> [UInt8] {
