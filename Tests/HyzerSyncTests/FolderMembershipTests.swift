@@ -137,6 +137,26 @@ import Testing
         #expect(remembered == ["vector:" + after[0]])
     }
 
+    /// The wall clock steps back an hour after a bundle is retired: removal waits, it never
+    /// comes early.
+    @Test func aClockSteppedBackOnlyDelaysRemoval() throws {
+        let trio = try Trio()
+        try trio.ann.replica.addPlayer(name: "Cleo")
+        try trio.ann.sync(trio.shared)
+        try trio.ben.sync(trio.shared)
+        try trio.mallory.sync(trio.shared)
+        let retiredAt = trio.ann.clock.nowMilliseconds()
+        #expect(try trio.ann.sync(trio.shared).bundlesRetired == 1)
+
+        trio.ann.clock.set(retiredAt - 3_600_000)
+        #expect(try trio.ann.sync(trio.shared).bundlesDeleted == 0)
+        trio.ann.clock.set(retiredAt + FolderLayout.gracePeriodMilliseconds - 10)
+        #expect(try trio.ann.sync(trio.shared).bundlesDeleted == 0)
+        trio.ann.clock.set(retiredAt + FolderLayout.gracePeriodMilliseconds + 10)
+        #expect(try trio.ann.sync(trio.shared).bundlesDeleted == 1)
+        #expect(trio.shared.bundles(of: trio.ann.author).isEmpty)
+    }
+
     /// A member whose directory holds only `vector.hzv` (written by an earlier build) is
     /// proven by it, and gets what it lacks.
     @Test func aVectorInTheFirstLayoutIsStillRead() throws {
