@@ -80,11 +80,17 @@ import Testing
         #expect(try peer.replica.digest() == restored.replica.digest())
     }
 
-    @Test func theSecretKeyFileIsPrivate() throws {
+    /// The directory, the key and every database file (`-wal` and `-shm` exist while the store
+    /// is open) are private to their owner.
+    @Test func theStoreFilesArePrivate() throws {
         let test = try TestReplica("phone", keySeed: 4)
-        let keyPath = test.replica.directory.appendingPathComponent(Replica.keyFileName).path
-        let permissions = try FileManager.default.attributesOfItem(atPath: keyPath)[.posixPermissions] as? NSNumber
-        #expect(permissions?.intValue == 0o600)
+        func mode(_ name: String) throws -> Int? {
+            let path = name.isEmpty ? test.replica.directory.path : test.replica.directory.appendingPathComponent(name).path
+            return (try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber)?.intValue
+        }
+        #expect(try mode("") == 0o700)
+        #expect(try mode(Replica.keyFileName) == 0o600)
+        for suffix in ["", "-wal", "-shm"] { #expect(try mode(Replica.databaseFileName + suffix) == 0o600, "\(suffix)") }
     }
 
     @Test func creatingOverAnExistingStoreIsRefused() throws {
