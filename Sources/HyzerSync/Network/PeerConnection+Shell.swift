@@ -7,51 +7,65 @@ extension PeerConnection {
         let connection: PeerConnection
         let writes: AsyncStream<[UInt8]>.Continuation
         var outcome = ConnectionOutcome()
+        var writerStarted = false
 
         /// Handles events until the engine closes.
         mutating func drive(
-            _ engine: inout SyncEngine, events: AsyncStream<(Event, AsyncStream<Void>.Continuation)>, now: () -> UInt64
+            _ engine: inout SyncEngine, events: AsyncStream<Delivery>, now: () -> UInt64, startWriter: () -> Void
         ) async {
-            guard await perform(engine.start(now: now()), &engine, now: now) else { return }
-            for await (event, done) in events {
-                defer { done.finish() }
-                let actions: [SyncEngine.Action]
-                switch event {
+            guard await perform(engine.start(now: now()), &engine, now: now, startWriter: startWriter) else { return }
+            for await delivery in events {
+                defer { delivery.handled() }
+                var actions: [SyncEngine.Action]
+                switch delivery.event {
                 case .frame(let bytes):
                     outcome.bytesReceived += bytes.count + 4
                     actions = engine.receive(frame: bytes, now: now())
-                case .tick:
+                case .signal(.tick):
                     actions = engine.tick(now: now())
-                case .storeChanged:
+                case .signal(.storeChanged):
                     guard engine.isOpen else { continue }
-                    do {
-                        let vector = try await connection.store { try $0.versionVector() }
-                        actions = engine.localChanged(localVector: vector, now: now())
-                    } catch {
-                        outcome.failure = .storeFailed("\(error)")
-                        return
-                    }
+                    guard let vector = await localVector() else { return }
+                    actions = engine.localChanged(localVector: vector, now: now())
                 case .ended(nil):
                     actions = engine.connectionClosed()
                 case .ended(let failure?):
                     outcome.failure = failure
                     return
                 }
-                let wasAuthenticated = outcome.peer != nil
-                guard await perform(actions, &engine, now: now) else { return }
-                if !wasAuthenticated, let peer = engine.peer {
+                if outcome.peer == nil, let peer = engine.peer {
+                    // The peer proved it is a member: now the store is worth reading.
                     outcome.peer = peer.hex
                     await connection.onAuthenticated()
+                    guard let vector = await localVector() else { return }
+                    actions += engine.localChanged(localVector: vector, now: now())
                 }
+                guard await perform(actions, &engine, now: now, startWriter: startWriter) else { return }
+            }
+        }
+
+        /// The store's version vector; `nil` (and the failure recorded) when the store fails.
+        private mutating func localVector() async -> VersionVector? {
+            do {
+                return try await connection.store { try $0.versionVector() }
+            } catch {
+                outcome.failure = .storeFailed("\(error)")
+                return nil
             }
         }
 
         /// Performs actions in order, with the store's answers; `false` once the engine closed.
-        private mutating func perform(_ actions: [SyncEngine.Action], _ engine: inout SyncEngine, now: () -> UInt64) async -> Bool {
+        private mutating func perform(
+            _ actions: [SyncEngine.Action], _ engine: inout SyncEngine, now: () -> UInt64, startWriter: () -> Void
+        ) async -> Bool {
             var pending = actions[...]
             while let action = pending.popFirst() {
                 switch action {
                 case .write(let bytes):
+                    if !writerStarted {
+                        writerStarted = true
+                        startWriter()
+                    }
                     writes.yield(bytes)
                     outcome.bytesSent += bytes.count + 4
                 case .prepareDelta(let above):

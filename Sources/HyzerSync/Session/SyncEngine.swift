@@ -26,7 +26,7 @@ public struct SyncEngine {
         /// protocol messages (heartbeats do not count).
         public var idleMilliseconds: UInt64 = 30_000
         /// The largest bundle, in bytes, a connection buffers (and the largest this side sends).
-        public var bundleBytesMax = 16 * 1024 * 1024
+        public var bundleBytesMax = 8 * 1024 * 1024
 
         public init() {}
     }
