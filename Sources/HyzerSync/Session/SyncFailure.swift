@@ -44,7 +44,7 @@ public enum SyncFailure: Error, Equatable, Sendable, CustomStringConvertible, En
 
     /// What the protocol refused.
     public enum ProtocolViolation: Equatable, Sendable {
-        case secondHello, bundleBeforeHello, haveBeforeHello, unexpectedDone, frameBeforeHandshake
+        case secondHello, bundleBeforeHello, haveBeforeHello, unexpectedDone
     }
 
     public var description: String {
