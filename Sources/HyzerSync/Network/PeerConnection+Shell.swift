@@ -16,7 +16,7 @@ extension PeerConnection {
             guard await perform(engine.start(now: now()), &engine, now: now, startWriter: startWriter) else { return }
             for await delivery in events {
                 defer { delivery.handled() }
-                var actions: [SyncEngine.Action]
+                let actions: [SyncEngine.Action]
                 switch delivery.event {
                 case .frame(let bytes):
                     outcome.bytesReceived += bytes.count + 4
@@ -33,14 +33,16 @@ extension PeerConnection {
                     outcome.failure = failure
                     return
                 }
+                guard await perform(actions, &engine, now: now, startWriter: startWriter) else { return }
                 if outcome.peer == nil, let peer = engine.peer {
-                    // The peer proved it is a member: now the store is worth reading.
+                    // The peer proved it is a member: now the store is worth reading (for the
+                    // hello, sent once the stream opens).
                     outcome.peer = peer.hex
                     await connection.onAuthenticated()
                     guard let vector = await localVector() else { return }
-                    actions += engine.localChanged(localVector: vector, now: now())
+                    guard await perform(engine.localChanged(localVector: vector, now: now()), &engine, now: now, startWriter: startWriter)
+                    else { return }
                 }
-                guard await perform(actions, &engine, now: now, startWriter: startWriter) else { return }
             }
         }
 
@@ -88,12 +90,14 @@ extension PeerConnection {
                     }
                 case .ingest(let bundle):
                     do {
-                        let result = try await connection.store { replica in (try replica.ingest(bundle.segments), try replica.versionVector()) }
-                        outcome.opsReceived += result.0.opsApplied
-                        for rejected in result.0.rejected {
+                        let (report, vector) = try await connection.store { replica in
+                            (try replica.ingest(bundle.segments), try replica.versionVector())
+                        }
+                        outcome.opsReceived += report.opsApplied
+                        for rejected in report.rejected {
                             connection.logger.warning("segment refused", metadata: ["peer": "\(outcome.peer ?? "")", "reason": "\(rejected)"])
                         }
-                        pending = engine.ingested(senderVector: bundle.senderVector, localVector: result.1, now: now())[...] + pending
+                        pending = engine.ingested(senderVector: bundle.senderVector, localVector: vector, now: now())[...] + pending
                     } catch {
                         outcome.failure = .storeFailed("\(error)")
                         return false

@@ -16,7 +16,8 @@ public enum PeerDialer {
                 channel.eventLoop.makeCompletedFuture { try channel.framedAsyncChannel() }
             }
         var connection = PeerConnection(
-            replica: replica, group: group, role: .dialer, mode: mode, logger: logger, signals: signals ?? ConnectionSignals(), budget: budget)
+            replica: replica, group: group, role: .dialer, mode: mode, logger: logger, signals: signals ?? ConnectionSignals(),
+            budget: budget)
         connection.configuration = configuration
         if signals != nil { return await connection.run(channel) }
         // On its own (`sync --peer`), the connection needs its own ticks.

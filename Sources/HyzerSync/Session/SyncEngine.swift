@@ -89,7 +89,8 @@ public struct SyncEngine {
 
     public init(
         role: Handshake.Role, mode: SyncSession.Mode, author: AuthorID, sign: @escaping ([UInt8]) -> [UInt8], group: GroupMembership,
-        ephemeral: KeyExchange, localVector: VersionVector, budget: BundleBudget, configuration: Configuration = Configuration(), now: UInt64
+        ephemeral: KeyExchange, localVector: VersionVector, budget: BundleBudget, configuration: Configuration = Configuration(),
+        now: UInt64
     ) {
         self.configuration = configuration
         self.group = group
@@ -274,7 +275,8 @@ public struct SyncEngine {
 
     /// Adds a part to the peer's bundle; a final part completes, decodes and checks it.
     private mutating func assemble(_ bytes: [UInt8], final: Bool) -> [Action] {
-        guard bytes.count <= configuration.bundleBytesMax - partBytes else { return close(.bundleTooLarge(limit: configuration.bundleBytesMax)) }
+        let limit = configuration.bundleBytesMax
+        guard bytes.count <= limit - partBytes else { return close(.bundleTooLarge(limit: limit)) }
         guard reservation.grow(by: bytes.count) else { return close(.budgetExhausted) }
         parts.append(bytes)
         partBytes += bytes.count
