@@ -63,7 +63,10 @@ public struct SyncEngine {
 
     /// Work queued behind outstanding store work.
     enum Step {
-        case session(SyncSession.Action)
+        case send(SyncMessage)
+        case prepareDelta(above: VersionVector)
+        case acknowledge
+        case finish
         case ingest(Bundle, bytes: Int)
     }
 
@@ -233,15 +236,18 @@ public struct SyncEngine {
     private mutating func run(_ actions: [SyncSession.Action], now: UInt64) -> [Action] {
         var immediate: [Action] = []
         for action in actions {
-            // Parts are assembled on arrival so the budget sees them at once.
-            if case .receivePart(let bytes, let final) = action {
+            switch action {
+            case .receivePart(let bytes, let final):
+                // Parts are assembled on arrival so the budget sees them at once.
                 immediate += assemble(bytes, final: final)
                 if isClosed { return immediate }
-            } else if case .fail(let failure) = action {
+            case .fail(let failure):
                 // A failure does not wait for store work: nothing queued is sent.
                 return immediate + close(failure)
-            } else {
-                steps.append(.session(action))
+            case .send(let message): steps.append(.send(message))
+            case .sendDelta(let above): steps.append(.prepareDelta(above: above))
+            case .acknowledge: steps.append(.acknowledge)
+            case .finish: steps.append(.finish)
             }
         }
         return immediate + drain(now: now)
@@ -255,19 +261,17 @@ public struct SyncEngine {
                 ingestingBytes = bytes
                 awaitingStore = true
                 actions.append(.ingest(bundle))
-            case .session(.send(let message)):
+            case .send(let message):
                 actions += seal(message, now: now)
-            case .session(.sendDelta(let above)):
+            case .prepareDelta(let above):
                 awaitingStore = true
                 actions.append(.prepareDelta(above: above))
-            case .session(.acknowledge):
+            case .acknowledge:
                 actions += seal(.have(localVector), now: now)
-            case .session(.finish):
+            case .finish:
                 stage = .closed
                 release()
                 actions.append(.finish)
-            case .session(.receivePart), .session(.fail):
-                preconditionFailure("parts and failures are handled on arrival")
             }
         }
         return actions
