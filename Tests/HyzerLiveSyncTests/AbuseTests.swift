@@ -164,6 +164,24 @@ extension LiveSyncTests {
             #expect(await scene.server.waitFor { $0.filter { $0.failure == .notAGroupMember && $0.peer == nil }.count == 2 })
         }
 
+        @Test func aMemberThatHandshakesButNeverSaysHelloIsClosedWhenIdle() async throws {
+            let scene = try await HostilePeerTests.Scene { $0.configuration.idleMilliseconds = 1_000 }
+            defer { scene.server.stop() }
+            let before = try scene.serverReplica.digest()
+            let member = scene.member
+            let group = scene.world.group
+            let server = scene.server
+            try await RawPeer.connect(scene.server.address) { peer in
+                var (sender, _) = try await peer.handshake(as: member, group: group)
+                // Heartbeats keep it alive, but they are no progress: no hello ever comes.
+                for _ in 0..<40 where !server.finished.contains(where: { $0.failure == .idleTimeout }) {
+                    try? await peer.send(sender.seal(SyncMessage.heartbeat.encoded()))
+                    try await Task.sleep(for: .milliseconds(250))
+                }
+            }
+            try await scene.expectRefused(.idleTimeout, digestBefore: before)
+        }
+
         @Test func aSilentMemberIsDeclaredDeadAndAChattyOneIsNot() async throws {
             let scene = try await HostilePeerTests.Scene {
                 $0.configuration.heartbeatMilliseconds = 1_000
