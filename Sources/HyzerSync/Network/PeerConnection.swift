@@ -1,4 +1,3 @@
-import Foundation
 import HyzerCrypto
 import HyzerDomain
 import HyzerKit
@@ -6,110 +5,146 @@ import Logging
 import NIOCore
 import NIOPosix
 
-/// One TCP connection to a peer: the handshake, then the sync session, driven by the events
-/// of the connection (frames, the store changing, deadlines). The network shell is thin: every
-/// decision is the `Handshake`'s or the `SyncSession`'s.
+/// One TCP connection to a peer: a thin shell around a `SyncEngine`. It feeds the engine
+/// frames, ticks and store changes, and performs what the engine returns: writes frames,
+/// runs store work on NIO's thread pool (never on an event loop), closes. Every protocol
+/// decision is the engine's.
 public struct PeerConnection: Sendable {
     public let replica: Replica
     public let group: GroupMembership
     public let role: Handshake.Role
     public let mode: SyncSession.Mode
     public let logger: Logger
-    /// Store changes to push to the peer (live mode).
-    public let changes: ChangeBroadcast?
-    /// Time for the peer to complete the handshake.
-    public var handshakeTimeout: Duration = .seconds(10)
+    /// Ticks, and store changes to push to the peer (live mode).
+    public let signals: ConnectionSignals
+    /// Memory for partial bundles, shared with the other connections of the process.
+    public let budget: BundleBudget
+    public var configuration = SyncEngine.Configuration()
     /// Time for the peer to accept one frame before it counts as stalled.
     public var writeTimeout: Duration = .seconds(15)
+    /// Told once, when the handshake has proved the peer.
+    var onAuthenticated: @Sendable () async -> Void = {}
 
-    public init(replica: Replica, group: GroupMembership, role: Handshake.Role, mode: SyncSession.Mode, logger: Logger, changes: ChangeBroadcast? = nil) {
+    public init(
+        replica: Replica, group: GroupMembership, role: Handshake.Role, mode: SyncSession.Mode, logger: Logger,
+        signals: ConnectionSignals, budget: BundleBudget
+    ) {
         self.replica = replica
         self.group = group
         self.role = role
         self.mode = mode
         self.logger = logger
-        self.changes = changes
+        self.signals = signals
+        self.budget = budget
     }
 
     enum Event: Sendable {
-        case frame(ByteBuffer)
-        case peerClosed
-        case readFailed(String)
-        case handshakeDeadline
-        case storeChanged
+        case frame([UInt8])
+        /// The peer closed (nil), or reading or writing failed.
+        case ended(SyncFailure?)
+        case signal(ConnectionSignals.Signal)
+    }
+
+    /// An event, and what to call once it is handled (which lets its producer go on).
+    struct Delivery: Sendable {
+        let event: Event
+        let handled: @Sendable () -> Void
     }
 
     /// Runs the connection to its end; never throws: the outcome says how it ended.
-    public func run(_ channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>) async -> ConnectionOutcome {
-        let started = ContinuousClock.now
-        var driver = Driver(connection: self)
+    func run(_ channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>) async -> ConnectionOutcome {
+        let clock = ContinuousClock()
+        let started = clock.now
+        func now() -> UInt64 { UInt64((clock.now - started) / .milliseconds(1)) }
+        var outcome = ConnectionOutcome()
+        let (events, eventSink) = AsyncStream<Delivery>.makeStream()
+        let subscription = signals.subscribe { signal, handled in eventSink.yield(Delivery(event: .signal(signal), handled: handled)) }
+        defer { signals.unsubscribe(subscription) }
         do {
             try await channel.executeThenClose { inbound, outbound in
-                let (events, continuation) = AsyncStream<Event>.makeStream()
-                try await withThrowingTaskGroup(of: Void.self) { tasks in
-                    tasks.addTask {
-                        do {
-                            for try await frame in inbound { continuation.yield(.frame(frame)) }
-                            continuation.yield(.peerClosed)
-                        } catch {
-                            continuation.yield(.readFailed("\(error)"))
+                let replica = replica
+                // The local vector is read once the peer has proved it is a member: a stranger costs no store work.
+                var engine = SyncEngine(
+                    role: role, mode: mode, author: replica.author, sign: { replica.signature(of: $0) }, group: group,
+                    ephemeral: KeyExchange(), localVector: VersionVector(), budget: budget, configuration: configuration, now: now())
+                let (writes, writeSink) = AsyncStream<[UInt8]>.makeStream()
+                await withTaskGroup(of: Void.self) { writing in
+                    await withTaskGroup(of: Void.self) { reading in
+                        reading.addTask { await Self.read(inbound, into: eventSink) }
+                        var shell = Shell(connection: self, writes: writeSink)
+                        // The writer starts with the first write: a stranger, answered nothing, costs no writer task.
+                        await shell.drive(&engine, events: events, now: now) {
+                            writing.addTask { await Self.write(writes, to: outbound, timeout: writeTimeout, failures: eventSink) }
                         }
+                        outcome = shell.outcome
+                        reading.cancelAll()
                     }
-                    tasks.addTask {
-                        try await Task.sleep(for: handshakeTimeout)
-                        continuation.yield(.handshakeDeadline)
-                    }
-                    if let changes {
-                        tasks.addTask {
-                            for await _ in await changes.subscribe() { continuation.yield(.storeChanged) }
-                        }
-                    }
-                    let writer = FrameWriter(outbound: outbound, timeout: writeTimeout)
-                    try await driver.start(writer)
-                    for await event in events {
-                        guard try await driver.handle(event, writer) else { break }
-                    }
-                    tasks.cancelAll()
+                    // The writer sends what is queued (a `bye`, the last `have`), then ends.
+                    writeSink.finish()
+                    await writing.waitForAll()
                 }
             }
-        } catch let error as ChannelError where error == .ioOnClosedChannel || error == .alreadyClosed || error == .eof {
-            driver.outcome.failure = driver.outcome.failure ?? "the peer closed the connection before the exchange completed"
-        } catch let error as IOError {
-            driver.outcome.failure = driver.outcome.failure ?? "the peer closed the connection before the exchange completed (\(error))"
         } catch {
-            driver.outcome.failure = driver.outcome.failure ?? "\(error)"
+            outcome.failure = outcome.failure ?? .connectionLost
         }
-        driver.outcome.milliseconds = Int((ContinuousClock.now - started) / .milliseconds(1))
-        if let failure = driver.outcome.failure {
-            logger.notice("connection closed", metadata: ["peer": "\(driver.outcome.peer ?? "unknown")", "reason": "\(failure)"])
+        outcome.milliseconds = Int(now())
+        if let failure = outcome.failure {
+            logger.notice("connection closed", metadata: ["peer": "\(outcome.peer ?? "unknown")", "reason": "\(failure)"])
         } else {
-            logger.info("connection finished", metadata: ["peer": "\(driver.outcome.peer ?? "unknown")"])
+            logger.info("connection finished", metadata: ["peer": "\(outcome.peer ?? "unknown")"])
         }
-        return driver.outcome
+        return outcome
     }
 
-    /// Writes frames, giving up on a peer that does not read.
-    struct FrameWriter: Sendable {
-        let outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>
-        let timeout: Duration
+    /// Sends `event` and waits until it is handled: the reader has at most one frame in the
+    /// queue (signals at most one of each kind), so the queue stays bounded and a fast peer
+    /// meets NIO's backpressure, which stops reading the socket.
+    private static func send(_ event: Event, _ sink: AsyncStream<Delivery>.Continuation) async {
+        let (handled, done) = AsyncStream<Void>.makeStream()
+        sink.yield(Delivery(event: event, handled: { done.finish() }))
+        for await _ in handled {}
+    }
 
-        func write(_ bytes: [UInt8]) async throws {
-            let outbound = outbound
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { try await outbound.write(ByteBuffer(bytes: bytes)) }
-                group.addTask {
-                    try await Task.sleep(for: timeout)
-                    throw ConnectionError.stalled
+    private static func read(_ inbound: NIOAsyncChannelInboundStream<ByteBuffer>, into sink: AsyncStream<Delivery>.Continuation) async {
+        do {
+            for try await frame in inbound { await send(.frame(Array(frame.readableBytesView)), sink) }
+            await send(.ended(nil), sink)
+        } catch let error as FramingError {
+            switch error {
+            case .frameTooLarge(let bytes, let limit): await send(.ended(.frameTooLarge(bytes: bytes, limit: limit)), sink)
+            }
+        } catch {
+            await send(.ended(.connectionLost), sink)
+        }
+    }
+
+    /// Writes frames in order, giving up on a peer that does not accept one within `timeout`.
+    private static func write(
+        _ writes: AsyncStream<[UInt8]>, to outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>, timeout: Duration,
+        failures: AsyncStream<Delivery>.Continuation
+    ) async {
+        for await bytes in writes {
+            do {
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask { try await outbound.write(ByteBuffer(bytes: bytes)) }
+                    group.addTask {
+                        try await Task.sleep(for: timeout)
+                        throw SyncFailure.stalled
+                    }
+                    try await group.next()
+                    group.cancelAll()
                 }
-                try await group.next()
-                group.cancelAll()
+            } catch {
+                // The main loop may be gone already: yield without waiting.
+                failures.yield(Delivery(event: .ended(error as? SyncFailure ?? .connectionLost), handled: {}))
+                return
             }
         }
     }
 
-    enum ConnectionError: Error, CustomStringConvertible {
-        case stalled
-
-        var description: String { "the peer stopped reading" }
+    /// Runs store work off the event loops.
+    func store<T: Sendable>(_ work: @escaping @Sendable (Replica) throws -> T) async throws -> T {
+        let replica = replica
+        return try await NIOThreadPool.singleton.runIfActive { try work(replica) }
     }
 }

@@ -1,0 +1,115 @@
+import HyzerDomain
+import HyzerKit
+
+extension PeerConnection {
+    /// Feeds the engine and performs its actions for one connection.
+    struct Shell {
+        let connection: PeerConnection
+        let writes: AsyncStream<[UInt8]>.Continuation
+        var outcome = ConnectionOutcome()
+        var writerStarted = false
+
+        /// Handles events until the engine closes.
+        mutating func drive(
+            _ engine: inout SyncEngine, events: AsyncStream<Delivery>, now: () -> UInt64, startWriter: () -> Void
+        ) async {
+            guard await perform(engine.start(now: now()), &engine, now: now, startWriter: startWriter) else { return }
+            for await delivery in events {
+                defer { delivery.handled() }
+                let actions: [SyncEngine.Action]
+                switch delivery.event {
+                case .frame(let bytes):
+                    outcome.bytesReceived += bytes.count + 4
+                    actions = engine.receive(frame: bytes, now: now())
+                case .signal(.tick):
+                    actions = engine.tick(now: now())
+                case .signal(.storeChanged):
+                    guard engine.isOpen else { continue }
+                    guard let vector = await localVector() else { return }
+                    actions = engine.localChanged(localVector: vector, now: now())
+                case .ended(nil):
+                    actions = engine.connectionClosed()
+                case .ended(let failure?):
+                    outcome.failure = failure
+                    return
+                }
+                guard await perform(actions, &engine, now: now, startWriter: startWriter) else { return }
+                if outcome.peer == nil, let peer = engine.peer {
+                    // The peer proved it is a member: now the store is worth reading (for the
+                    // hello, sent once the stream opens).
+                    outcome.peer = peer.hex
+                    await connection.onAuthenticated()
+                    guard let vector = await localVector() else { return }
+                    guard await perform(engine.localChanged(localVector: vector, now: now()), &engine, now: now, startWriter: startWriter)
+                    else { return }
+                }
+            }
+        }
+
+        /// The store's version vector; `nil` (and the failure recorded) when the store fails.
+        private mutating func localVector() async -> VersionVector? {
+            do {
+                return try await connection.store { try $0.versionVector() }
+            } catch {
+                outcome.failure = .storeFailed("\(error)")
+                return nil
+            }
+        }
+
+        /// Performs actions in order, with the store's answers; `false` once the engine closed.
+        private mutating func perform(
+            _ actions: [SyncEngine.Action], _ engine: inout SyncEngine, now: () -> UInt64, startWriter: () -> Void
+        ) async -> Bool {
+            var pending = actions[...]
+            while let action = pending.popFirst() {
+                switch action {
+                case .write(let bytes):
+                    if !writerStarted {
+                        writerStarted = true
+                        startWriter()
+                    }
+                    writes.yield(bytes)
+                    outcome.bytesSent += bytes.count + 4
+                case .prepareDelta(let above):
+                    let group = connection.group
+                    let bytesMax = engine.configuration.bundleBytesMax
+                    do {
+                        let delta = try await connection.store { replica in
+                            let vector = try replica.versionVector()
+                            let segments = try replica.delta(above: above)
+                            let bundles = Bundle.packed(
+                                segments, groupID: group.id, sender: replica.author, senderVector: vector, bytesMax: bytesMax,
+                                signedBy: replica.signature(of:))
+                            return (bundles: bundles, vector: vector, ops: segments.reduce(0) { $0 + $1.tails.count })
+                        }
+                        outcome.opsSent += delta.ops
+                        pending = engine.deltaPrepared(delta.bundles, upTo: delta.vector, now: now())[...] + pending
+                    } catch {
+                        outcome.failure = .storeFailed("\(error)")
+                        return false
+                    }
+                case .ingest(let bundle):
+                    do {
+                        let (report, vector) = try await connection.store { replica in
+                            (try replica.ingest(bundle.segments), try replica.versionVector())
+                        }
+                        outcome.opsReceived += report.opsApplied
+                        for rejected in report.rejected {
+                            connection.logger.warning("segment refused", metadata: ["peer": "\(outcome.peer ?? "")", "reason": "\(rejected)"])
+                        }
+                        pending = engine.ingested(senderVector: bundle.senderVector, localVector: vector, now: now())[...] + pending
+                    } catch {
+                        outcome.failure = .storeFailed("\(error)")
+                        return false
+                    }
+                case .close(let failure):
+                    outcome.failure = failure
+                    return false
+                case .finish:
+                    return false
+                }
+            }
+            return !engine.isClosed
+        }
+    }
+}
