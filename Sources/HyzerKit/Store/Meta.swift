@@ -11,6 +11,9 @@ enum Meta: String {
     case owner
     /// The hybrid logical clock's latest reading (12 bytes).
     case clock
+    /// Set when ingest met ops of this replica's own key that it did not write: another copy
+    /// of the store writes too, so this one refuses to write (docs/store.md).
+    case writtenElsewhere
     /// The group this replica syncs with: its id (16 bytes) and secret (32 bytes).
     case groupID, groupSecret
 

@@ -108,7 +108,12 @@ public final class Replica: Sendable {
 
     private static func configuration() -> Configuration {
         var configuration = Configuration()
-        configuration.busyMode = .timeout(10)
+        // A writer waiting for the store retries every millisecond (for up to about ten
+        // seconds), so it gets in between two of a long ingest's short transactions.
+        configuration.busyMode = .callback { tries in
+            usleep(1_000)
+            return tries < 10_000
+        }
         configuration.prepareDatabase { db in
             // FULL: a commit survives power loss, not only a process crash. A 32 MiB page cache
             // keeps a large ingest's B-tree pages in memory until the commit.

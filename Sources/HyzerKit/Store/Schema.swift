@@ -123,6 +123,37 @@ enum Schema {
                 ) WITHOUT ROWID;
                 """)
         }
+        migrator.registerMigration("v3-forks-clocks-junk") { db in
+            // `frozenAt`: the fork point of a forked author (0 while live); no op at or above it
+            // counts in views. `heldSegments`: segments stamped too far ahead of this replica's
+            // clock, applied once the clock reaches `releaseAt` (docs/store.md).
+            try db.execute(sql: """
+                ALTER TABLE authors ADD COLUMN frozenAt INTEGER NOT NULL DEFAULT 0;
+                UPDATE authors SET frozenAt = COALESCE((SELECT MIN(sequence) FROM forks WHERE forks.author = authors.key), 0);
+
+                CREATE TABLE heldSegments (
+                    author BLOB NOT NULL,
+                    firstSequence INTEGER NOT NULL,
+                    lastSequence INTEGER NOT NULL,
+                    digest BLOB NOT NULL,
+                    segment BLOB NOT NULL,
+                    releaseAt INTEGER NOT NULL,
+                    PRIMARY KEY (author, firstSequence, lastSequence, digest)
+                ) WITHOUT ROWID;
+                CREATE INDEX heldSegmentsByRelease ON heldSegments(releaseAt);
+
+                -- Folder sync's cached vectors are in the version 1 layout: read them again.
+                DELETE FROM syncRecords WHERE key LIKE 'vector:%';
+                """)
+            // Stores that held a forked author's ops in their views drop them now.
+            if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM authors WHERE frozenAt > 0)") == true {
+                try Materializer.rebuild(db)
+            }
+        }
         return migrator
     }
+
+    /// The condition (on `ops o` joined with `authors a`) that an op counts in views: its author
+    /// is live, or the op lies below the author's fork point.
+    static let counts = "(a.frozenAt = 0 OR o.sequence < a.frozenAt)"
 }
