@@ -8,7 +8,8 @@ public struct ReplicaStatus: Sendable {
     public let versionVector: VersionVector
     public let digest: String
     public let opCount: Int
-    /// Ops waiting above a gap in their author's log.
+    /// Ops waiting above a gap in their author's log, or held until this replica's clock
+    /// reaches their stamps.
     public let pendingOps: Int
     /// Authors frozen by a fork's proof or a stamp that does not increase, with the evidence.
     public let forks: [FrozenAuthor]
@@ -54,13 +55,16 @@ extension Replica {
 }
 
 extension Replica {
-    /// Ops waiting above a gap in their author's log (an upper bound when waiting segments
-    /// overlap): cheap enough to ask after every sync.
+    /// Ops waiting above a gap in their author's log or held for the clock (an upper bound
+    /// when waiting segments overlap): cheap enough to ask after every sync.
     public func pendingOpCount() throws -> Int {
         try read { try Self.pendingOpCount($0) }
     }
 
     static func pendingOpCount(_ db: Database) throws -> Int {
-        try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(lastSequence - firstSequence + 1), 0) FROM pendingSegments") ?? 0
+        try Int.fetchOne(db, sql: """
+            SELECT COALESCE(SUM(lastSequence - firstSequence + 1), 0)
+            FROM (SELECT firstSequence, lastSequence FROM pendingSegments UNION ALL SELECT firstSequence, lastSequence FROM heldSegments)
+            """) ?? 0
     }
 }
