@@ -67,6 +67,32 @@ import Testing
         #expect(ReplicaError.writtenElsewhere(author: "x", forkedAt: nil).description.contains("`hyzer-peer device continue`"))
     }
 
+    @Test func aRefusedCopyContinuesUnderANewKeyThatOwnsWhatTheOldOneOwned() throws {
+        let phone = try TestReplica("phone", owner: "Ava", keySeed: 75)
+        let copy = try TestReplica("phone", owner: "Ava", keySeed: 75)
+        let peer = try TestReplica("peer", owner: "Ben", keySeed: 76, start: baseTime + 1_000)
+        try phone.replica.addPlayer(name: "Cal")
+        try syncAll([phone.replica, peer.replica])
+        try copy.replica.ingest(phone.replica.delta(above: copy.replica.versionVector()))
+        #expect(throws: ReplicaError.self) { try copy.replica.addPlayer(name: "Zed") }
+
+        let next = try copy.replica.continueUnderNewKey(seededKeys(77))
+        #expect(next.author != phone.author)
+        #expect(try !next.status().writtenElsewhere)
+        // Organizer rights carry over: the new key starts and finishes a round organized by Ava.
+        let round = try next.startRound(course: "Morley Field", players: ["Ava", "Ben"])
+        try next.recordScore(round: round.id.lowercased, player: "Ava", hole: 1, strokes: 3)
+        try next.finishRound(round.id.lowercased, force: true)
+        try syncAll([next, peer.replica])
+        let ava = try #require(try peer.replica.players().first { $0.displayName == "Ava" })
+        #expect(try peer.replica.ownership().device(next.author, owns: ava.id.lowercased))
+        #expect(try peer.replica.roundView(round.id)?.evaluation.status == .completed)
+        #expect(try peer.replica.digest() == next.digest())
+        // The store reopens under the new key.
+        try next.close()
+        #expect(try Replica.open(at: copy.replica.directory).author == next.author)
+    }
+
     // MARK: The law, by property
 
     /// Raw chains of one author: `trunk` ops shared, then branches that diverge at given points.

@@ -70,6 +70,9 @@ extension OpPayload {
         case .deviceLinked(let device, let playerID):
             writer.write(device)
             writer.write(playerID)
+        case .deviceSucceeded(let predecessor, let signature):
+            writer.write(predecessor)
+            writer.write(raw: signature)
         case .roundFinishedCovering(let roundID, let force, let covered):
             writer.write(roundID)
             writer.write(force)
@@ -142,6 +145,8 @@ extension OpPayload {
                 supersedes: supersedes, reportedBy: reportedBy))
         case .deviceLinked:
             self = .deviceLinked(device: try reader.readAuthorID(), playerID: try reader.readUUID())
+        case .deviceSucceeded:
+            self = .deviceSucceeded(predecessor: try reader.readAuthorID(), signature: try reader.readRaw(64))
         case .roundFinishedCovering:
             let roundID = try reader.readUUID()
             let force = try reader.readBool()

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import HyzerCrypto
 import HyzerDomain
 
 /// Keeps the view tables in step with the log. `apply` runs in the transaction that appends
@@ -59,6 +60,12 @@ enum Materializer {
                 arguments: [Data(roundID.bytes), authorRow, Int64(op.sequence)])
         case .scoreRecorded:
             break
+        case .deviceSucceeded(let predecessor, let signature):
+            guard Ed25519.verify(
+                signature: signature, of: DeviceSuccession.message(successor: op.author), publicKey: predecessor.bytes)
+            else { return }
+            try db.cachedStatement(sql: "INSERT OR IGNORE INTO deviceSuccessions (predecessor, successor, signature) VALUES (?, ?, ?)").execute(
+                arguments: [Data(predecessor.bytes), Data(op.author.bytes), Data(signature)])
         case .deviceLinked(let device, let playerID):
             try db.cachedStatement(sql: "INSERT OR IGNORE INTO deviceLinks (player, device, linkedBy, sequence) VALUES (?, ?, ?, ?)").execute(
                 arguments: [Data(playerID.bytes), Data(device.bytes), Data(op.author.bytes), Int64(op.sequence)])

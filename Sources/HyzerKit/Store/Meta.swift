@@ -27,6 +27,10 @@ enum Meta: String {
             arguments: [key.rawValue, Data(value)])
     }
 
+    static func remove(_ key: Meta, in db: Database) throws {
+        try db.execute(sql: "DELETE FROM meta WHERE key = ?", arguments: [key.rawValue])
+    }
+
     static func text(_ key: Meta, in db: Database) throws -> String? {
         try get(key, in: db).map { String(decoding: $0, as: UTF8.self) }
     }

@@ -21,7 +21,7 @@ public final class Replica: Sendable {
     let database: DatabasePool
     let clock: any WallClock
 
-    private init(directory: URL, keys: SigningKeyPair, database: DatabasePool, clock: any WallClock) {
+    init(directory: URL, keys: SigningKeyPair, database: DatabasePool, clock: any WallClock) {
         self.directory = directory
         self.keys = keys
         self.author = AuthorID(bytes: keys.publicKey)!
@@ -88,6 +88,7 @@ public final class Replica: Sendable {
         guard FileManager.default.fileExists(atPath: databaseURL.path) else {
             throw ReplicaError.notAStore(path: directory.path)
         }
+        try Self.finishSuccession(in: directory)
         let keys = try KeyFile.read(from: keyURL)
         let database: DatabasePool
         let replicaKey: [UInt8]?

@@ -7,7 +7,7 @@ import GRDB
 /// `deviceLinks`) and the index `opsByScoredRound` are derived from the log, maintained in each op's
 /// transaction, and rebuilt from the log by `verify`.
 enum Schema {
-    static let viewTables = ["registers", "players", "courses", "rounds", "roundFinishes", "deviceLinks"]
+    static let viewTables = ["registers", "players", "courses", "rounds", "roundFinishes", "deviceLinks", "deviceSuccessions"]
 
     /// The condition that selects score ops of the round bound to `?` through `opsByScoredRound`.
     static let scoreOfRound = "substr(o.tail, 13, 1) = x'0a' AND substr(o.tail, 14, 16) = ?"
@@ -141,6 +141,14 @@ enum Schema {
                     PRIMARY KEY (author, firstSequence, lastSequence, digest)
                 ) WITHOUT ROWID;
                 CREATE INDEX heldSegmentsByRelease ON heldSegments(releaseAt);
+
+                -- Validly signed successions (op kind 15): a view, like deviceLinks.
+                CREATE TABLE deviceSuccessions (
+                    predecessor BLOB NOT NULL,
+                    successor BLOB NOT NULL,
+                    signature BLOB NOT NULL,
+                    PRIMARY KEY (predecessor, successor)
+                ) WITHOUT ROWID;
 
                 -- Folder sync's cached vectors are in the version 1 layout: read them again.
                 DELETE FROM syncRecords WHERE key LIKE 'vector:%';

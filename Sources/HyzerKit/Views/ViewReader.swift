@@ -45,7 +45,12 @@ struct ViewReader {
             else { return nil }
             return DeviceLink(player: player.lowercased, device: device, linkedBy: by)
         }
-        return Ownership(creators: creators, links: links)
+        let successions = try Row.fetchAll(db, sql: "SELECT predecessor, successor FROM deviceSuccessions").compactMap { row in
+            AuthorID(bytes: Array(row[0] as Data)).flatMap { predecessor in
+                AuthorID(bytes: Array(row[1] as Data)).map { DeviceSuccession(predecessor: predecessor, successor: $0) }
+            }
+        }
+        return Ownership(creators: creators, links: links, successions: successions)
     }
 
     // MARK: Courses
