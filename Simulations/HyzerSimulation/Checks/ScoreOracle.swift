@@ -111,24 +111,6 @@ struct ScoreOracle {
         return nil
     }
 
-    /// Valid supersessions (a correction from the same device, a resolution from an organizer
-    /// device) whose new event is older, by the clocks, than the event it replaces.
-    func supersessionsAgainstClock() -> Int {
-        var count = 0
-        for round in events.keys.sorted(by: { $0.lowercased < $1.lowercased }) {
-            let organizerDevices = owners[organizers[round] ?? ""] ?? []
-            var byID: [UUID: Event] = [:]
-            for event in events[round]! { byID[event.id] = event }
-            for event in events[round]! {
-                for target in event.supersedes {
-                    guard let old = byID[target], old.device == event.device || organizerDevices.contains(event.device) else { continue }
-                    if event.clock < old.clock { count += 1 }
-                }
-            }
-        }
-        return count
-    }
-
     /// Holes where several devices' leaves agree (a silent merge) and holes that were disputed
     /// at some point (first scores from two devices that disagree), over every round.
     func mergesAndDisputes() -> (merges: Int, disputes: Int) {

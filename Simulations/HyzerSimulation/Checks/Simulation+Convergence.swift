@@ -18,7 +18,6 @@ extension Simulation {
         record("heal: every fault ends")
         let oracle = ScoreOracle(registry)
         let (merges, disputes) = oracle.mergesAndDisputes()
-        coverage.count(.supersessionsAgainstClock, oracle.supersessionsAgainstClock())
         coverage.count(.silentMerges, merges)
         coverage.count(.discrepancies, disputes)
         coverage.count(.scoresAfterFinish, scoresAfterFinish())

@@ -42,8 +42,17 @@ extension Replica {
 
     /// For each author, the highest sequence number held with no gap below it, the first bytes
     /// of that op's hash, and the fork point of a frozen author.
+    ///
+    /// Every sync starts here, so held segments that this clock now accepts are applied first:
+    /// an idle replica that only syncs still takes them in once their time comes.
     public func versionVector() throws -> VersionVector {
-        try read { db in try Self.versionVector(db) }
+        let now = clock.nowMilliseconds()
+        if try read({ db in
+            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM heldSegments WHERE releaseAt <= ?)", arguments: [Int64(clamping: now)])
+        }) == true {
+            try write { db in try releaseHeldSegments(now: now, db) }
+        }
+        return try read { db in try Self.versionVector(db) }
     }
 
     static func versionVector(_ db: Database) throws -> VersionVector {
