@@ -106,6 +106,7 @@ extension Replica {
         // An op stamped beyond what this clock accepts waits, whole segment and all, until the
         // clock gets there (only the segment's last op carries the signature a head needs).
         if author.frozenAt == 0, let stamp = last.clock, stamp.physicalMilliseconds > now.addingClamped(HybridLogicalClock.maximumDriftMilliseconds) {
+            if PlantedBug.active.contains(.ingestDropsGaps) { return report }  // the planted bug loses ops it cannot apply yet
             try store(segment, in: "heldSegments", releaseAt: stamp.physicalMilliseconds - HybridLogicalClock.maximumDriftMilliseconds, db)
             report.segmentsHeld = 1
             return report

@@ -150,6 +150,19 @@ enum Schema {
                     PRIMARY KEY (predecessor, successor)
                 ) WITHOUT ROWID;
 
+                -- A log whose stamps stop increasing is frozen at the first op that breaks the
+                -- order, as ingest now does (stamps compare as bytes: milliseconds ‖ counter).
+                UPDATE authors SET frozenAt = (
+                    SELECT MIN(s.sequence) FROM (
+                        SELECT o.author, o.sequence, substr(o.tail, 1, 12) AS stamp,
+                            LAG(substr(o.tail, 1, 12)) OVER (PARTITION BY o.author ORDER BY o.sequence) AS previous
+                        FROM ops o) s
+                    WHERE s.author = authors.id AND s.stamp <= s.previous)
+                WHERE EXISTS (
+                    SELECT 1 FROM ops o1 JOIN ops o2 ON o2.author = o1.author AND o2.sequence = o1.sequence + 1
+                    WHERE o1.author = authors.id AND substr(o2.tail, 1, 12) <= substr(o1.tail, 1, 12)
+                        AND (authors.frozenAt = 0 OR o2.sequence < authors.frozenAt));
+
                 -- Folder sync's cached vectors are in the version 1 layout: read them again.
                 DELETE FROM syncRecords WHERE key LIKE 'vector:%';
                 """)
