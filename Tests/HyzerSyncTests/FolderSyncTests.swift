@@ -540,7 +540,8 @@ struct UnreadableFilesFolder: SharedFolder {
         #expect(report.rejected.first?.reason == IngestError.fork(author: phone.author, sequence: 2).description)
         #expect(report.opsIngested == 0)
         let after = try StoreState(rex.replica)
-        #expect(after.digest == before.digest && after.players == before.players)
+        // The author is frozen at op 2: Ann (its op 2) no longer counts, on any replica.
+        #expect(after.digest != before.digest && after.players == before.players.filter { !$0.contains("Ann") })
         #expect(after.forks == ["\(phone.author.hex)@2"])
 
         // Not reported again; other members' ops still travel.
@@ -548,6 +549,29 @@ struct UnreadableFilesFolder: SharedFolder {
         try ben.sync(shared)
         let next = try rex.sync(shared)
         #expect(next.rejected.isEmpty && next.opsIngested == 1)
+    }
+
+    /// Rex and Dee each received one branch of Ann's phone, of equal length (the phone and a
+    /// copy of it each wrote one op): their vectors hold the same sequence numbers. Through the
+    /// folder both learn of the fork, freeze Ann's phone at op 2, and agree.
+    @Test func equalLengthBranchesConvergeThroughTheFolder() throws {
+        let shared = SharedDirectory()
+        let phone = try Peer("ann-phone", keySeed: 60)
+        let copy = try Peer("ann-phone", keySeed: 60)
+        try phone.replica.addPlayer(name: "Ann")
+        try copy.replica.addPlayer(name: "Zed")
+        let rex = try Peer("rex-phone", owner: "Rex", keySeed: 61, start: baseTime + 1_000)
+        let dee = try Peer("dee-phone", owner: "Dee", keySeed: 62, start: baseTime + 2_000)
+        try rex.replica.ingest(phone.replica.delta(above: VersionVector()))
+        try dee.replica.ingest(copy.replica.delta(above: VersionVector()))
+        #expect(try rex.replica.versionVector()[phone.author] == dee.replica.versionVector()[phone.author])
+
+        try syncUntilQuiet([rex, dee], shared, expectClean: false)
+        let (r, d) = (try StoreState(rex.replica), try StoreState(dee.replica))
+        #expect(r.digest == d.digest)
+        #expect(r.players == d.players)
+        #expect(r.forks == ["\(phone.author.hex)@2"] && d.forks == r.forks)
+        #expect(!r.players.contains { $0.hasSuffix("=Ann") || $0.hasSuffix("=Zed") })
     }
 
     // MARK: Failures of the folder

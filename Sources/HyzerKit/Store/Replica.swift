@@ -21,7 +21,7 @@ public final class Replica: Sendable {
     let database: DatabasePool
     let clock: any WallClock
 
-    private init(directory: URL, keys: SigningKeyPair, database: DatabasePool, clock: any WallClock) {
+    init(directory: URL, keys: SigningKeyPair, database: DatabasePool, clock: any WallClock) {
         self.directory = directory
         self.keys = keys
         self.author = AuthorID(bytes: keys.publicKey)!
@@ -99,6 +99,7 @@ public final class Replica: Sendable {
         guard FileManager.default.fileExists(atPath: databaseURL.path) else {
             throw ReplicaError.notAStore(path: directory.path)
         }
+        try Self.finishSuccession(in: directory)
         let keys = try KeyFile.read(from: keyURL)
         let database: DatabasePool
         let replicaKey: [UInt8]?
@@ -119,7 +120,12 @@ public final class Replica: Sendable {
 
     private static func configuration() -> Configuration {
         var configuration = Configuration()
-        configuration.busyMode = .timeout(10)
+        // A writer waiting for the store retries every millisecond (for up to about ten
+        // seconds), so it gets in between two of a long ingest's short transactions.
+        configuration.busyMode = .callback { tries in
+            usleep(1_000)
+            return tries < 10_000
+        }
         configuration.prepareDatabase { db in
             // FULL: a commit survives power loss, not only a process crash. A 32 MiB page cache
             // keeps a large ingest's B-tree pages in memory until the commit.

@@ -51,6 +51,7 @@ public struct FolderSync {
             }
             if head > start { from[author] = start }
         }
+        from.formEvidenceNeeds(of: memberVectors.values, local: vector)
         let segments = try replica.delta(above: from)
         if !segments.isEmpty {
             let bundle = Bundle(groupID: group.id, sender: replica.author, senderVector: vector, segments: segments)
