@@ -2,7 +2,9 @@ import ArgumentParser
 import HyzerKit
 
 struct ScoreCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "score", abstract: "Record a score; prints the event id.")
+    static let configuration = CommandConfiguration(
+        commandName: "score",
+        abstract: "Record a score; prints the event id, and the events it corrects when this device had already scored the hole.")
     @OptionGroup var storeOptions: StoreOptions
     @Argument(help: "The round's id, id prefix, or latest.") var round: String
     @Option(help: "The participant's id, id prefix or name.") var player: String
@@ -11,7 +13,7 @@ struct ScoreCommand: ParsableCommand {
 
     func run() throws {
         let event = try storeOptions.open().recordScore(round: round, player: player, hole: hole, strokes: strokes)
-        print(event.id.lowercased)
+        print(([event.id.lowercased] + event.supersedes.map { "corrects \($0.lowercased)" }).joined(separator: " "))
     }
 }
 

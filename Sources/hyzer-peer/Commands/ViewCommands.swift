@@ -61,7 +61,7 @@ struct StandingsCommand: AsyncParsableCommand {
         var table = Table([("#", .right), ("Player", .left), ("Score", .right), ("Strokes", .right), ("Thru", .right), ("Disputed", .right)])
         for entry in view.evaluation.standings {
             table.add([
-                .init("\(entry.position)"), .init(entry.name), .init(entry.formatted, entry.holesPlayed > 0 ? ScoreColour.of(entry.relativeToPar) : nil),
+                .init("\(entry.position)"), .init(entry.name), .init(entry.formatted, entry.holesPlayed > 0 ? ScoreColour.total(entry.relativeToPar) : nil),
                 .init("\(entry.totalStrokes)"), .init(entry.holesPlayed == holes ? "F" : "\(entry.holesPlayed)"),
                 .init(entry.disputedHoles > 0 ? "\(entry.disputedHoles)" : "", .amber),
             ])
@@ -96,7 +96,7 @@ struct BreakdownCommand: ParsableCommand {
         }
         table.add([
             .init("Total"), .init("\(breakdown.totalPar)"), .init("\(breakdown.totalStrokes)"),
-            .init(breakdown.formatted, ScoreColour.of(breakdown.relativeToPar)), .init(""),
+            .init(breakdown.formatted, ScoreColour.total(breakdown.relativeToPar)), .init(""),
         ])
         return "\(breakdown.name)\n" + table.render()
     }
