@@ -11,7 +11,7 @@ struct HyzerPeer: ParsableCommand {
         subcommands: [
             InitCommand.self, WhoamiCommand.self, DeviceCommand.self, PlayerCommand.self, CourseCommand.self,
             RoundCommand.self, ScoreCommand.self, CorrectCommand.self, StandingsCommand.self, BreakdownCommand.self,
-            DiscrepanciesCommand.self, ResolveCommand.self, HistoryCommand.self, StatusCommand.self,
+            DiscrepanciesCommand.self, ResolveCommand.self, HistoryCommand.self, StatsCommand.self, StatusCommand.self,
             VerifyCommand.self, GroupCommand.self, SyncCommand.self, ServeCommand.self, ExportCommand.self, ImportCommand.self,
             BenchCommand.self, DemoCommand.self, SimulateCommand.self,
         ]
