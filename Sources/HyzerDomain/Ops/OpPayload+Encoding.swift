@@ -69,6 +69,9 @@ extension OpPayload {
         case .deviceLinked(let device, let playerID):
             writer.write(device)
             writer.write(playerID)
+        case .playerAliasAdded(let playerID, let alias):
+            writer.write(playerID)
+            writer.write(alias)
         }
         return writer.bytes
     }
@@ -133,6 +136,8 @@ extension OpPayload {
                 supersedes: supersedes, reportedBy: reportedBy))
         case .deviceLinked:
             self = .deviceLinked(device: try reader.readAuthorID(), playerID: try reader.readUUID())
+        case .playerAliasAdded:
+            self = .playerAliasAdded(playerID: try reader.readUUID(), alias: try reader.readName())
         }
         try reader.expectEnd()
     }

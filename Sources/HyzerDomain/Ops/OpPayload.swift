@@ -20,6 +20,8 @@ public enum OpPayload: Hashable, Sendable {
     case scoreRecorded(ScoreRecord)
     /// A device that owns `playerID` makes `device` an owner too.
     case deviceLinked(device: AuthorID, playerID: UUID)
+    /// Another name `card` accepts for `playerID` ("Mikey" for Michael); aliases only add up.
+    case playerAliasAdded(playerID: UUID, alias: String)
 
     /// The one-byte tag of each kind in the canonical encoding. Never renumber a kind.
     public enum Kind: UInt8, CaseIterable, Sendable {
@@ -34,6 +36,7 @@ public enum OpPayload: Hashable, Sendable {
         case roundFinished = 9
         case scoreRecorded = 10
         case deviceLinked = 11
+        case playerAliasAdded = 12
     }
 
     public var kind: Kind {
@@ -49,6 +52,7 @@ public enum OpPayload: Hashable, Sendable {
         case .roundFinished: .roundFinished
         case .scoreRecorded: .scoreRecorded
         case .deviceLinked: .deviceLinked
+        case .playerAliasAdded: .playerAliasAdded
         }
     }
 }

@@ -127,8 +127,7 @@ extension Replica {
             try Validation.hole(hole, holeCount: round.holeCount)
             let evaluation = try reader.evaluation(round)
             guard evaluation.status != .completed else { throw ReplicaError.roundCompleted(round: round.id.lowercased) }
-            let own = Self.leaves(evaluation.score(player: participant.id, hole: hole)).filter { $0.deviceID == author }
-            return try appendScore(round: round, player: participant, hole: hole, strokes: strokes, supersedes: own.map(\.id), db)
+            return try appendScoreCorrectingOwn(round: round, evaluation, player: participant, hole: hole, strokes: strokes, db)
         }
     }
 
@@ -219,6 +218,14 @@ extension Replica {
             }
             guestNames.insert(folded)
         }
+    }
+
+    /// Appends a score that supersedes this device's own current leaves of the hole, if any.
+    func appendScoreCorrectingOwn(
+        round: Round, _ evaluation: RoundEvaluation, player: Participant, hole: Int, strokes: Int, _ db: Database
+    ) throws -> ScoreEvent {
+        let own = Self.leaves(evaluation.score(player: player.id, hole: hole)).filter { $0.deviceID == author }
+        return try appendScore(round: round, player: player, hole: hole, strokes: strokes, supersedes: own.map(\.id), db)
     }
 
     private func appendScore(

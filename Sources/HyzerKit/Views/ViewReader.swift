@@ -33,6 +33,21 @@ struct ViewReader {
 
     func playerName(_ id: UUID) throws -> String? { try text(id, "name") }
 
+    /// Every player's aliases (`player alias`), sorted by their UTF-8 bytes. Read from the log
+    /// itself, so aliases a replica stored before it understood them count too.
+    func aliases() throws -> [UUID: [String]] {
+        let statement = try db.cachedStatement(sql: """
+            SELECT \(StoredOp.columns) FROM ops o JOIN authors a ON a.id = o.author
+            WHERE substr(o.tail, \(SignedOp.clockBytes + 1), 1) = ?
+            """)
+        var aliases: [UUID: Set<String>] = [:]
+        for row in try Row.fetchAll(statement, arguments: [Data([OpPayload.Kind.playerAliasAdded.rawValue])]) {
+            guard case .playerAliasAdded(let player, let alias) = StoredOp(row: row)?.payload else { continue }
+            aliases[player, default: []].insert(alias)
+        }
+        return aliases.mapValues { $0.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) } }
+    }
+
     func ownership() throws -> Ownership {
         var creators: [ParticipantID: AuthorID] = [:]
         for row in try Row.fetchAll(db, sql: "SELECT id, creator FROM players") {

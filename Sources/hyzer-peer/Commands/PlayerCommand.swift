@@ -3,7 +3,7 @@ import HyzerKit
 
 struct PlayerCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "player", abstract: "Registered players.", subcommands: [Add.self, List.self, Rename.self])
+        commandName: "player", abstract: "Registered players.", subcommands: [Add.self, List.self, Rename.self, Alias.self])
 
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Register a player; prints its id.")
@@ -39,6 +39,17 @@ struct PlayerCommand: ParsableCommand {
 
         func run() throws {
             try storeOptions.open().renamePlayer(player, to: name)
+        }
+    }
+
+    struct Alias: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Another name `card` accepts for a player (a nickname).")
+        @OptionGroup var storeOptions: StoreOptions
+        @Argument(help: "The player's id, id prefix or name.") var player: String
+        @Argument(help: "The alias.") var alias: String
+
+        func run() throws {
+            try storeOptions.open().addAlias(player: player, alias: alias)
         }
     }
 }
