@@ -56,12 +56,19 @@ struct SyncCommand: AsyncParsableCommand {
 }
 
 struct ExportCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "export", abstract: "Write every op this replica holds into a bundle file.")
+    static let configuration = CommandConfiguration(
+        commandName: "export", abstract: "Write every op this replica holds into a bundle file, or completed rounds as UDisc CSV.")
     @OptionGroup var storeOptions: StoreOptions
-    @Option(help: "The bundle file to write.") var out: String
+    @Option(help: "The bundle file to write.") var out: String?
+    @Option(help: "Write every completed round as a UDisc scorecard CSV file instead.") var udisc: String?
+
+    func validate() throws {
+        guard (out == nil) != (udisc == nil) else { throw ValidationError("give either --out FILE or --udisc FILE") }
+    }
 
     func run() throws {
         let replica = try storeOptions.open()
+        guard let out else { return try UDiscFiles.export(replica, to: udisc!) }
         let bytes = try BundleFiles.export(replica)
         do {
             try DirectoryFolder(root: URL(fileURLWithPath: "/")).writeAtomically(URL(fileURLWithPath: out).path, bytes)
@@ -73,12 +80,15 @@ struct ExportCommand: ParsableCommand {
 }
 
 struct ImportCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "import", abstract: "Ingest bundle files from a member of the group.")
+    static let configuration = CommandConfiguration(
+        commandName: "import", abstract: "Ingest bundle files from a member of the group, or UDisc scorecard CSV files.")
     @OptionGroup var storeOptions: StoreOptions
-    @Argument(help: "Bundle files.") var files: [String]
+    @Flag(help: "The files are UDisc scorecard exports (CSV).") var udisc = false
+    @Argument(help: "Bundle files (or UDisc CSV files with --udisc).") var files: [String]
 
     func run() throws {
         let replica = try storeOptions.open()
+        if udisc { return try UDiscFiles.import(files, into: replica) }
         var failures = 0
         for file in files {
             guard let data = FileManager.default.contents(atPath: file) else {

@@ -37,7 +37,7 @@ public struct PlayedCard: Hashable, Sendable {
     }
 
     /// Rounds in the order they were played: start clock, then id bytes.
-    static func chronologically(_ lhs: Round, _ rhs: Round) -> Bool {
+    public static func chronologically(_ lhs: Round, _ rhs: Round) -> Bool {
         if lhs.startedAt != rhs.startedAt { return lhs.startedAt < rhs.startedAt }
         return CanonicalOrder.precedes(lhs.id, rhs.id)
     }
