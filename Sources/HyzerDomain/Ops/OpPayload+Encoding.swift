@@ -72,6 +72,9 @@ extension OpPayload {
         case .playerAliasAdded(let playerID, let alias):
             writer.write(playerID)
             writer.write(alias)
+        case .courseHolesSet(let courseID, let holes):
+            writer.write(courseID)
+            writer.write(UInt8(clamping: holes))
         }
         return writer.bytes
     }
@@ -138,6 +141,8 @@ extension OpPayload {
             self = .deviceLinked(device: try reader.readAuthorID(), playerID: try reader.readUUID())
         case .playerAliasAdded:
             self = .playerAliasAdded(playerID: try reader.readUUID(), alias: try reader.readName())
+        case .courseHolesSet:
+            self = .courseHolesSet(courseID: try reader.readUUID(), holes: Int(try reader.readByte()))
         }
         try reader.expectEnd()
     }

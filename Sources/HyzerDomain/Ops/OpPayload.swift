@@ -22,6 +22,9 @@ public enum OpPayload: Hashable, Sendable {
     case deviceLinked(device: AuthorID, playerID: UUID)
     /// Another name `card` accepts for `playerID` ("Mikey" for Michael); aliases only add up.
     case playerAliasAdded(playerID: UUID, alias: String)
+    /// The course now has `holes` holes (a last-writer-wins register): pars of holes it keeps
+    /// stay, new holes are par 3 until set; rounds keep the pars they copied.
+    case courseHolesSet(courseID: UUID, holes: Int)
 
     /// The one-byte tag of each kind in the canonical encoding. Never renumber a kind.
     public enum Kind: UInt8, CaseIterable, Sendable {
@@ -37,6 +40,7 @@ public enum OpPayload: Hashable, Sendable {
         case scoreRecorded = 10
         case deviceLinked = 11
         case playerAliasAdded = 12
+        case courseHolesSet = 14
     }
 
     public var kind: Kind {
@@ -53,6 +57,7 @@ public enum OpPayload: Hashable, Sendable {
         case .scoreRecorded: .scoreRecorded
         case .deviceLinked: .deviceLinked
         case .playerAliasAdded: .playerAliasAdded
+        case .courseHolesSet: .courseHolesSet
         }
     }
 }

@@ -41,6 +41,19 @@ extension Replica {
         }
     }
 
+    /// Gives a course `holes` holes: the pars of the holes it keeps stay, new holes are par 3
+    /// (or the par they had before the course was shortened). Past rounds keep their own pars.
+    public func setHoleCount(course: String, holes: Int) throws {
+        guard (1...OpPayload.Limits.holesMax).contains(holes) else {
+            throw ReplicaError.invalidValue("a course has 1 to \(OpPayload.Limits.holesMax) holes, not \(holes)")
+        }
+        try write { db in
+            let course = try Self.liveCourse(course, ViewReader(db: db))
+            guard course.holeCount != holes else { return }
+            try append(.courseHolesSet(courseID: course.id, holes: holes), in: db)
+        }
+    }
+
     public func renameCourse(_ course: String, to name: String) throws {
         try Validation.name(name, of: "course")
         try write { db in

@@ -77,7 +77,11 @@ struct ViewReader {
             db, sql: "SELECT holeCount, seeded, createdMilliseconds, createdCounter FROM courses WHERE id = ?",
             arguments: [Data(id.bytes)])
         else { return nil }
-        let holeCount: Int = row[0]
+        // `course set-holes` writes a register over the count the course was created with; a
+        // count outside 1...36 (only a forged op could hold one) is ignored.
+        let created: Int = row[0]
+        let holeCount = try register(id, "holeCount").flatMap(\.first).map(Int.init)
+            .flatMap { (1...OpPayload.Limits.holesMax).contains($0) ? $0 : nil } ?? created
         var pars: [Int] = []
         for hole in 1...max(holeCount, 1) where hole <= holeCount {
             pars.append(Int(try register(id, Register.par(hole))?.first ?? 3))
