@@ -72,6 +72,9 @@ extension OpPayload {
         case .playerAliasAdded(let playerID, let alias):
             writer.write(playerID)
             writer.write(alias)
+        case .roundReceipt(let roundID, let signature):
+            writer.write(roundID)
+            writer.write(raw: signature)
         case .courseHolesSet(let courseID, let holes):
             writer.write(courseID)
             writer.write(UInt8(clamping: holes))
@@ -141,6 +144,8 @@ extension OpPayload {
             self = .deviceLinked(device: try reader.readAuthorID(), playerID: try reader.readUUID())
         case .playerAliasAdded:
             self = .playerAliasAdded(playerID: try reader.readUUID(), alias: try reader.readName())
+        case .roundReceipt:
+            self = .roundReceipt(roundID: try reader.readUUID(), signature: try reader.readRaw(32))
         case .courseHolesSet:
             self = .courseHolesSet(courseID: try reader.readUUID(), holes: Int(try reader.readByte()))
         }

@@ -22,6 +22,9 @@ public enum OpPayload: Hashable, Sendable {
     case deviceLinked(device: AuthorID, playerID: UUID)
     /// Another name `card` accepts for `playerID` ("Mikey" for Michael); aliases only add up.
     case playerAliasAdded(playerID: UUID, alias: String)
+    /// A device that takes part in a finished round signs (with the op's own signature) the
+    /// round's result as it sees it: `signature` is the round signature (docs/formats.md).
+    case roundReceipt(roundID: UUID, signature: [UInt8])
     /// The course now has `holes` holes (a last-writer-wins register): pars of holes it keeps
     /// stay, new holes are par 3 until set; rounds keep the pars they copied.
     case courseHolesSet(courseID: UUID, holes: Int)
@@ -40,6 +43,7 @@ public enum OpPayload: Hashable, Sendable {
         case scoreRecorded = 10
         case deviceLinked = 11
         case playerAliasAdded = 12
+        case roundReceipt = 13
         case courseHolesSet = 14
     }
 
@@ -57,6 +61,7 @@ public enum OpPayload: Hashable, Sendable {
         case .scoreRecorded: .scoreRecorded
         case .deviceLinked: .deviceLinked
         case .playerAliasAdded: .playerAliasAdded
+        case .roundReceipt: .roundReceipt
         case .courseHolesSet: .courseHolesSet
         }
     }

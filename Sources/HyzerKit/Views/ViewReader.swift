@@ -36,16 +36,33 @@ struct ViewReader {
     /// Every player's aliases (`player alias`), sorted by their UTF-8 bytes. Read from the log
     /// itself, so aliases a replica stored before it understood them count too.
     func aliases() throws -> [UUID: [String]] {
-        let statement = try db.cachedStatement(sql: """
-            SELECT \(StoredOp.columns) FROM ops o JOIN authors a ON a.id = o.author
-            WHERE substr(o.tail, \(SignedOp.clockBytes + 1), 1) = ?
-            """)
         var aliases: [UUID: Set<String>] = [:]
-        for row in try Row.fetchAll(statement, arguments: [Data([OpPayload.Kind.playerAliasAdded.rawValue])]) {
-            guard case .playerAliasAdded(let player, let alias) = StoredOp(row: row)?.payload else { continue }
+        for op in try ops(of: .playerAliasAdded) {
+            guard case .playerAliasAdded(let player, let alias) = op.payload else { continue }
             aliases[player, default: []].insert(alias)
         }
         return aliases.mapValues { $0.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) } }
+    }
+
+    /// Every round receipt (`roundReceipt` ops), by round: which device signed which round
+    /// signature. Read from the log itself.
+    func receipts() throws -> [UUID: [RoundReceipt]] {
+        var receipts: [UUID: [RoundReceipt]] = [:]
+        for op in try ops(of: .roundReceipt) {
+            guard case .roundReceipt(let round, let signature) = op.payload else { continue }
+            receipts[round, default: []].append(RoundReceipt(device: op.author, signature: signature))
+        }
+        return receipts
+    }
+
+    /// The decodable ops of one kind, found by the kind byte after the clock.
+    private func ops(of kind: OpPayload.Kind) throws -> [StoredOp] {
+        let statement = try db.cachedStatement(sql: """
+            SELECT \(StoredOp.columns) FROM ops o JOIN authors a ON a.id = o.author
+            WHERE substr(o.tail, \(SignedOp.clockBytes + 1), 1) = ?
+            ORDER BY o.author, o.sequence
+            """)
+        return try Row.fetchAll(statement, arguments: [Data([kind.rawValue])]).compactMap(StoredOp.init(row:))
     }
 
     func ownership() throws -> Ownership {

@@ -19,6 +19,8 @@ struct SyncCommand: AsyncParsableCommand {
         let replica = try storeOptions.open()
         if let folder { try syncFolder(replica, folder) }
         if let peer { try await syncPeer(replica, peer) }
+        // A round that finished elsewhere gets this device's receipt; it travels with the next sync.
+        try replica.signReceipts()
     }
 
     private func syncFolder(_ replica: Replica, _ folder: String) throws {
@@ -106,6 +108,7 @@ struct ImportCommand: ParsableCommand {
                 failures += 1
             }
         }
+        try replica.signReceipts()
         if failures > 0 { throw ReportedFailure(exitCode: 1) }
     }
 }
