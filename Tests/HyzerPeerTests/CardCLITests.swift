@@ -50,6 +50,7 @@ import Testing
         // An alias names a player; re-entering a hole on this device corrects it.
         #expect(try ok("player", "alias", "Mike Smith", "Mikey") == "")
         #expect(try ok("player", "alias", "Mike Smith", "mikey") == "", "an alias the player already has changes nothing")
+        #expect(try ok("player", "list", "--json").contains(#""aliases":["Mikey"],"id":"#))
         let corrected = try ok("card", round, "Mikey 4", "--hole", "2")
         #expect(corrected == "hole 2 · par 3\nPlayer      Strokes  Score  Event\nMike Smith        4     +1  \(events(corrected)[0])  correction")
         let breakdown = try ok("breakdown", round, "--player", "Mike Smith", "--json")

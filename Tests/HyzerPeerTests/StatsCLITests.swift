@@ -52,8 +52,8 @@ import Testing
         let rounds = try play()
         let ann = try id(try ok("whoami", "--json"), "id")
         let course = try id(try ok("course", "show", "Tiny", "--json"), "id")
-        let players = try JSONSerialization.jsonObject(with: Data(try ok("player", "list", "--json").utf8)) as? [[String: String]]
-        let ben = try #require(players?.first { $0["name"] == "Ben" }?["id"])
+        let players = try JSONSerialization.jsonObject(with: Data(try ok("player", "list", "--json").utf8)) as? [[String: Any]]
+        let ben = try #require(players?.first { $0["name"] as? String == "Ben" }?["id"] as? String)
         func result(_ index: Int, _ strokes: Int) -> String {
             let relative = strokes - 10
             let formatted = relative == 0 ? "E" : relative > 0 ? "+\(relative)" : "\(relative)"

@@ -34,6 +34,11 @@ extension Replica {
         try read { try ViewReader(db: $0).players() }
     }
 
+    /// Every player's aliases (`player alias`), sorted by their bytes.
+    public func aliases() throws -> [UUID: [String]] {
+        try read { try ViewReader(db: $0).aliases() }
+    }
+
     /// Courses by name; deleted ones only when asked for.
     public func courses(includingDeleted: Bool = false) throws -> [Course] {
         try read { try ViewReader(db: $0).courses().filter { includingDeleted || !$0.deleted } }

@@ -20,13 +20,15 @@ struct PlayerCommand: ParsableCommand {
         @OptionGroup var storeOptions: StoreOptions
         @OptionGroup var output: OutputOptions
 
-        struct Entry: Encodable { let id: String; let name: String }
+        struct Entry: Encodable { let id: String; let name: String; let aliases: [String] }
 
         func run() throws {
-            let entries = try storeOptions.open().players().map { Entry(id: $0.id.lowercased, name: $0.displayName) }
+            let replica = try storeOptions.open()
+            let aliases = try replica.aliases()
+            let entries = try replica.players().map { Entry(id: $0.id.lowercased, name: $0.displayName, aliases: aliases[$0.id] ?? []) }
             if output.json { return try JSONOutput.print(entries) }
-            var table = Table([("Player", .left), ("Id", .left)])
-            for entry in entries { table.add(entry.name, entry.id) }
+            var table = Table([("Player", .left), ("Id", .left), ("Aliases", .left)])
+            for entry in entries { table.add(entry.name, entry.id, entry.aliases.joined(separator: ", ")) }
             print(table.render())
         }
     }
