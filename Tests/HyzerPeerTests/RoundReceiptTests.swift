@@ -3,7 +3,8 @@ import HyzerTestSupport
 import Testing
 
 /// Round receipts through the binary: the finishing device and every participating device that
-/// syncs sign the round signature, and `round show` lists who signed what.
+/// syncs sign the round signature, and `round show` lists who signed what. Three replicas that
+/// synced print the same stats, byte for byte.
 @Suite struct RoundReceiptTests {
     let directory = TemporaryDirectory("receipts")
     var folder: String { directory.path("shared").path }
@@ -31,9 +32,13 @@ import Testing
         func syncAll() throws { for cli in [a, b, c] { try ok(cli, "sync", "--folder", folder) } }
         try syncAll()
         try syncAll()
-        let round = try ok(a, "round", "start", "--course", "Morley Field", "--players", "Ann,Ben")
+        try ok(a, "course", "add", "Tiny", "--pars", "3,3,4")
+        let round = try ok(a, "round", "start", "--course", "Tiny", "--players", "Ann,Ben")
         try ok(a, "card", round, "Ann 3, Ben 4")
-        try ok(a, "round", "finish", round, "--force")
+        try ok(b, "sync", "--folder", folder)
+        try ok(a, "card", round, "Ann 2, Ben par")
+        try ok(a, "card", round, "Ann bogey, Ben birdie")
+        try ok(a, "round", "finish", round)
         for _ in 0..<3 { try syncAll() }
 
         let annDevice = try #require(try json(a, "whoami", "--json")["replica"] as? String)
@@ -52,6 +57,12 @@ import Testing
             Signature         Devices
             \(signature.prefix(16))  \(names)
             """))
+        // Stats are the same bytes on every replica holding the same ops.
+        for arguments in [["stats", "player", "Ann", "--json"], ["stats", "head-to-head", "Ben", "Ann", "--json"], ["stats", "course", "Tiny", "--json"]] {
+            let outputs = try [a, b, c].map { try $0.run(arguments).stdout }
+            #expect(outputs[0].contains(#""roundsPlayed":1"#) || outputs[0].contains(#""sharedRounds":1"#), "\(outputs[0])")
+            #expect(Set(outputs).count == 1, "\(arguments): \(outputs)")
+        }
         // Signing happens once per device and round: more syncs add nothing.
         let digest = try json(a, "status", "--json")["digest"] as? String
         try syncAll()
