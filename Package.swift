@@ -23,6 +23,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/swiftcsv/SwiftCSV", from: "0.10.0"),
     ],
     targets: [
         // libsodium, as the system installs it (libsodium-dev).
@@ -41,6 +42,7 @@ let package = Package(
             dependencies: [
                 "HyzerDomain", "HyzerCrypto",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "SwiftCSV", package: "SwiftCSV"),
             ],
             swiftSettings: strict
         ),

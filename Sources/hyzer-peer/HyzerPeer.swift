@@ -10,8 +10,8 @@ struct HyzerPeer: ParsableCommand {
         discussion: "Every device keeps a full replica in one directory (--store DIR). See README.md and docs/.",
         subcommands: [
             InitCommand.self, WhoamiCommand.self, DeviceCommand.self, PlayerCommand.self, CourseCommand.self,
-            RoundCommand.self, ScoreCommand.self, CorrectCommand.self, StandingsCommand.self, BreakdownCommand.self,
-            DiscrepanciesCommand.self, ResolveCommand.self, HistoryCommand.self, StatusCommand.self,
+            RoundCommand.self, ScoreCommand.self, CardCommand.self, CorrectCommand.self, StandingsCommand.self, BreakdownCommand.self,
+            DiscrepanciesCommand.self, ResolveCommand.self, HistoryCommand.self, StatsCommand.self, StatusCommand.self,
             VerifyCommand.self, GroupCommand.self, SyncCommand.self, ServeCommand.self, ExportCommand.self, ImportCommand.self,
             BenchCommand.self, DemoCommand.self, SimulateCommand.self,
         ]

@@ -70,6 +70,15 @@ extension OpPayload {
         case .deviceLinked(let device, let playerID):
             writer.write(device)
             writer.write(playerID)
+        case .playerAliasAdded(let playerID, let alias):
+            writer.write(playerID)
+            writer.write(alias)
+        case .roundReceipt(let roundID, let signature):
+            writer.write(roundID)
+            writer.write(raw: signature)
+        case .courseHolesSet(let courseID, let holes):
+            writer.write(courseID)
+            writer.write(UInt8(clamping: holes))
         case .deviceSucceeded(let predecessor, let signature):
             writer.write(predecessor)
             writer.write(raw: signature)
@@ -145,6 +154,12 @@ extension OpPayload {
                 supersedes: supersedes, reportedBy: reportedBy))
         case .deviceLinked:
             self = .deviceLinked(device: try reader.readAuthorID(), playerID: try reader.readUUID())
+        case .playerAliasAdded:
+            self = .playerAliasAdded(playerID: try reader.readUUID(), alias: try reader.readName())
+        case .roundReceipt:
+            self = .roundReceipt(roundID: try reader.readUUID(), signature: try reader.readRaw(32))
+        case .courseHolesSet:
+            self = .courseHolesSet(courseID: try reader.readUUID(), holes: Int(try reader.readByte()))
         case .deviceSucceeded:
             self = .deviceSucceeded(predecessor: try reader.readAuthorID(), signature: try reader.readRaw(64))
         case .roundFinishedCovering:

@@ -20,6 +20,14 @@ public enum OpPayload: Hashable, Sendable {
     case scoreRecorded(ScoreRecord)
     /// A device that owns `playerID` makes `device` an owner too.
     case deviceLinked(device: AuthorID, playerID: UUID)
+    /// Another name `card` accepts for `playerID` ("Mikey" for Michael); aliases only add up.
+    case playerAliasAdded(playerID: UUID, alias: String)
+    /// A device that takes part in a finished round signs (with the op's own signature) the
+    /// round's result as it sees it: `signature` is the round signature (docs/formats.md).
+    case roundReceipt(roundID: UUID, signature: [UInt8])
+    /// The course now has `holes` holes (a last-writer-wins register): pars of holes it keeps
+    /// stay, new holes are par 3 until set; rounds keep the pars they copied.
+    case courseHolesSet(courseID: UUID, holes: Int)
     /// The authoring device continues `predecessor` (a store restored from a backup or copied,
     /// whose old key must not write again): `signature` is the predecessor's Ed25519 signature
     /// of `DeviceSuccession.message(successor:)`. The successor owns what the predecessor owned.
@@ -42,6 +50,9 @@ public enum OpPayload: Hashable, Sendable {
         case roundFinished = 9
         case scoreRecorded = 10
         case deviceLinked = 11
+        case playerAliasAdded = 12
+        case roundReceipt = 13
+        case courseHolesSet = 14
         case deviceSucceeded = 15
         case roundFinishedCovering = 16
     }
@@ -59,6 +70,9 @@ public enum OpPayload: Hashable, Sendable {
         case .roundFinished: .roundFinished
         case .scoreRecorded: .scoreRecorded
         case .deviceLinked: .deviceLinked
+        case .playerAliasAdded: .playerAliasAdded
+        case .roundReceipt: .roundReceipt
+        case .courseHolesSet: .courseHolesSet
         case .deviceSucceeded: .deviceSucceeded
         case .roundFinishedCovering: .roundFinishedCovering
         }

@@ -1,5 +1,6 @@
-/// The colour tier of one hole's score relative to par (docs/rules.md, "Hole-by-hole breakdown").
-/// Terminal colours follow the seeds' tokens: green, white, amber and red.
+/// The colour tier of a score relative to par (docs/domain.md, "Colours"). A hole's score has
+/// four tiers (green, white, amber, red); a total has three (green under par, white at par, amber
+/// over par): a round at +2 is over par, not a double bogey.
 public enum ScoreTier: String, Codable, Sendable {
     /// Below par (birdie or better): green.
     case underPar
@@ -19,5 +20,11 @@ public enum ScoreTier: String, Codable, Sendable {
         case 1: self = .overPar
         default: self = .wayOver
         }
+    }
+
+    /// The tier of a total (a round, a standings row) `relativeToPar` strokes from par: negative
+    /// is `underPar`, 0 is `atPar`, anything above is `overPar` — never `wayOver`.
+    public static func total(relativeToPar: Int) -> ScoreTier {
+        relativeToPar < 0 ? .underPar : relativeToPar == 0 ? .atPar : .overPar
     }
 }

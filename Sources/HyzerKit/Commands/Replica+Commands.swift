@@ -41,6 +41,19 @@ extension Replica {
         }
     }
 
+    /// Gives a course `holes` holes: the pars of the holes it keeps stay, new holes are par 3
+    /// (or the par they had before the course was shortened). Past rounds keep their own pars.
+    public func setHoleCount(course: String, holes: Int) throws {
+        guard (1...OpPayload.Limits.holesMax).contains(holes) else {
+            throw ReplicaError.invalidValue("a course has 1 to \(OpPayload.Limits.holesMax) holes, not \(holes)")
+        }
+        try write { db in
+            let course = try Self.liveCourse(course, ViewReader(db: db))
+            guard course.holeCount != holes else { return }
+            try append(.courseHolesSet(courseID: course.id, holes: holes), in: db)
+        }
+    }
+
     public func renameCourse(_ course: String, to name: String) throws {
         try Validation.name(name, of: "course")
         try write { db in
@@ -72,6 +85,7 @@ extension Replica {
                 }
                 playerIDs.append(id)
             }
+            try Self.requireDistinctGuests(guests, players: try playerIDs.map { ($0, try reader.playerName($0) ?? "") })
             let count = playerIDs.count + guests.count
             guard count >= 1 else { throw ReplicaError.invalidValue("a round needs at least one player: use --players A,B or --guest NAME") }
             guard count <= OpPayload.Limits.participantsMax else {
@@ -122,7 +136,9 @@ extension Replica {
         }
     }
 
-    /// Records `strokes` for `player` on `hole`.
+    /// Records `strokes` for `player` on `hole`. When this device already has a current score
+    /// there, the new event corrects it (supersedes this device's own leaves), as re-entering a
+    /// score on the same phone does: a device never disputes itself.
     @discardableResult
     public func recordScore(round: String, player: String, hole: Int, strokes: Int) throws -> ScoreEvent {
         try Validation.strokes(strokes)
@@ -131,8 +147,9 @@ extension Replica {
             let round = try Self.round(round, reader)
             let participant = try resolveParticipant(player, in: round)
             try Validation.hole(hole, holeCount: round.holeCount)
-            guard try reader.evaluation(round).status != .completed else { throw ReplicaError.roundCompleted(round: round.id.lowercased) }
-            return try appendScore(round: round, player: participant, hole: hole, strokes: strokes, supersedes: [], db)
+            let evaluation = try reader.evaluation(round)
+            guard evaluation.status != .completed else { throw ReplicaError.roundCompleted(round: round.id.lowercased) }
+            return try appendScoreCorrectingOwn(round: round, evaluation, player: participant, hole: hole, strokes: strokes, db)
         }
     }
 
@@ -205,6 +222,33 @@ extension Replica {
     }
 
     // MARK: Helpers
+
+    /// Refuses a guest whose name folds like another guest's or like a registered player's of the
+    /// same round: scoring that name later would match several participants.
+    private static func requireDistinctGuests(_ guests: [String], players: [(id: UUID, name: String)]) throws {
+        var taken: [String: String] = [:]
+        for player in players { taken[NameFolding.folded(player.name)] = player.name }
+        var guestNames: Set<String> = []
+        for guest in guests {
+            let folded = NameFolding.folded(guest)
+            if guestNames.contains(folded) {
+                throw ReplicaError.invalidValue("the guest name '\(guest)' is given twice; give each guest a distinct name, like --guest '\(guest) K'")
+            }
+            if let player = taken[folded] {
+                throw ReplicaError.invalidValue(
+                    "the guest name '\(guest)' is the name of player \(player) in this round; give the guest a distinct name, like --guest '\(guest) K'")
+            }
+            guestNames.insert(folded)
+        }
+    }
+
+    /// Appends a score that supersedes this device's own current leaves of the hole, if any.
+    func appendScoreCorrectingOwn(
+        round: Round, _ evaluation: RoundEvaluation, player: Participant, hole: Int, strokes: Int, _ db: Database
+    ) throws -> ScoreEvent {
+        let own = Self.leaves(evaluation.score(player: player.id, hole: hole)).filter { $0.deviceID == author }
+        return try appendScore(round: round, player: player, hole: hole, strokes: strokes, supersedes: own.map(\.id), db)
+    }
 
     private func appendScore(
         round: Round, player: Participant, hole: Int, strokes: Int, supersedes: [UUID], _ db: Database

@@ -69,6 +69,10 @@ enum Materializer {
         case .deviceLinked(let device, let playerID):
             try db.cachedStatement(sql: "INSERT OR IGNORE INTO deviceLinks (player, device, linkedBy, sequence) VALUES (?, ?, ?, ?)").execute(
                 arguments: [Data(playerID.bytes), Data(device.bytes), Data(op.author.bytes), Int64(op.sequence)])
+        case .courseHolesSet(let courseID, let holes):
+            try setRegister(Data(courseID.bytes), "holeCount", Data([UInt8(clamping: holes)]), stamp: stamp, db)
+        case .playerAliasAdded, .roundReceipt:
+            break  // Read from the log itself (`ViewReader.aliases()`, `ViewReader.receipts()`), like score ops.
         }
     }
 

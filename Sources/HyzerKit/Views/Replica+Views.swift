@@ -34,6 +34,11 @@ extension Replica {
         try read { try ViewReader(db: $0).players() }
     }
 
+    /// Every player's aliases (`player alias`), sorted by their bytes.
+    public func aliases() throws -> [UUID: [String]] {
+        try read { try ViewReader(db: $0).aliases() }
+    }
+
     /// Courses by name; deleted ones only when asked for.
     public func courses(includingDeleted: Bool = false) throws -> [Course] {
         try read { try ViewReader(db: $0).courses().filter { includingDeleted || !$0.deleted } }
@@ -63,15 +68,22 @@ extension Replica {
 
     /// Completed rounds, newest first.
     public func history(includingStandings: Bool = false) throws -> [HistoryEntry] {
-        let completed = try read { db in
+        History.entries(try completedRounds().map { ($0.round, $0) }, includeStandings: includingStandings)
+    }
+
+    /// The evaluations of every round that has a finish op and that `including` accepts (it sees
+    /// the round before its scores are read), in no particular order: what history and stats read.
+    public func completedRounds(including: (Round) -> Bool = { _ in true }) throws -> [RoundEvaluation] {
+        try read { db in
             let reader = ViewReader(db: db)
             let ownership = try reader.ownership()
             let ids = try Data.fetchAll(db, sql: "SELECT DISTINCT round FROM roundFinishes").compactMap { UUID(bytes: Array($0)) }
             return try ids.compactMap { id in
-                try reader.round(id).map { ($0, try reader.evaluation($0, ownership: ownership)) }
+                guard let round = try reader.round(id), including(round) else { return nil }
+                let evaluation = try reader.evaluation(round, ownership: ownership)
+                return evaluation.finish == nil ? nil : evaluation
             }
         }
-        return History.entries(completed, includeStandings: includingStandings)
     }
 
     /// Devices that have published their signed device record.

@@ -33,6 +33,38 @@ struct ViewReader {
 
     func playerName(_ id: UUID) throws -> String? { try text(id, "name") }
 
+    /// Every player's aliases (`player alias`), sorted by their UTF-8 bytes. Read from the log
+    /// itself, so aliases a replica stored before it understood them count too.
+    func aliases() throws -> [UUID: [String]] {
+        var aliases: [UUID: Set<String>] = [:]
+        for op in try ops(of: .playerAliasAdded) {
+            guard case .playerAliasAdded(let player, let alias) = op.payload else { continue }
+            aliases[player, default: []].insert(alias)
+        }
+        return aliases.mapValues { $0.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) } }
+    }
+
+    /// Every round receipt (`roundReceipt` ops), by round: which device signed which round
+    /// signature. Read from the log itself.
+    func receipts() throws -> [UUID: [RoundReceipt]] {
+        var receipts: [UUID: [RoundReceipt]] = [:]
+        for op in try ops(of: .roundReceipt) {
+            guard case .roundReceipt(let round, let signature) = op.payload else { continue }
+            receipts[round, default: []].append(RoundReceipt(device: op.author, signature: signature))
+        }
+        return receipts
+    }
+
+    /// The decodable ops of one kind, found by the kind byte after the clock.
+    private func ops(of kind: OpPayload.Kind) throws -> [StoredOp] {
+        let statement = try db.cachedStatement(sql: """
+            SELECT \(StoredOp.columns) FROM ops o JOIN authors a ON a.id = o.author
+            WHERE substr(o.tail, \(SignedOp.clockBytes + 1), 1) = ?
+            ORDER BY o.author, o.sequence
+            """)
+        return try Row.fetchAll(statement, arguments: [Data([kind.rawValue])]).compactMap(StoredOp.init(row:))
+    }
+
     func ownership() throws -> Ownership {
         var creators: [ParticipantID: AuthorID] = [:]
         for row in try Row.fetchAll(db, sql: "SELECT id, creator FROM players") {
@@ -67,7 +99,11 @@ struct ViewReader {
             db, sql: "SELECT holeCount, seeded, createdMilliseconds, createdCounter FROM courses WHERE id = ?",
             arguments: [Data(id.bytes)])
         else { return nil }
-        let holeCount: Int = row[0]
+        // `course set-holes` writes a register over the count the course was created with; a
+        // count outside 1...36 (only a forged op could hold one) is ignored.
+        let created: Int = row[0]
+        let holeCount = try register(id, "holeCount").flatMap(\.first).map(Int.init)
+            .flatMap { (1...OpPayload.Limits.holesMax).contains($0) ? $0 : nil } ?? created
         var pars: [Int] = []
         for hole in 1...max(holeCount, 1) where hole <= holeCount {
             pars.append(Int(try register(id, Register.par(hole))?.first ?? 3))

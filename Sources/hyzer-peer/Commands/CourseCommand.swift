@@ -6,7 +6,7 @@ import HyzerKit
 struct CourseCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "course", abstract: "Courses and the par of their holes.",
-        subcommands: [List.self, Show.self, Add.self, SetPar.self, Rename.self, Delete.self])
+        subcommands: [List.self, Show.self, Add.self, SetPar.self, SetHoles.self, Rename.self, Delete.self])
 
     /// A course as `course list --json` and `course show --json` print it.
     struct Document: Encodable {
@@ -86,6 +86,18 @@ struct CourseCommand: ParsableCommand {
 
         func run() throws {
             try storeOptions.open().setPar(course: course, hole: hole, par: par)
+        }
+    }
+
+    struct SetHoles: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "set-holes", abstract: "Change how many holes a course has (new holes are par 3; past rounds keep theirs).")
+        @OptionGroup var storeOptions: StoreOptions
+        @Argument var course: String
+        @Argument var holes: Int
+
+        func run() throws {
+            try storeOptions.open().setHoleCount(course: course, holes: holes)
         }
     }
 

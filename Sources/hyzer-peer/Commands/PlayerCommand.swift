@@ -3,7 +3,7 @@ import HyzerKit
 
 struct PlayerCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "player", abstract: "Registered players.", subcommands: [Add.self, List.self, Rename.self])
+        commandName: "player", abstract: "Registered players.", subcommands: [Add.self, List.self, Rename.self, Alias.self])
 
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Register a player; prints its id.")
@@ -20,13 +20,15 @@ struct PlayerCommand: ParsableCommand {
         @OptionGroup var storeOptions: StoreOptions
         @OptionGroup var output: OutputOptions
 
-        struct Entry: Encodable { let id: String; let name: String }
+        struct Entry: Encodable { let id: String; let name: String; let aliases: [String] }
 
         func run() throws {
-            let entries = try storeOptions.open().players().map { Entry(id: $0.id.lowercased, name: $0.displayName) }
+            let replica = try storeOptions.open()
+            let aliases = try replica.aliases()
+            let entries = try replica.players().map { Entry(id: $0.id.lowercased, name: $0.displayName, aliases: aliases[$0.id] ?? []) }
             if output.json { return try JSONOutput.print(entries) }
-            var table = Table([("Player", .left), ("Id", .left)])
-            for entry in entries { table.add(entry.name, entry.id) }
+            var table = Table([("Player", .left), ("Id", .left), ("Aliases", .left)])
+            for entry in entries { table.add(entry.name, entry.id, entry.aliases.joined(separator: ", ")) }
             print(table.render())
         }
     }
@@ -39,6 +41,17 @@ struct PlayerCommand: ParsableCommand {
 
         func run() throws {
             try storeOptions.open().renamePlayer(player, to: name)
+        }
+    }
+
+    struct Alias: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Another name `card` accepts for a player (a nickname).")
+        @OptionGroup var storeOptions: StoreOptions
+        @Argument(help: "The player's id, id prefix or name.") var player: String
+        @Argument(help: "The alias.") var alias: String
+
+        func run() throws {
+            try storeOptions.open().addAlias(player: player, alias: alias)
         }
     }
 }

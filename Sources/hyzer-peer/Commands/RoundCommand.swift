@@ -35,8 +35,15 @@ struct RoundCommand: ParsableCommand {
         let holeCount: Int
         let pars: [Int]
         let participants: [Member]
+        /// The round signature as this replica computes it now (hex), and every device's receipt.
+        let signature: String
+        let receipts: [Receipt]
 
-        init(_ view: RoundView) {
+        struct Receipt: Encodable { let device: String; let signature: String }
+
+        init(_ view: RoundView, receipts: [RoundReceipt]) {
+            signature = Hex.encode(RoundSignature.of(view.evaluation))
+            self.receipts = receipts.map { Receipt(device: $0.device.hex, signature: Hex.encode($0.signature)) }
             let round = view.round
             id = round.id.lowercased
             course = round.courseName
@@ -56,7 +63,8 @@ struct RoundCommand: ParsableCommand {
         @OptionGroup var output: OutputOptions
 
         func run() throws {
-            let rounds = try storeOptions.open().rounds().map(Document.init)
+            let replica = try storeOptions.open()
+            let rounds = try replica.rounds().map { try Document($0, receipts: replica.receipts(round: $0.round.id)) }
             if output.json { return try JSONOutput.print(rounds) }
             var table = Table([("Round", .left), ("Course", .left), ("Started", .left), ("Players", .right), ("Status", .left)])
             for round in rounds {
@@ -75,7 +83,7 @@ struct RoundCommand: ParsableCommand {
         func run() throws {
             let replica = try storeOptions.open()
             let view = try RoundLookup.view(round, in: replica)
-            let document = Document(view)
+            let document = Document(view, receipts: try replica.receipts(round: view.round.id))
             if output.json { return try JSONOutput.print(document) }
             print("\(document.course) · round \(document.id) · \(document.status)")
             print("started \(DateText.minute(document.startedAt)), \(document.holeCount) holes, par \(view.round.totalPar)")
@@ -84,6 +92,17 @@ struct RoundCommand: ParsableCommand {
                 table.add(member.name, member.id, member.id == document.organizerID ? "organizer" : (member.isGuest ? "guest" : ""))
             }
             print(table.render())
+            let receipts = try replica.receipts(round: view.round.id)
+            guard !receipts.isEmpty else { return }
+            let devices = Dictionary(try replica.devices().map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
+            let current = RoundSignature.of(view.evaluation)
+            print("\nreceipts (round signature \(Hex.encode(current).prefix(16)) here)")
+            var signatures = Table([("Signature", .left), ("Devices", .left)])
+            for signature in receipts.map(\.signature).reduce(into: [[UInt8]](), { if !$0.contains($1) { $0.append($1) } }) {
+                let signers = receipts.filter { $0.signature == signature }.map { devices[$0.device] ?? String($0.device.hex.prefix(12)) }
+                signatures.add(String(Hex.encode(signature).prefix(16)), signers.joined(separator: ", "))
+            }
+            print(signatures.render())
         }
     }
 
@@ -94,7 +113,9 @@ struct RoundCommand: ParsableCommand {
         @Flag(help: "Finish even though scores are missing or disputed.") var force = false
 
         func run() throws {
-            let finished = try storeOptions.open().finishRound(round, force: force)
+            let replica = try storeOptions.open()
+            let finished = try replica.finishRound(round, force: force)
+            try replica.signReceipts()
             print("finished round \(finished.id.lowercased)")
         }
     }

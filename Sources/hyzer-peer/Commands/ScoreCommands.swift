@@ -1,8 +1,11 @@
 import ArgumentParser
+import HyzerDomain
 import HyzerKit
 
 struct ScoreCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "score", abstract: "Record a score; prints the event id.")
+    static let configuration = CommandConfiguration(
+        commandName: "score",
+        abstract: "Record a score; prints the event id, and the events it corrects when this device had already scored the hole.")
     @OptionGroup var storeOptions: StoreOptions
     @Argument(help: "The round's id, id prefix, or latest.") var round: String
     @Option(help: "The participant's id, id prefix or name.") var player: String
@@ -11,7 +14,7 @@ struct ScoreCommand: ParsableCommand {
 
     func run() throws {
         let event = try storeOptions.open().recordScore(round: round, player: player, hole: hole, strokes: strokes)
-        print(event.id.lowercased)
+        print(([event.id.lowercased] + event.supersedes.map { "corrects \($0.lowercased)" }).joined(separator: " "))
     }
 }
 
@@ -38,5 +41,33 @@ struct ResolveCommand: ParsableCommand {
 
     func run() throws {
         print(try storeOptions.open().resolve(round: round, player: player, hole: hole, strokes: strokes).id.lowercased)
+    }
+}
+
+struct CardCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "card", abstract: "Score a whole hole's card at once, like \"Mike 3, Jake birdie, Sarah two\".",
+        discussion: """
+            Names match forgivingly (case and accents ignored, unambiguous prefixes, aliases from `player alias`); \
+            scores are strokes (3 or three) or ace, eagle, birdie, par, bogey, double bogey against the hole's par. \
+            Anything ambiguous or unknown refuses the whole card.
+            """)
+    @OptionGroup var storeOptions: StoreOptions
+    @Argument(help: "The round's id, id prefix, or latest.") var round: String
+    @Argument(help: "The card: NAME SCORE entries separated by commas.") var card: String
+    @Option(help: "The hole (default: the next hole nobody has scored).") var hole: Int?
+
+    func run() throws {
+        let recorded = try storeOptions.open().recordCard(round: round, text: card, hole: hole)
+        print("hole \(recorded.hole) · par \(recorded.round.pars[recorded.hole - 1])")
+        var table = Table([("Player", .left), ("Strokes", .right), ("Score", .right), ("Event", .left), ("", .left)])
+        for line in recorded.lines {
+            let relative = line.strokes - line.par
+            table.add([
+                .init(line.participant.name), .init("\(line.strokes)"), .init(ScoreFormatting.formatted(relative), ScoreColour.of(relative)),
+                .init(String(line.event.id.lowercased.prefix(8))), .init(line.event.supersedes.isEmpty ? "" : "correction"),
+            ])
+        }
+        print(table.render())
     }
 }

@@ -19,6 +19,8 @@ struct SyncCommand: AsyncParsableCommand {
         let replica = try storeOptions.open()
         if let folder { try syncFolder(replica, folder) }
         if let peer { try await syncPeer(replica, peer) }
+        // A round that finished elsewhere gets this device's receipt; it travels with the next sync.
+        try replica.signReceipts()
     }
 
     private func syncFolder(_ replica: Replica, _ folder: String) throws {
@@ -56,12 +58,19 @@ struct SyncCommand: AsyncParsableCommand {
 }
 
 struct ExportCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "export", abstract: "Write every op this replica holds into a bundle file.")
+    static let configuration = CommandConfiguration(
+        commandName: "export", abstract: "Write every op this replica holds into a bundle file, or completed rounds as UDisc CSV.")
     @OptionGroup var storeOptions: StoreOptions
-    @Option(help: "The bundle file to write.") var out: String
+    @Option(help: "The bundle file to write.") var out: String?
+    @Option(help: "Write every completed round as a UDisc scorecard CSV file instead.") var udisc: String?
+
+    func validate() throws {
+        guard (out == nil) != (udisc == nil) else { throw ValidationError("give either --out FILE or --udisc FILE") }
+    }
 
     func run() throws {
         let replica = try storeOptions.open()
+        guard let out else { return try UDiscFiles.export(replica, to: udisc!) }
         let bytes = try BundleFiles.export(replica)
         do {
             let file = URL(fileURLWithPath: out)
@@ -74,12 +83,15 @@ struct ExportCommand: ParsableCommand {
 }
 
 struct ImportCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "import", abstract: "Ingest bundle files from a member of the group.")
+    static let configuration = CommandConfiguration(
+        commandName: "import", abstract: "Ingest bundle files from a member of the group, or UDisc scorecard CSV files.")
     @OptionGroup var storeOptions: StoreOptions
-    @Argument(help: "Bundle files.") var files: [String]
+    @Flag(help: "The files are UDisc scorecard exports (CSV).") var udisc = false
+    @Argument(help: "Bundle files (or UDisc CSV files with --udisc).") var files: [String]
 
     func run() throws {
         let replica = try storeOptions.open()
+        if udisc { return try UDiscFiles.import(files, into: replica) }
         var failures = 0
         for file in files {
             guard let data = FileManager.default.contents(atPath: file) else {
@@ -97,6 +109,7 @@ struct ImportCommand: ParsableCommand {
                 failures += 1
             }
         }
+        try replica.signReceipts()
         if failures > 0 { throw ReportedFailure(exitCode: 1) }
     }
 }

@@ -25,18 +25,62 @@ struct StandingsCommand: AsyncParsableCommand {
         }
     }
 
+    /// A `standings --watch --json` document: each entry also carries its position in the
+    /// previous document (`null` in the first, and for a participant who had not scored then).
+    struct WatchDocument: Encodable {
+        struct Entry: Encodable {
+            let entry: StandingsEntry
+            let previousPosition: Int?
+
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(entry.disputedHoles, forKey: .disputedHoles)
+                try container.encode(entry.formatted, forKey: .formatted)
+                try container.encode(entry.holesPlayed, forKey: .holesPlayed)
+                try container.encode(entry.name, forKey: .name)
+                try container.encode(entry.playerID, forKey: .playerID)
+                try container.encode(entry.position, forKey: .position)
+                try container.encode(previousPosition, forKey: .previousPosition)
+                try container.encode(entry.relativeToPar, forKey: .relativeToPar)
+                try container.encode(entry.totalStrokes, forKey: .totalStrokes)
+            }
+
+            private enum CodingKeys: String, CodingKey {
+                case disputedHoles, formatted, holesPlayed, name, playerID, position, previousPosition, relativeToPar, totalStrokes
+            }
+        }
+
+        let round: String
+        let course: String
+        let status: String
+        let standings: [Entry]
+
+        init(_ view: RoundView, previous: [String: Int]?) {
+            round = view.round.id.lowercased
+            course = view.round.courseName
+            status = view.evaluation.status.rawValue
+            standings = view.evaluation.standings.map { Entry(entry: $0, previousPosition: previous?[$0.playerID]) }
+        }
+    }
+
     func run() async throws {
         let replica = try storeOptions.open()
         let id = try replica.resolveRound(round)
-        guard watch else { return try show(replica, id, clear: false) }
+        guard watch else {
+            try show(replica, id, previous: nil, clear: false)
+            return
+        }
         let monitor = try replica.changeMonitor()
         let task = Task {
             var last: Int?
+            var previous: [String: Int] = [:]
+            var first = true
             while !Task.isCancelled {
                 let version = try monitor.version()
                 if version != last {
                     last = version
-                    try show(replica, id, clear: Terminal.isInteractive)
+                    previous = try show(replica, id, previous: first ? nil : previous, clear: Terminal.isInteractive)
+                    first = false
                 }
                 try await Task.sleep(for: .milliseconds(50))
             }
@@ -49,24 +93,48 @@ struct StandingsCommand: AsyncParsableCommand {
         }
     }
 
-    /// Prints the standings once; on a terminal, redraws in place.
-    private func show(_ replica: Replica, _ id: UUID, clear: Bool) throws {
+    /// Prints the standings once; on a terminal, redraws in place. When watching, `previous` holds
+    /// the positions last printed (`nil` the first time). Returns the positions of scored participants printed.
+    @discardableResult
+    private func show(_ replica: Replica, _ id: UUID, previous: [String: Int]?, clear: Bool) throws -> [String: Int] {
         guard let view = try replica.roundView(id) else { throw ReplicaError.unknown(kind: "round", text: round) }
-        if output.json { return try JSONOutput.print(Document(view)) }
-        Terminal.line((clear ? "\u{1B}[H\u{1B}[2J" : "") + Self.render(view) + (watch && !clear ? "\n" : ""))
+        // Only a scored participant has a position worth moving from.
+        let positions = Dictionary(
+            view.evaluation.standings.filter { $0.holesPlayed > 0 }.map { ($0.playerID, $0.position) }, uniquingKeysWith: { first, _ in first })
+        if output.json {
+            if watch { try JSONOutput.print(WatchDocument(view, previous: previous)) } else { try JSONOutput.print(Document(view)) }
+            return positions
+        }
+        Terminal.line((clear ? "\u{1B}[H\u{1B}[2J" : "") + Self.render(view, previous: watch ? previous ?? [:] : nil) + (watch && !clear ? "\n" : ""))
+        return positions
     }
 
-    static func render(_ view: RoundView) -> String {
+    /// The leaderboard table. With `previous` (when watching), a column marks the top three with
+    /// `★` and shows each move since the last redraw: `▲n` up, `▼n` down.
+    static func render(_ view: RoundView, previous: [String: Int]? = nil) -> String {
         let holes = view.round.holeCount
-        var table = Table([("#", .right), ("Player", .left), ("Score", .right), ("Strokes", .right), ("Thru", .right), ("Disputed", .right)])
+        var columns: [(String, Table.Alignment)] = [("#", .right), ("Player", .left), ("Score", .right), ("Strokes", .right), ("Thru", .right), ("Disputed", .right)]
+        if previous != nil { columns.insert(("", .left), at: 1) }
+        var table = Table(columns)
         for entry in view.evaluation.standings {
-            table.add([
-                .init("\(entry.position)"), .init(entry.name), .init(entry.formatted, entry.holesPlayed > 0 ? ScoreColour.of(entry.relativeToPar) : nil),
+            var cells: [Table.Cell] = [
+                .init("\(entry.position)"), .init(entry.name), .init(entry.formatted, entry.holesPlayed > 0 ? ScoreColour.total(entry.relativeToPar) : nil),
                 .init("\(entry.totalStrokes)"), .init(entry.holesPlayed == holes ? "F" : "\(entry.holesPlayed)"),
                 .init(entry.disputedHoles > 0 ? "\(entry.disputedHoles)" : "", .amber),
-            ])
+            ]
+            if let previous {
+                cells.insert(.init(Self.movement(entry, previous[entry.playerID]), nil), at: 1)
+            }
+            table.add(cells)
         }
         return "\(view.round.courseName) · round \(view.round.id.lowercased.prefix(8)) · \(view.evaluation.status.rawValue)\n" + table.render()
+    }
+
+    /// `★` for the top three (once they have played a hole), then the move since `previous`.
+    static func movement(_ entry: StandingsEntry, _ previous: Int?) -> String {
+        let top = entry.position <= 3 && entry.holesPlayed > 0 ? "★" : " "
+        guard let previous, previous != entry.position else { return top }
+        return top + (previous > entry.position ? "▲\(previous - entry.position)" : "▼\(entry.position - previous)")
     }
 }
 
@@ -96,7 +164,7 @@ struct BreakdownCommand: ParsableCommand {
         }
         table.add([
             .init("Total"), .init("\(breakdown.totalPar)"), .init("\(breakdown.totalStrokes)"),
-            .init(breakdown.formatted, ScoreColour.of(breakdown.relativeToPar)), .init(""),
+            .init(breakdown.formatted, ScoreColour.total(breakdown.relativeToPar)), .init(""),
         ])
         return "\(breakdown.name)\n" + table.render()
     }

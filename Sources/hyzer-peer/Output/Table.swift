@@ -44,7 +44,7 @@ struct Table {
             for (index, cell) in cells.enumerated() {
                 let padding = String(repeating: " ", count: widths[index] - cell.text.count)
                 let padded = columns[index].alignment == .left ? cell.text + padding : padding + cell.text
-                parts.append(Terminal.paint(padded, header ? .bold : cell.colour))
+                parts.append(Terminal.paint(padded, header ? .bold : cell.text.isEmpty ? nil : cell.colour))
             }
             return parts.joined(separator: "  ").replacing(/\s+$/, with: "")
         }

@@ -1,9 +1,15 @@
 import Foundation
 
-/// Where human output goes and whether it may be coloured: only on a terminal, and never
-/// when `NO_COLOR` is set (https://no-color.org).
+/// Where human output goes and whether it may be coloured: on a terminal, or wherever
+/// `CLICOLOR_FORCE` is set to something other than `0` (for `| less -R`), and never when
+/// `NO_COLOR` is set (https://no-color.org, https://bixense.com/clicolors).
 enum Terminal {
-    static let colours: Bool = isatty(STDOUT_FILENO) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"].map(\.isEmpty) ?? true
+    static let colours: Bool = {
+        let environment = ProcessInfo.processInfo.environment
+        if let noColour = environment["NO_COLOR"], !noColour.isEmpty { return false }
+        if let force = environment["CLICOLOR_FORCE"], !force.isEmpty, force != "0" { return true }
+        return isatty(STDOUT_FILENO) == 1
+    }()
 
     /// Whether standard output is a terminal (redrawing in place makes sense).
     static let isInteractive: Bool = isatty(STDOUT_FILENO) == 1

@@ -1,0 +1,80 @@
+import Foundation
+
+/// One registered player's record over every completed round (docs/domain.md, "Stats"): a pure
+/// function of the rounds, whatever their order. Field names are the `stats player --json`
+/// contract.
+public struct PlayerStats: Encodable, Hashable, Sendable {
+    /// One round of the player's, as the trend and the bests list it.
+    public struct RoundResult: Encodable, Hashable, Sendable {
+        public let round: String
+        public let course: String
+        public let courseID: String
+        /// The round's start, in milliseconds since the Unix epoch.
+        public let startedAt: UInt64
+        public let totalStrokes: Int
+        public let relativeToPar: Int
+        public let formatted: String
+
+        init(_ card: PlayedCard) {
+            round = card.round.id.lowercased
+            course = card.round.courseName
+            courseID = card.round.courseID.lowercased
+            startedAt = card.startedAt
+            totalStrokes = card.totalStrokes
+            relativeToPar = card.relativeToPar
+            formatted = ScoreFormatting.formatted(card.relativeToPar)
+        }
+    }
+
+    public let playerID: String
+    public let name: String
+    /// Completed rounds with a full card.
+    public let roundsPlayed: Int
+    /// Mean of `relativeToPar` over those rounds, two decimals; `null` with no round.
+    public let averageRelativeToPar: Double?
+    /// The lowest round relative to par; the earliest wins a tie. `null` with no round.
+    public let best: RoundResult?
+    /// The best round on each course (lowest relative to par, the earliest on a tie), by course
+    /// name bytes, then course id.
+    public let personalBests: [RoundResult]
+    /// Every round, oldest first: the points of the trend.
+    public let trend: [RoundResult]
+
+    /// The stats of `player` from `rounds` (any order; only completed rounds with the player's
+    /// full card count).
+    public init(player: Player, rounds: [RoundEvaluation]) {
+        let cards = PlayedCard.all(rounds).filter { $0.playerID == player.id.lowercased }
+        let trend = cards.map(RoundResult.init)
+        playerID = player.id.lowercased
+        name = player.displayName
+        roundsPlayed = trend.count
+        averageRelativeToPar = StatsAverage.of(trend.reduce(0) { $0 + $1.relativeToPar }, over: trend.count)
+        best = Self.best(trend)
+        var byCourse: [String: [RoundResult]] = [:]
+        for result in trend { byCourse[result.courseID, default: []].append(result) }
+        personalBests = byCourse.values.compactMap(Self.best).sorted { lhs, rhs in
+            lhs.course != rhs.course ? CanonicalOrder.precedes(lhs.course, rhs.course) : CanonicalOrder.precedes(lhs.courseID, rhs.courseID)
+        }
+        self.trend = trend
+    }
+
+    /// The lowest relative to par of `results` (oldest first): `min` keeps the first of equals.
+    private static func best(_ results: [RoundResult]) -> RoundResult? {
+        results.min { $0.relativeToPar < $1.relativeToPar }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(playerID, forKey: .playerID)
+        try container.encode(name, forKey: .name)
+        try container.encode(roundsPlayed, forKey: .roundsPlayed)
+        try container.encode(averageRelativeToPar, forKey: .averageRelativeToPar)
+        try container.encode(best, forKey: .best)
+        try container.encode(personalBests, forKey: .personalBests)
+        try container.encode(trend, forKey: .trend)
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case playerID, name, roundsPlayed, averageRelativeToPar, best, personalBests, trend
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import GRDB
+import HyzerCrypto
+import HyzerDomain
+
+/// A device's signed statement of how a finished round ended, as that device saw it.
+public struct RoundReceipt: Hashable, Sendable {
+    public let device: AuthorID
+    /// The round signature (`RoundSignature`), 32 bytes.
+    public let signature: [UInt8]
+}
+
+/// The round signature: a hash over the round's course, players and final totals in a fixed
+/// canonical form (docs/formats.md, "Round signature"), so two devices that agree on the result
+/// sign the same 32 bytes.
+public enum RoundSignature {
+    public static func of(_ evaluation: RoundEvaluation) -> [UInt8] {
+        var writer = ByteWriter()
+        writer.write(raw: Array("hyzer-round/v1".utf8))
+        writer.write(UInt8(0))
+        writer.write(evaluation.round.id)
+        writer.write(evaluation.round.courseName)
+        writer.write(lengthPrefixed: evaluation.round.pars.map { UInt8(clamping: $0) })
+        let totals = Dictionary(evaluation.standings.map { ($0.playerID, $0) }, uniquingKeysWith: { first, _ in first })
+        writer.writeVarint(UInt64(evaluation.participants.count))
+        for participant in evaluation.participants {
+            writer.write(participant.id)
+            writer.write(participant.name)
+            writer.writeVarint(UInt64(totals[participant.id]?.totalStrokes ?? 0))
+            writer.writeVarint(UInt64(totals[participant.id]?.holesPlayed ?? 0))
+        }
+        return Blake2b.hash256(writer.bytes)
+    }
+}
+
+extension Replica {
+    /// Signs a receipt for every finished round this device takes part in (it owns a participant
+    /// or the organizer) and has not signed yet, with the round signature as this replica sees
+    /// it now. Returns how many it signed. `round finish` and every sync or bundle import call it.
+    @discardableResult
+    public func signReceipts() throws -> Int {
+        try write { db in try signReceipts(ViewReader(db: db), db) }
+    }
+
+    /// The receipts of `round`, by signature then device.
+    public func receipts(round: UUID) throws -> [RoundReceipt] {
+        try read { db in
+            (try ViewReader(db: db).receipts()[round] ?? []).sorted {
+                $0.signature != $1.signature ? $0.signature.lexicographicallyPrecedes($1.signature) : $0.device < $1.device
+            }
+        }
+    }
+
+    func signReceipts(_ reader: ViewReader, _ db: Database) throws -> Int {
+        let signed = try reader.receipts().compactMapValues { receipts in receipts.contains { $0.device == author } ? true : nil }
+        let ownership = try reader.ownership()
+        let finished = try Data.fetchAll(db, sql: "SELECT DISTINCT round FROM roundFinishes").compactMap { UUID(bytes: Array($0)) }
+        var count = 0
+        for id in finished.sorted(by: UUID.precedes) where signed[id] == nil {
+            guard let round = try reader.round(id),
+                round.participants.contains(where: { ownership.device(author, owns: $0.id) }) || ownership.device(author, owns: round.organizerID)
+            else { continue }
+            let evaluation = try reader.evaluation(round, ownership: ownership)
+            guard evaluation.finish != nil else { continue }
+            try append(.roundReceipt(roundID: id, signature: RoundSignature.of(evaluation)), in: db)
+            count += 1
+        }
+        return count
+    }
+}

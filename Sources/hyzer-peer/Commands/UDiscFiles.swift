@@ -1,0 +1,41 @@
+import Foundation
+import HyzerKit
+import HyzerSync
+
+/// `import --udisc FILE…` and `export --udisc FILE`.
+enum UDiscFiles {
+    /// Reads and checks every file first; one bad file refuses them all, naming the file and row.
+    static func `import`(_ files: [String], into replica: Replica) throws {
+        var scorecards: [UDiscScorecard] = []
+        for file in files {
+            let size = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? nil
+            guard let size, let data = size <= UDiscScorecard.maximumBytes ? FileManager.default.contents(atPath: file) : nil else {
+                throw ReplicaError.invalidValue(size == nil
+                    ? "\(file): the file cannot be read; nothing was imported"
+                    : "\(file): the file is larger than \(UDiscScorecard.maximumBytes / 1_048_576) MiB; nothing was imported")
+            }
+            guard let text = String(data: data, encoding: .utf8) else {
+                throw ReplicaError.invalidValue("\(file): the file is not UTF-8 text; nothing was imported")
+            }
+            do {
+                scorecards.append(try UDiscScorecard(text: text))
+            } catch {
+                throw ReplicaError.invalidValue("\(file): \(error); nothing was imported")
+            }
+        }
+        let report = try replica.importUDisc(scorecards)
+        for course in report.coursesCreated { print("created course \(course)") }
+        for player in report.playersCreated { print("created player \(player)") }
+        print("\(report.roundsImported) rounds imported, \(report.roundsAlreadyHeld) already held")
+    }
+
+    static func export(_ replica: Replica, to file: String) throws {
+        let text = try replica.exportUDisc()
+        do {
+            try DirectoryFolder(root: URL(fileURLWithPath: "/")).writeAtomically(URL(fileURLWithPath: file).path, Array(text.utf8))
+        } catch {
+            throw ReplicaError.storage(detail: "cannot write \(file): \(error)")
+        }
+        print("wrote \(text.split(separator: "\n").count - 1) rows to \(file)")
+    }
+}
