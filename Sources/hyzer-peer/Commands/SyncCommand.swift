@@ -72,12 +72,7 @@ struct ExportCommand: ParsableCommand {
         let replica = try storeOptions.open()
         guard let out else { return try UDiscFiles.export(replica, to: udisc!) }
         let bytes = try BundleFiles.export(replica)
-        do {
-            let file = URL(fileURLWithPath: out)
-            try DirectoryFolder(root: file.deletingLastPathComponent()).writeAtomically(file.lastPathComponent, bytes)
-        } catch {
-            throw ReplicaError.storage(detail: "cannot write \(out): \(error)")
-        }
+        try OutputFile.write(out, bytes)
         print("wrote \(bytes.count) bytes to \(out)")
     }
 }

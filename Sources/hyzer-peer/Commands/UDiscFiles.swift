@@ -31,11 +31,7 @@ enum UDiscFiles {
 
     static func export(_ replica: Replica, to file: String) throws {
         let text = try replica.exportUDisc()
-        do {
-            try DirectoryFolder(root: URL(fileURLWithPath: "/")).writeAtomically(URL(fileURLWithPath: file).path, Array(text.utf8))
-        } catch {
-            throw ReplicaError.storage(detail: "cannot write \(file): \(error)")
-        }
+        try OutputFile.write(file, Array(text.utf8))
         print("wrote \(text.split(separator: "\n").count - 1) rows to \(file)")
     }
 }
