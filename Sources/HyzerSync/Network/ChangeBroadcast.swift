@@ -27,14 +27,9 @@ public actor ChangeBroadcast {
         subscribers[id] = nil
     }
 
-    /// Polls the store every `interval` and publishes each change, until cancelled.
-    public nonisolated func watch(_ monitor: StoreChangeMonitor, interval: Duration = .milliseconds(2)) async {
-        var last = (try? monitor.version()) ?? 0
-        while !Task.isCancelled {
-            try? await Task.sleep(for: interval)
-            guard let version = try? monitor.version(), version != last else { continue }
-            last = version
-            await publish()
-        }
+    /// Publishes each change `monitor` reports (commits of this process and of others, without
+    /// polling), until cancelled.
+    public nonisolated func watch(_ monitor: StoreChangeMonitor) async {
+        for await _ in monitor.changes() { await publish() }
     }
 }

@@ -30,16 +30,10 @@ struct StandingsCommand: AsyncParsableCommand {
         let id = try replica.resolveRound(round)
         guard watch else { return try show(replica, id, clear: false) }
         let monitor = try replica.changeMonitor()
+        let changes = monitor.changes()
         let task = Task {
-            var last: Int?
-            while !Task.isCancelled {
-                let version = try monitor.version()
-                if version != last {
-                    last = version
-                    try show(replica, id, clear: Terminal.isInteractive)
-                }
-                try await Task.sleep(for: .milliseconds(50))
-            }
+            try show(replica, id, clear: Terminal.isInteractive)
+            for await _ in changes { try show(replica, id, clear: Terminal.isInteractive) }
         }
         let signals = SignalWatch(SIGINT, SIGTERM) { task.cancel() }
         defer { signals.stop() }
