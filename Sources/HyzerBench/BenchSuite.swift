@@ -31,8 +31,8 @@ public struct BenchSuite {
             figures += try IdleBenchmark(window: .seconds(quick ? 1 : 20), scratch: scratch).run()
         }
         if runs("views") {
-            progress("views on five years of play")
-            figures += try ViewBenchmark(rounds: quick ? 25 : 250, repetitions: quick ? 3 : 7, scratch: scratch).run()
+            progress("views on years of play")
+            figures += try ViewBenchmark(rounds: quick ? 25 : 250, largeRounds: quick ? 100 : 2000, repetitions: quick ? 3 : 7, scratch: scratch).run()
         }
         if runs("simulation") {
             progress("simulation speed")

@@ -123,6 +123,24 @@ enum Schema {
                 ) WITHOUT ROWID;
                 """)
         }
+        migrator.registerMigration("v3-history-cache") { db in
+            // Completed rounds' history entries, keyed by round and checked against the ops
+            // appended since the author heads they are current at (docs/store.md, "The history
+            // cache"). Not ops, never synced, safe to lose; `verify` recomputes the rows.
+            try db.execute(sql: """
+                CREATE TABLE historyCache (
+                    round BLOB PRIMARY KEY NOT NULL,
+                    fingerprint BLOB NOT NULL,
+                    players BLOB NOT NULL,
+                    organizer BLOB,
+                    entry BLOB
+                ) WITHOUT ROWID;
+                CREATE TABLE historyCacheHeads (
+                    author INTEGER PRIMARY KEY,
+                    headSequence INTEGER NOT NULL
+                );
+                """)
+        }
         return migrator
     }
 }

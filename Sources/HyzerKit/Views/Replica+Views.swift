@@ -61,17 +61,13 @@ extension Replica {
         }
     }
 
-    /// Completed rounds, newest first.
+    /// Completed rounds, newest first. Unchanged rounds come from the history cache; rounds
+    /// evaluated afresh are stored back into it when the store can be written at once (a cache
+    /// that cannot be written is only slower: the next call evaluates them again).
     public func history(includingStandings: Bool = false) throws -> [HistoryEntry] {
-        let completed = try read { db in
-            let reader = ViewReader(db: db)
-            let ownership = try reader.ownership()
-            let ids = try Data.fetchAll(db, sql: "SELECT DISTINCT round FROM roundFinishes").compactMap { UUID(bytes: Array($0)) }
-            return try ids.compactMap { id in
-                try reader.round(id).map { ($0, try reader.evaluation($0, ownership: ownership)) }
-            }
-        }
-        return History.entries(completed, includeStandings: includingStandings)
+        let lookup = try read { db in try HistoryCache.lookup(db, standings: includingStandings) }
+        if let update = lookup.update { try? write { db in try update.store(db) } }
+        return History.newestFirst(lookup.completed, includeStandings: includingStandings)
     }
 
     /// Devices that have published their signed device record.
