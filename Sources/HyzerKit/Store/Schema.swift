@@ -5,7 +5,8 @@ import GRDB
 /// The log tables (`authors`, `ops`, `pendingSegments`, `forks`) are the replica's state.
 /// The view tables (`registers`, `players`, `courses`, `rounds`, `roundFinishes`,
 /// `deviceLinks`) and the index `opsByScoredRound` are derived from the log, maintained in each op's
-/// transaction, and rebuilt from the log by `verify`.
+/// transaction, and rebuilt from the log by `verify`. `historyCache` and `historyCacheHeads`
+/// keep completed rounds' history entries between runs (`HistoryCache`).
 enum Schema {
     static let viewTables = ["registers", "players", "courses", "rounds", "roundFinishes", "deviceLinks"]
 

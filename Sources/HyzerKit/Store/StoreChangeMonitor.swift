@@ -62,7 +62,7 @@ public final class StoreChangeMonitor: Sendable {
 
     /// A number that changes whenever another connection committed since the last call.
     func version() throws -> Int {
-        try connection.read { db in try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0 }
+        try connection.inDatabase { db in try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0 }
     }
 
     /// One element per change of the store after this call (a burst of commits may yield one
