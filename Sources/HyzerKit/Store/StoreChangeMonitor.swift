@@ -99,6 +99,8 @@ public final class StoreChangeMonitor: Sendable {
                 if errno == EINTR { continue }
                 break
             }
+            // A descriptor in error would wake poll at once forever: end the stream instead.
+            if descriptors.contains(where: { $0.revents & Int16(POLLERR | POLLNVAL) != 0 }) { break }
             var written = false
             if descriptors[0].revents != 0 { written = drainInotify() }
             if descriptors[1].revents != 0, wakeup.drain().contains(.stop) { break }
