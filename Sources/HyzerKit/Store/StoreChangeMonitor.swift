@@ -14,7 +14,8 @@ import Synchronization
 /// connection commits) and reports a change only when the counter moved. A write to the WAL
 /// comes before its commit is visible (the commit ends with an fsync and an update of the shared
 /// index, which inotify does not see), so after a write with no visible commit the thread checks
-/// again after 1, 2, 4, … 512 ms and then sleeps until the next event.
+/// again after 1, 2, 4, … 2,048 ms (about 4 s in all, for a slow fsync) and then sleeps until
+/// the next event.
 public final class StoreChangeMonitor: Sendable {
     private let connection: DatabaseQueue
     private let inotify: Int32
@@ -26,7 +27,7 @@ public final class StoreChangeMonitor: Sendable {
     /// The files whose writes mean a commit may have happened.
     private static let storeFiles: Set<String> = [Replica.databaseFileName, Replica.databaseFileName + "-wal"]
     /// Rechecks after a write with no visible commit, in milliseconds.
-    private static let settleDelays: [Int32] = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512]
+    private static let settleDelays: [Int32] = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048]
 
     init(directory: URL, database: DatabasePool) throws {
         var configuration = Configuration()
