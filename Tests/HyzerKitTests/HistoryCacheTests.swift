@@ -58,6 +58,7 @@ import Testing
         #expect(try club.evaluatedAfresh() == [club.one, club.two], "a cold cache evaluates every completed round")
         #expect(try club.cached(club.a.replica) == expected, "miss")
         #expect(try club.evaluatedAfresh() == [], "the rows were stored")
+        #expect(try club.a.replica.read { try HistoryCache.lookup($0, standings: false) }.update == nil, "nothing new: nothing to write")
         #expect(try club.cached(club.a.replica) == expected, "hit")
         let withoutStandings = try canonicalJSON(club.a.replica.history())
         #expect(withoutStandings == (try canonicalJSON(History.entries(club.a.replica.rounds().map { ($0.round, $0.evaluation) }, includeStandings: false))))
