@@ -3,10 +3,14 @@ import HyzerCrypto
 import HyzerDomain
 import HyzerKit
 
-/// Five years of play for the view benchmarks: 8 registered players, 250 finished rounds of
-/// 18 holes, each with every score, a few corrections, and a finish by the organizer.
+/// Years of play for the view benchmarks: 8 registered players, finished rounds of 18 holes,
+/// each with every score, a few corrections, and a finish by the organizer.
 enum BenchHistory {
-    static func segment(keys: SigningKeyPair, rounds: Int) -> (segment: AuthorSegment, lastRound: UUID, player: ParticipantID) {
+    /// One author's log: a first segment holding `rounds` rounds, then one segment per round for
+    /// `later` more (what later syncs bring). `lastRound` is the first segment's last round.
+    static func segments(keys: SigningKeyPair, rounds: Int, later: Int) -> (
+        first: AuthorSegment, later: [AuthorSegment], lastRound: UUID, player: ParticipantID
+    ) {
         let author = AuthorID(bytes: keys.publicKey)!
         var ops: [SignedOp] = []
         var previous = SignedOp.noPreviousHash
@@ -25,11 +29,12 @@ enum BenchHistory {
         let players = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal"].map { append(.playerCreated(displayName: $0)).entityID }
         let course = SeededCourses.all[1]
         var lastRound = UUID()
-        for roundIndex in 0..<rounds {
+        var ends: [Int] = []
+        for roundIndex in 0..<(rounds + later) {
             let start = append(.roundStarted(RoundStart(
                 courseID: course.id, courseName: course.name, organizer: .player(players[0]),
                 participants: players.map { .player($0) }, pars: course.pars)))
-            lastRound = start.entityID
+            if roundIndex < rounds { lastRound = start.entityID }
             for hole in 1...18 {
                 for (index, player) in players.enumerated() {
                     let strokes = 2 + (roundIndex + hole * 3 + index * 7) % 4
@@ -44,9 +49,16 @@ enum BenchHistory {
                 }
             }
             append(.roundFinished(roundID: start.entityID, force: false))
+            ends.append(ops.count)
         }
-        let last = ops[ops.count - 1]
-        ops[ops.count - 1] = last.with(signature: keys.sign(SignedOp.signedMessage(hash: last.hash)))
-        return (AuthorSegment(ops: ops), lastRound, players[3].lowercased)
+        // Each segment's last op carries the author's signature.
+        func segment(_ range: Range<Int>) -> AuthorSegment {
+            var piece = Array(ops[range])
+            let last = piece[piece.count - 1]
+            piece[piece.count - 1] = last.with(signature: keys.sign(SignedOp.signedMessage(hash: last.hash)))
+            return AuthorSegment(ops: piece)
+        }
+        let laterSegments = (rounds..<(rounds + later)).map { segment(ends[$0 - 1]..<ends[$0]) }
+        return (segment(0..<ends[rounds - 1]), laterSegments, lastRound, players[3].lowercased)
     }
 }

@@ -55,12 +55,14 @@ struct SyncBenchmark {
         var latencies: [Double] = []
         let round = try a.startRound(course: "Morley Field", players: ["a"])
         try await Self.waitUntil { try b.versionVector()[a.author] == a.versionVector()[a.author] }
+        // Waiting on b's own change monitor leaves the cores to the replicas (a spin would take one).
+        var commitsOnB = try b.changeMonitor().changes().makeAsyncIterator()
         for index in 0..<latencySamples {
             let event = try a.recordScore(round: round.id.lowercased, player: "a", hole: index % 18 + 1, strokes: 3)
             let committed = DispatchTime.now().uptimeNanoseconds
             let target = try a.versionVector()[a.author]
             _ = event
-            while try b.versionVector()[a.author] < target { await Task.yield() }
+            while try b.versionVector()[a.author] < target { _ = await commitsOnB.next() }
             latencies.append(Double(DispatchTime.now().uptimeNanoseconds - committed) / 1e6)
         }
         latencies.sort()
@@ -86,11 +88,11 @@ struct SyncBenchmark {
             Figure(
                 name: "live latency p50 (\(latencySamples) ops)", value: p50, unit: "ms", baseline: commit,
                 baselineName: "one raw SQLite commit with synchronous=FULL (the floor of committing on the peer)",
-                ratio: commit / p50, target: "≤ 5 ms", met: p50 <= 5, spread: 0),
+                ratio: commit / p50, target: "≤ 1 ms", met: p50 <= 1, spread: 0),
             Figure(
                 name: "live latency p99 (\(latencySamples) ops)", value: p99, unit: "ms", baseline: commit,
                 baselineName: "one raw SQLite commit with synchronous=FULL (the floor of committing on the peer)",
-                ratio: commit / p99, target: "≤ 50 ms", met: p99 <= 50, spread: 0),
+                ratio: commit / p99, target: "≤ 5 ms", met: p99 <= 5, spread: 0),
         ]
     }
 

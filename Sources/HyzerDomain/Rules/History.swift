@@ -33,29 +33,55 @@ public struct HistoryEntry: Codable, Hashable, Sendable {
     }
 }
 
+/// A completed round's history entry (with its standings) and what orders it.
+public struct CompletedRound: Hashable, Sendable {
+    /// The entry, standings included.
+    public var entry: HistoryEntry
+    /// The round id.
+    public var round: UUID
+    /// The valid finish's clock reading.
+    public var finishedAt: HLCTimestamp
+
+    public init(entry: HistoryEntry, round: UUID, finishedAt: HLCTimestamp) {
+        self.entry = entry
+        self.round = round
+        self.finishedAt = finishedAt
+    }
+}
+
 /// The history of completed rounds.
 public enum History {
     /// One entry per completed round (one with a valid finish), newest first: by the finish's
     /// clock reading, then by round id (bytes, descending). Rounds without a valid finish are
     /// left out. The order of `rounds` does not matter.
     public static func entries(_ rounds: [(Round, RoundEvaluation)], includeStandings: Bool) -> [HistoryEntry] {
-        var completed: [(round: Round, evaluation: RoundEvaluation, finish: RoundFinish)] = []
-        for (round, evaluation) in rounds {
-            guard let finish = evaluation.finish else { continue }
-            completed.append((round, evaluation, finish))
+        newestFirst(rounds.compactMap { completed($0, $1) }, includeStandings: includeStandings)
+    }
+
+    /// The entry of one round, standings included; `nil` when the round has no valid finish.
+    public static func completed(_ round: Round, _ evaluation: RoundEvaluation) -> CompletedRound? {
+        guard let finish = evaluation.finish else { return nil }
+        let entry = HistoryEntry(
+            round: CanonicalOrder.text(round.id), course: round.courseName,
+            finishedAt: finish.createdAt.physicalMilliseconds,
+            startedAt: round.startedAt.physicalMilliseconds, players: evaluation.participants.count,
+            winners: evaluation.standings.filter { $0.position == 1 }.map(\.name),
+            standings: evaluation.standings
+        )
+        return CompletedRound(entry: entry, round: round.id, finishedAt: finish.createdAt)
+    }
+
+    /// The entries of `completed`, newest first (see `entries(_:includeStandings:)`); the order
+    /// of `completed` does not matter.
+    public static func newestFirst(_ completed: [CompletedRound], includeStandings: Bool) -> [HistoryEntry] {
+        completed.sorted { lhs, rhs in
+            if lhs.finishedAt != rhs.finishedAt { return lhs.finishedAt > rhs.finishedAt }
+            return CanonicalOrder.precedes(rhs.round, lhs.round)
         }
-        let newestFirst = completed.sorted { lhs, rhs in
-            if lhs.finish.createdAt != rhs.finish.createdAt { return lhs.finish.createdAt > rhs.finish.createdAt }
-            return CanonicalOrder.precedes(rhs.round.id, lhs.round.id)
-        }
-        return newestFirst.map { round, evaluation, finish in
-            HistoryEntry(
-                round: CanonicalOrder.text(round.id), course: round.courseName,
-                finishedAt: finish.createdAt.physicalMilliseconds,
-                startedAt: round.startedAt.physicalMilliseconds, players: evaluation.participants.count,
-                winners: evaluation.standings.filter { $0.position == 1 }.map(\.name),
-                standings: includeStandings ? evaluation.standings : nil
-            )
+        .map { completed in
+            var entry = completed.entry
+            if !includeStandings { entry.standings = nil }
+            return entry
         }
     }
 }

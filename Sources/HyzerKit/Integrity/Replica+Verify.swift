@@ -6,6 +6,7 @@ import HyzerDomain
 extension Replica {
     /// Checks everything the replica holds: SQLite's integrity, every hash chain and stored
     /// signature, that the views equal views rebuilt from the log (the rebuild is rolled back),
+    /// that every history cache row `history` would use equals the row evaluated from the log,
     /// and lists the authentic ops that views ignore.
     public func verify() throws -> VerifyReport {
         var report = VerifyReport()
@@ -23,6 +24,7 @@ extension Replica {
                 }
                 return .rollback
             }
+            if try !HistoryCache.mismatches(db).isEmpty { report.problems.append(.viewDiffers(table: "historyCache")) }
             try Self.listIgnoredOps(db, &report)
             report.forks = try FrozenAuthor.all(db)
         }

@@ -5,7 +5,8 @@ import GRDB
 /// The log tables (`authors`, `ops`, `pendingSegments`, `forks`) are the replica's state.
 /// The view tables (`registers`, `players`, `courses`, `rounds`, `roundFinishes`,
 /// `deviceLinks`) and the index `opsByScoredRound` are derived from the log, maintained in each op's
-/// transaction, and rebuilt from the log by `verify`.
+/// transaction, and rebuilt from the log by `verify`. `historyCache` and `historyCacheHeads`
+/// keep completed rounds' history entries between runs (`HistoryCache`).
 enum Schema {
     static let viewTables = ["registers", "players", "courses", "rounds", "roundFinishes", "deviceLinks", "deviceSuccessions"]
 
@@ -170,6 +171,24 @@ enum Schema {
             if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM authors WHERE frozenAt > 0)") == true {
                 try Materializer.rebuild(db)
             }
+        }
+        migrator.registerMigration("v4-history-cache") { db in
+            // Completed rounds' history entries, keyed by round and checked against the ops
+            // appended since the author heads they are current at (docs/store.md, "The history
+            // cache"). Not ops, never synced, safe to lose; `verify` recomputes the rows.
+            try db.execute(sql: """
+                CREATE TABLE historyCache (
+                    round BLOB PRIMARY KEY NOT NULL,
+                    fingerprint BLOB NOT NULL,
+                    players BLOB NOT NULL,
+                    organizer BLOB,
+                    entry BLOB
+                ) WITHOUT ROWID;
+                CREATE TABLE historyCacheHeads (
+                    author INTEGER PRIMARY KEY,
+                    headSequence INTEGER NOT NULL
+                );
+                """)
         }
         return migrator
     }

@@ -66,9 +66,13 @@ extension Replica {
         }
     }
 
-    /// Completed rounds, newest first.
+    /// Completed rounds, newest first. Unchanged rounds come from the history cache; rounds
+    /// evaluated afresh are stored back into it when the store can be written at once (a cache
+    /// that cannot be written is only slower: the next call evaluates them again).
     public func history(includingStandings: Bool = false) throws -> [HistoryEntry] {
-        History.entries(try completedRounds().map { ($0.round, $0) }, includeStandings: includingStandings)
+        let lookup = try read { db in try HistoryCache.lookup(db, standings: includingStandings) }
+        if let update = lookup.update { try? write { db in try update.store(db) } }
+        return History.newestFirst(lookup.completed, includeStandings: includingStandings)
     }
 
     /// The evaluations of every round that has a finish op and that `including` accepts (it sees

@@ -29,16 +29,21 @@ public final class ConnectionSignals: @unchecked Sendable {
     private let lock = NSLock()
     private var mailboxes: [Int: Mailbox] = [:]
     private var nextID = 0
+    /// The ticker, asleep while no connection is subscribed.
+    private var idleTicker: CheckedContinuation<Void, Never>?
 
     public init() {}
 
     /// Registers a connection; `deliver` must hand the signal on without waiting.
     func subscribe(_ deliver: @escaping @Sendable (Signal, @escaping @Sendable () -> Void) -> Void) -> Int {
-        lock.withLock {
+        let (id, ticker) = lock.withLock { () -> (Int, CheckedContinuation<Void, Never>?) in
             nextID += 1
             mailboxes[nextID] = Mailbox(deliver)
-            return nextID
+            defer { idleTicker = nil }
+            return (nextID, idleTicker)
         }
+        ticker?.resume()
+        return id
     }
 
     func unsubscribe(_ id: Int) {
@@ -49,22 +54,38 @@ public final class ConnectionSignals: @unchecked Sendable {
         for mailbox in lock.withLock({ Array(mailboxes.values) }) { mailbox.post(signal) }
     }
 
-    /// Publishes a tick every `interval`, until cancelled.
+    /// Publishes a tick every `interval` while some connection is subscribed, until cancelled.
+    /// With no connection it sleeps without a timer: an idle `serve` never wakes for it.
     public func tick(every interval: Duration = .milliseconds(250)) async {
         while !Task.isCancelled {
+            await waitForSubscriber()
             try? await Task.sleep(for: interval)
             publish(.tick)
         }
     }
 
-    /// Polls the store every `interval` and publishes each change, until cancelled.
-    public func watch(_ monitor: StoreChangeMonitor, interval: Duration = .milliseconds(2)) async {
-        var last = (try? monitor.version()) ?? 0
-        while !Task.isCancelled {
-            try? await Task.sleep(for: interval)
-            guard let version = try? monitor.version(), version != last else { continue }
-            last = version
-            publish(.storeChanged)
+    /// Returns once some connection is subscribed (at once if one is), or the task is cancelled.
+    private func waitForSubscriber() async {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let waits = lock.withLock { () -> Bool in
+                    guard mailboxes.isEmpty, !Task.isCancelled else { return false }
+                    idleTicker = continuation
+                    return true
+                }
+                if !waits { continuation.resume() }
+            }
+        } onCancel: {
+            lock.withLock { () -> CheckedContinuation<Void, Never>? in
+                defer { idleTicker = nil }
+                return idleTicker
+            }?.resume()
         }
+    }
+
+    /// Publishes each change `monitor` reports (commits of this process and of others, noticed
+    /// without polling: docs/sync-protocol.md), until cancelled.
+    public func watch(_ monitor: StoreChangeMonitor) async {
+        for await _ in monitor.changes() { publish(.storeChanged) }
     }
 }

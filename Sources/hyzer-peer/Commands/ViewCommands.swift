@@ -71,19 +71,10 @@ struct StandingsCommand: AsyncParsableCommand {
             return
         }
         let monitor = try replica.changeMonitor()
+        let changes = monitor.changes()
         let task = Task {
-            var last: Int?
-            var previous: [String: Int] = [:]
-            var first = true
-            while !Task.isCancelled {
-                let version = try monitor.version()
-                if version != last {
-                    last = version
-                    previous = try show(replica, id, previous: first ? nil : previous, clear: Terminal.isInteractive)
-                    first = false
-                }
-                try await Task.sleep(for: .milliseconds(50))
-            }
+            var previous = try show(replica, id, previous: nil, clear: Terminal.isInteractive)
+            for await _ in changes { previous = try show(replica, id, previous: previous, clear: Terminal.isInteractive) }
         }
         let signals = SignalWatch(SIGINT, SIGTERM) { task.cancel() }
         defer { signals.stop() }

@@ -1,0 +1,288 @@
+import Foundation
+import GRDB
+import HyzerCrypto
+import HyzerDomain
+
+/// Completed rounds' history entries kept between runs, so that `history` costs a lookup per
+/// unchanged round instead of evaluating it from its ops (docs/store.md, "The history cache").
+///
+/// A row holds one round's entry (standings included, or none when the round has finish ops but
+/// no valid finish), the players it depends on, and a fingerprint of everything the entry is
+/// derived from. The rows are current as of the author heads in `historyCacheHeads`: the ops
+/// appended since then say which rounds and players they touch, and a row is used only when none
+/// of its inputs was touched. Whatever the cache holds, `history` returns the same bytes as an
+/// evaluation from the ops, and `verify` recomputes every row it would use.
+enum HistoryCache {
+    /// One round's row, encoded as stored.
+    struct CachedRow: Equatable {
+        /// BLAKE2b-256 of the entry's inputs (`fingerprint(...)`).
+        var fingerprint: [UInt8]
+        /// The registered players among the participants, 16 bytes each: their names are inputs.
+        var players: [UInt8]
+        /// The organizer, when a registered player: who owns it decides the valid finish.
+        var organizer: [UInt8]?
+        /// The encoded `CompletedRound`; `nil` when the round has no valid finish.
+        var entry: [UInt8]?
+    }
+
+    /// What `lookup` found: the completed rounds, and what to store when anything was recomputed.
+    struct Lookup {
+        var completed: [CompletedRound] = []
+        var update: Update?
+    }
+
+    /// Rows to store and the heads they are current at, valid only over the heads they were read at.
+    struct Update {
+        let base: [Int64: Int64]
+        let heads: [Int64: Int64]
+        var rows: [UUID: CachedRow]
+
+        /// Stores the rows unless another process refreshed the cache since `base` was read.
+        func store(_ db: Database) throws {
+            guard try HistoryCache.cachedHeads(db) == base else { return }
+            for (round, row) in rows {
+                try db.cachedStatement(sql: """
+                    INSERT OR REPLACE INTO historyCache (round, fingerprint, players, organizer, entry) VALUES (?, ?, ?, ?, ?)
+                    """).execute(arguments: [round.data, Data(row.fingerprint), Data(row.players), row.organizer.map { Data($0) }, row.entry.map { Data($0) }])
+            }
+            try db.execute(sql: "DELETE FROM historyCacheHeads")
+            for (author, head) in heads {
+                try db.cachedStatement(sql: "INSERT INTO historyCacheHeads (author, headSequence) VALUES (?, ?)").execute(arguments: [author, head])
+            }
+        }
+    }
+
+    /// The completed rounds of the snapshot `db`, from the cache where its rows still hold.
+    static func lookup(_ db: Database, standings: Bool) throws -> Lookup {
+        let state = try State(db)
+        var lookup = Lookup()
+        var rows: [UUID: CachedRow] = [:]
+        var ownership: Ownership?
+        let reader = ViewReader(db: db)
+        for id in try Data.fetchAll(db, sql: "SELECT DISTINCT round FROM roundFinishes").compactMap({ UUID(bytes: Array($0)) }) {
+            if let row = state.trusted(id) {
+                // A row of a round with no valid finish has no entry.
+                guard let bytes = row.entry else { continue }
+                if let completed = try? decode(bytes, standings: standings) {
+                    lookup.completed.append(completed)
+                    continue
+                }
+            }
+            if ownership == nil { ownership = try reader.ownership() }
+            guard let (row, completed) = try compute(reader, id, ownership: ownership!) else { continue }
+            rows[id] = row
+            if let completed { lookup.completed.append(completed) }
+        }
+        if !rows.isEmpty || state.base != state.heads {
+            lookup.update = Update(base: state.base, heads: state.heads, rows: rows)
+        }
+        return lookup
+    }
+
+    /// The rounds whose cached rows `history` would use but that differ from rows recomputed
+    /// from the log (for `verify`).
+    static func mismatches(_ db: Database) throws -> [UUID] {
+        let state = try State(db)
+        let reader = ViewReader(db: db)
+        let ownership = try reader.ownership()
+        return try state.rows.keys.sorted(by: UUID.precedes).filter { id in
+            guard let row = state.trusted(id) else { return false }
+            return try compute(reader, id, ownership: ownership)?.row != row
+        }
+    }
+
+    /// The cache's rows and heads, the store's heads, and what the ops appended since touched.
+    private struct State {
+        var base: [Int64: Int64] = [:]
+        var heads: [Int64: Int64] = [:]
+        var rows: [UUID: CachedRow] = [:]
+        var everything = false
+        /// Rounds that gained a start, score or finish op.
+        var rounds: Set<UUID> = []
+        /// Players created or renamed.
+        var names: Set<UUID> = []
+        /// Players created or linked to a device.
+        var owners: Set<UUID> = []
+
+        init(_ db: Database) throws {
+            base = try HistoryCache.cachedHeads(db)
+            // A frozen author (docs/store.md, "Forks") stands in the heads as its negated row id
+            // with its fork point: a freeze changes views without appending an op, so any change
+            // of fork state discards the whole cache (forks are rare).
+            for row in try Row.fetchAll(db, sql: "SELECT id, headSequence FROM authors UNION ALL SELECT -id, frozenAt FROM authors WHERE frozenAt > 0") {
+                heads[row[0]] = row[1]
+            }
+            guard !base.isEmpty else { return }
+            let cursor = try Row.fetchCursor(db, sql: "SELECT round, fingerprint, players, organizer, entry FROM historyCache")
+            while let row = try cursor.next() {
+                guard let id = UUID(bytes: Array(row[0] as Data)) else { continue }
+                rows[id] = CachedRow(
+                    fingerprint: Array(row[1] as Data), players: Array(row[2] as Data), organizer: (row[3] as Data?).map { Array($0) },
+                    entry: (row[4] as Data?).map { Array($0) })
+            }
+            for (author, cached) in base where (heads[author] ?? 0) < cached { everything = true }
+            guard !everything else { return }
+            for (author, head) in heads where author < 0 && head != base[author] { everything = true }
+            guard !everything else { return }
+            for (author, head) in heads where author > 0 && head > base[author] ?? 0 {
+                let ops = try Row.fetchCursor(
+                    db.cachedStatement(sql: "SELECT hash, tail FROM ops WHERE author = ? AND sequence > ? ORDER BY sequence"),
+                    arguments: [author, base[author] ?? 0])
+                while let op = try ops.next() { touch(hash: Array(op[0] as Data), tail: op[1] as Data) }
+            }
+        }
+
+        /// Notes what one appended op touches; an op that cannot be decoded changes no view.
+        private mutating func touch(hash: [UInt8], tail: Data) {
+            let clockBytes = SignedOp.clockBytes
+            guard tail.count > clockBytes else { return }
+            if tail[tail.startIndex + clockBytes] == OpPayload.Kind.scoreRecorded.rawValue {
+                let start = tail.startIndex + clockBytes + 1
+                if tail.count >= clockBytes + 17, let round = UUID(bytes: tail[start..<(start + 16)]) { rounds.insert(round) }
+                return
+            }
+            guard let payload = try? OpPayload(decoding: tail.dropFirst(clockBytes)) else { return }
+            switch payload {
+            case .roundStarted: rounds.insert(UUID(hashPrefix: hash))
+            case .roundFinished(let round, _), .roundFinishedCovering(let round, _, _): rounds.insert(round)
+            case .playerCreated:
+                names.insert(UUID(hashPrefix: hash))
+                owners.insert(UUID(hashPrefix: hash))
+            case .playerRenamed(let player, _): names.insert(player)
+            case .deviceLinked(_, let player): owners.insert(player)
+            case .deviceSucceeded: everything = true  // the successor owns what its predecessor owned: rare, so start over
+            case .deviceRegistered, .courseCreated, .courseRenamed, .holeParSet, .courseDeleted, .scoreRecorded, .playerAliasAdded,
+                .roundReceipt, .courseHolesSet:
+                break
+            }
+        }
+
+        /// The cached row of `round`, when nothing it depends on was touched since it was stored.
+        func trusted(_ round: UUID) -> CachedRow? {
+            guard !everything, !rounds.contains(round), let row = rows[round] else { return nil }
+            if names.isEmpty && owners.isEmpty { return row }
+            if let organizer = row.organizer.flatMap(UUID.init(bytes:)), names.contains(organizer) || owners.contains(organizer) { return nil }
+            var players = row.players[...]
+            while players.count >= 16 {
+                if let player = UUID(bytes: players.prefix(16)), names.contains(player) { return nil }
+                players = players.dropFirst(16)
+            }
+            return row
+        }
+    }
+
+    static func cachedHeads(_ db: Database) throws -> [Int64: Int64] {
+        var heads: [Int64: Int64] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT author, headSequence FROM historyCacheHeads") { heads[row[0]] = row[1] }
+        return heads
+    }
+
+    /// Evaluates `id` from its ops: the row to cache and the completed round, if it is one.
+    /// `nil` when the round's start op is not here.
+    private static func compute(_ reader: ViewReader, _ id: UUID, ownership: Ownership) throws -> (row: CachedRow, completed: CompletedRound?)? {
+        guard let round = try reader.round(id) else { return nil }
+        let events = try reader.events(round: id)
+        let finishes = try reader.finishes(round: id)
+        let evaluation = RoundEvaluation(round: round, events: events, finishes: finishes, ownership: ownership)
+        let completed = History.completed(round, evaluation)
+        let row = CachedRow(
+            fingerprint: fingerprint(round, events, finishes, owners: ownership.owners[round.organizerID] ?? []),
+            players: round.participants.compactMap { UUID(uuidString: $0.id) }.flatMap(\.bytes),
+            organizer: UUID(uuidString: round.organizerID)?.bytes,
+            entry: completed.map(encode))
+        return (row, completed)
+    }
+
+    /// BLAKE2b-256 of every input of a round's entry: the round (its id is its start op's),
+    /// its score ops' ids, its finishes, its participants' names, and the organizer's owners.
+    static func fingerprint(_ round: Round, _ events: [ScoreEvent], _ finishes: [RoundFinish], owners: Set<AuthorID>) -> [UInt8] {
+        var writer = ByteWriter(capacity: 64 + events.count * 16)
+        writer.write(raw: Array("hyzer-peer history cache v1".utf8))
+        writer.write(round.id)
+        writer.writeVarint(UInt64(events.count))
+        for id in events.map(\.id).sorted(by: UUID.precedes) { writer.write(id) }
+        writer.writeVarint(UInt64(finishes.count))
+        let finishBytes = finishes.map { finish in
+            var bytes = ByteWriter()
+            bytes.write(finish.deviceID)
+            bytes.write(finish.createdAt)
+            bytes.write(finish.force)
+            return bytes.bytes
+        }
+        for finish in finishBytes.sorted(by: { $0.lexicographicallyPrecedes($1) }) { writer.write(raw: finish) }
+        writer.writeVarint(UInt64(round.participants.count))
+        for participant in round.participants {
+            writer.write(participant.id)
+            writer.write(participant.name)
+        }
+        let sortedOwners = owners.map(\.bytes).sorted { $0.lexicographicallyPrecedes($1) }
+        writer.writeVarint(UInt64(sortedOwners.count))
+        for owner in sortedOwners { writer.write(raw: owner) }
+        return Blake2b.hash256(writer.bytes)
+    }
+
+    // MARK: Encoding
+
+    private static let textMaximum = 4096
+    private static let countMaximum = 10_000
+
+    static func encode(_ completed: CompletedRound) -> [UInt8] {
+        var writer = ByteWriter(capacity: 512)
+        let entry = completed.entry
+        writer.write(completed.round)
+        writer.write(completed.finishedAt)
+        writer.write(entry.round)
+        writer.write(entry.course)
+        writer.write(entry.finishedAt)
+        writer.write(entry.startedAt)
+        writer.write(integer: entry.players)
+        writer.writeVarint(UInt64(entry.winners.count))
+        for winner in entry.winners { writer.write(winner) }
+        let standings = entry.standings ?? []
+        writer.writeVarint(UInt64(standings.count))
+        for line in standings {
+            writer.write(integer: line.position)
+            writer.write(line.playerID)
+            writer.write(line.name)
+            writer.write(integer: line.totalStrokes)
+            writer.write(integer: line.holesPlayed)
+            writer.write(integer: line.relativeToPar)
+            writer.write(line.formatted)
+            writer.write(integer: line.disputedHoles)
+        }
+        return writer.bytes
+    }
+
+    /// The completed round `bytes` encode; without standings unless asked (they are last).
+    static func decode(_ bytes: [UInt8], standings: Bool) throws -> CompletedRound {
+        var reader = ByteReader(bytes)
+        let round = try reader.readUUID()
+        let finishedAt = try reader.readTimestamp()
+        var entry = HistoryEntry(
+            round: try reader.readString(maximumBytes: textMaximum), course: try reader.readString(maximumBytes: textMaximum),
+            finishedAt: try reader.readUInt64(), startedAt: try reader.readUInt64(), players: try reader.readInteger(),
+            winners: [], standings: nil)
+        for _ in 0..<(try reader.readCount(maximum: countMaximum)) { entry.winners.append(try reader.readString(maximumBytes: textMaximum)) }
+        if standings {
+            var lines: [StandingsEntry] = []
+            for _ in 0..<(try reader.readCount(maximum: countMaximum)) {
+                lines.append(StandingsEntry(
+                    position: try reader.readInteger(), playerID: try reader.readString(maximumBytes: textMaximum),
+                    name: try reader.readString(maximumBytes: textMaximum), totalStrokes: try reader.readInteger(),
+                    holesPlayed: try reader.readInteger(), relativeToPar: try reader.readInteger(),
+                    formatted: try reader.readString(maximumBytes: textMaximum), disputedHoles: try reader.readInteger()))
+            }
+            try reader.expectEnd()
+            entry.standings = lines
+        }
+        return CompletedRound(entry: entry, round: round, finishedAt: finishedAt)
+    }
+}
+
+extension ByteWriter {
+    fileprivate mutating func write(integer value: Int) { write(UInt64(bitPattern: Int64(value))) }
+}
+
+extension ByteReader {
+    fileprivate mutating func readInteger() throws(DecodingError) -> Int { Int(Int64(bitPattern: try readUInt64())) }
+}
