@@ -17,7 +17,7 @@ import Testing
         let serverReplica: Replica
         let member: Replica
 
-        init(timeouts: Bool = true, historyOps: Int = 0) async throws {
+        init(historyOps: Int = 0, configure: @escaping (inout PeerServer) -> Void = { _ in }) async throws {
             serverReplica = try world.replica("server", owner: "Ann")
             try serverReplica.startRound(course: "Morley Field", players: ["Ann"])
             if historyOps > 0 {
@@ -26,18 +26,19 @@ import Testing
             }
             member = try world.replica("member", owner: "Ben")
             server = try await world.serve(serverReplica) { server in
-                server.handshakeTimeout = .seconds(2)
+                server.configuration.handshakeTimeoutMilliseconds = 2_000
                 server.writeTimeout = .seconds(3)
+                configure(&server)
             }
         }
 
-        /// The server closed one connection for `reason`, kept its store, and still syncs a member.
-        func expectRefused(_ reason: String, digestBefore: String, sourceLocation: SourceLocation = #_sourceLocation) async throws {
-            let refused = await server.waitFor { $0.contains { $0.failure?.contains(reason) == true } }
-            #expect(refused, "no connection closed for '\(reason)': \(server.finished.map { $0.failure ?? "ok" })", sourceLocation: sourceLocation)
+        /// The server closed one connection for `failure`, kept its store, and still syncs a member.
+        func expectRefused(_ failure: SyncFailure, digestBefore: String, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+            let refused = await server.waitFor { $0.contains { $0.failure == failure } }
+            #expect(refused, "no connection closed for '\(failure)': \(server.finished.map { $0.failure?.description ?? "ok" })", sourceLocation: sourceLocation)
             #expect(try serverReplica.digest() == digestBefore, "the server's store changed", sourceLocation: sourceLocation)
             let good = try await world.syncOnce(member, with: server)
-            #expect(good.failure == nil, "the server stopped serving: \(good.failure ?? "")", sourceLocation: sourceLocation)
+            #expect(good.failure == nil, "the server stopped serving: \(good.failure?.description ?? "")", sourceLocation: sourceLocation)
             #expect(try member.digest() == serverReplica.digest(), sourceLocation: sourceLocation)
         }
     }
@@ -53,7 +54,7 @@ import Testing
             scene.server.address, replica: stranger, group: otherGroup, mode: .oneShot, logger: scene.world.logger)
         #expect(outcome.failure != nil)
         #expect(outcome.peer == nil, "the stranger learned the server's identity")
-        try await scene.expectRefused("handshake failed: the peer does not hold this group's secret", digestBefore: before)
+        try await scene.expectRefused(.notAGroupMember, digestBefore: before)
     }
 
     @Test func garbageBeforeTheHandshake() async throws {
@@ -64,7 +65,7 @@ import Testing
             try await peer.send((0..<Handshake.helloBytes).map { UInt8(truncatingIfNeeded: $0 &* 37) })
             try await peer.waitForClose()
         }
-        try await scene.expectRefused("the peer does not hold this group's secret", digestBefore: before)
+        try await scene.expectRefused(.notAGroupMember, digestBefore: before)
     }
 
     @Test func anHTTPRequestIsAFrameBeyondTheBound() async throws {
@@ -75,7 +76,7 @@ import Testing
             try await peer.send(Array("GET / HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
             try await peer.waitForClose()
         }
-        try await scene.expectRefused("above the", digestBefore: before)
+        try await scene.expectRefused(.frameTooLarge(bytes: 0x4745_5420, limit: SyncEngine.handshakeFrameBytesMax), digestBefore: before)
     }
 
     @Test func aFrameLengthBeyondTheBound() async throws {
@@ -86,7 +87,7 @@ import Testing
             try await peer.send([0x7f, 0xff, 0xff, 0xff, 1, 2, 3])
             try await peer.waitForClose()
         }
-        try await scene.expectRefused("above the \(Framing.frameBytesMax)-byte bound", digestBefore: before)
+        try await scene.expectRefused(.frameTooLarge(bytes: 0x7fff_ffff, limit: SyncEngine.handshakeFrameBytesMax), digestBefore: before)
     }
 
     @Test func aTruncatedFrame() async throws {
@@ -96,7 +97,7 @@ import Testing
         try await RawPeer.connect(scene.server.address, framed: false) { peer in
             try await peer.send([0, 0, 0, 64] + Array(repeating: 1, count: 10))
         }
-        try await scene.expectRefused("the peer closed the connection", digestBefore: before)
+        try await scene.expectRefused(.connectionLost, digestBefore: before)
     }
 
     @Test func aPeerThatSaysNothing() async throws {
@@ -104,7 +105,7 @@ import Testing
         defer { scene.server.stop() }
         let before = try scene.serverReplica.digest()
         try await RawPeer.connect(scene.server.address) { peer in try await peer.waitForClose() }
-        try await scene.expectRefused("no handshake within", digestBefore: before)
+        try await scene.expectRefused(.handshakeTimeout, digestBefore: before)
     }
 
     @Test func garbageAfterTheHandshake() async throws {
@@ -118,7 +119,7 @@ import Testing
             try await peer.send(Array(repeating: 0xAB, count: 100))
             try await peer.waitForClose()
         }
-        try await scene.expectRefused("a frame failed authentication", digestBefore: before)
+        try await scene.expectRefused(.frameAuthenticationFailed, digestBefore: before)
     }
 
     @Test func aTamperedFrame() async throws {
@@ -134,7 +135,7 @@ import Testing
             try await peer.send(sealed)
             try await peer.waitForClose()
         }
-        try await scene.expectRefused("a frame failed authentication", digestBefore: before)
+        try await scene.expectRefused(.frameAuthenticationFailed, digestBefore: before)
     }
 
     @Test func aPeerThatDisconnectsMidDelta() async throws {
@@ -153,7 +154,7 @@ import Testing
             try await peer.send(sender.seal(SyncMessage.hello(VersionVector(), live: false).encoded()))
             try await peer.send(sender.seal(SyncMessage.bundlePart(bytes: Array(bundle.prefix(bundle.count / 2)), final: false).encoded()))
         }
-        try await scene.expectRefused("the peer closed the connection", digestBefore: before)
+        try await scene.expectRefused(.connectionLost, digestBefore: before)
     }
 
     @Test func aPeerThatStopsReading() async throws {
@@ -167,13 +168,14 @@ import Testing
             var (sender, _) = try await peer.handshake(as: member, group: group)
             // Ask for everything, then read nothing more.
             try await peer.send(sender.seal(SyncMessage.hello(VersionVector(), live: true).encoded()))
-            _ = await server.waitFor { $0.contains { $0.failure?.contains("stopped reading") == true } }
+            _ = await server.waitFor { $0.contains { $0.failure == .stalled } }
         }
-        try await scene.expectRefused("the peer stopped reading", digestBefore: before)
+        try await scene.expectRefused(.stalled, digestBefore: before)
     }
 
     @Test func fiftyConnectionsAtOnce() async throws {
-        let scene = try await Scene()
+        // All from one address, so the budget for handshakes per source is raised.
+        let scene = try await Scene { $0.unauthenticatedPerSourceMax = 50 }
         defer { scene.server.stop() }
         let world = scene.world
         let members = try (0..<10).map { try world.replica("m\($0)") }

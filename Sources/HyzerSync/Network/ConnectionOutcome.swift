@@ -7,8 +7,8 @@ public struct ConnectionOutcome: Encodable, Sendable {
     public var opsSent = 0
     public var opsReceived = 0
     public var milliseconds = 0
-    /// Empty when the exchange completed; otherwise the reason the connection was closed.
-    public var failure: String?
+    /// Empty when the exchange completed; otherwise why the connection was closed.
+    public var failure: SyncFailure?
 
     public init() {}
 }

@@ -1,7 +1,7 @@
 import NIOCore
 
-/// Frames on the wire: a 4-byte big-endian length, then that many bytes. Lengths above
-/// `frameBytesMax` close the connection before any of the frame is buffered.
+/// Frames on the wire: a 4-byte big-endian length, then that many bytes. Lengths above the
+/// bound close the connection before any of the frame is buffered.
 public enum Framing {
     /// The largest frame: a bundle part of 256 KiB plus the message tag and encryption overhead.
     public static let frameBytesMax = 256 * 1024 + 64
@@ -9,25 +9,25 @@ public enum Framing {
 
 /// Why framing failed.
 public enum FramingError: Error, Equatable, CustomStringConvertible {
-    case frameTooLarge(bytes: Int)
+    case frameTooLarge(bytes: Int, limit: Int)
 
     public var description: String {
         switch self {
-        case .frameTooLarge(let bytes): "a frame of \(bytes) bytes is above the \(Framing.frameBytesMax)-byte bound"
+        case .frameTooLarge(let bytes, let limit): "a frame of \(bytes) bytes is above the \(limit)-byte bound"
         }
     }
 }
 
-/// Splits the byte stream into frames.
+/// Splits the byte stream into frames. The first `SyncEngine.handshakeFrames` frames (the
+/// handshake and the stream header) may hold at most `SyncEngine.handshakeFrameBytesMax` bytes,
+/// so a stranger cannot make the server buffer more than that; later ones `Framing.frameBytesMax`.
 struct FrameDecoder: ByteToMessageDecoder {
     typealias InboundOut = ByteBuffer
+    private var framesDecoded = 0
 
     mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
-        guard let length = buffer.getInteger(at: buffer.readerIndex, as: UInt32.self) else { return .needMoreData }
-        guard length <= Framing.frameBytesMax else { throw FramingError.frameTooLarge(bytes: Int(length)) }
-        guard buffer.readableBytes >= 4 + Int(length) else { return .needMoreData }
-        buffer.moveReaderIndex(forwardBy: 4)
-        context.fireChannelRead(wrapInboundOut(buffer.readSlice(length: Int(length))!))
+        guard let frame = try nextFrame(&buffer) else { return .needMoreData }
+        context.fireChannelRead(wrapInboundOut(frame))
         return .continue
     }
 
@@ -35,6 +35,18 @@ struct FrameDecoder: ByteToMessageDecoder {
         // A frame cut short by the peer closing is dropped: nothing partial is ever delivered.
         while try decode(context: context, buffer: &buffer) == .continue {}
         return .needMoreData
+    }
+
+    /// The next whole frame in `buffer`, or `nil` until more bytes arrive; throws as soon as
+    /// a length above the bound is readable.
+    mutating func nextFrame(_ buffer: inout ByteBuffer) throws(FramingError) -> ByteBuffer? {
+        guard let length = buffer.getInteger(at: buffer.readerIndex, as: UInt32.self) else { return nil }
+        let bound = framesDecoded < SyncEngine.handshakeFrames ? SyncEngine.handshakeFrameBytesMax : Framing.frameBytesMax
+        guard length <= bound else { throw .frameTooLarge(bytes: Int(length), limit: bound) }
+        guard buffer.readableBytes >= 4 + Int(length) else { return nil }
+        buffer.moveReaderIndex(forwardBy: 4)
+        framesDecoded += 1
+        return buffer.readSlice(length: Int(length))
     }
 }
 
@@ -50,10 +62,12 @@ struct FrameEncoder: MessageToByteEncoder {
 }
 
 extension Channel {
-    /// Adds framing and wraps the channel for async use. Runs on the channel's event loop.
+    /// Adds framing and wraps the channel for async use, with backpressure: NIO stops reading
+    /// the socket while a few frames wait to be handled. Runs on the channel's event loop.
     func framedAsyncChannel() throws -> NIOAsyncChannel<ByteBuffer, ByteBuffer> {
         try pipeline.syncOperations.addHandler(ByteToMessageHandler(FrameDecoder()))
         try pipeline.syncOperations.addHandler(MessageToByteHandler(FrameEncoder()))
-        return try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: self)
+        return try NIOAsyncChannel<ByteBuffer, ByteBuffer>(
+            wrappingChannelSynchronously: self, configuration: .init(backPressureStrategy: .init(lowWatermark: 2, highWatermark: 4)))
     }
 }

@@ -1,4 +1,3 @@
-import Foundation
 import HyzerCrypto
 import HyzerDomain
 import HyzerKit
@@ -6,9 +5,10 @@ import Logging
 import NIOCore
 import NIOPosix
 
-/// One TCP connection to a peer: the handshake, then the sync session, driven by the events
-/// of the connection (frames, the store changing, deadlines). The network shell is thin: every
-/// decision is the `Handshake`'s or the `SyncSession`'s.
+/// One TCP connection to a peer: a thin shell around a `SyncEngine`. It feeds the engine
+/// frames, ticks and store changes, and performs what the engine returns: writes frames,
+/// runs store work on NIO's thread pool (never on an event loop), closes. Every protocol
+/// decision is the engine's.
 public struct PeerConnection: Sendable {
     public let replica: Replica
     public let group: GroupMembership
@@ -17,99 +17,138 @@ public struct PeerConnection: Sendable {
     public let logger: Logger
     /// Store changes to push to the peer (live mode).
     public let changes: ChangeBroadcast?
-    /// Time for the peer to complete the handshake.
-    public var handshakeTimeout: Duration = .seconds(10)
+    /// Memory for partial bundles, shared with the other connections of the process.
+    public let budget: BundleBudget
+    public var configuration = SyncEngine.Configuration()
     /// Time for the peer to accept one frame before it counts as stalled.
     public var writeTimeout: Duration = .seconds(15)
+    /// How often the engine is told the time.
+    public var tickInterval: Duration = .milliseconds(250)
+    /// Told once, when the handshake has proved the peer.
+    var onAuthenticated: @Sendable () async -> Void = {}
 
-    public init(replica: Replica, group: GroupMembership, role: Handshake.Role, mode: SyncSession.Mode, logger: Logger, changes: ChangeBroadcast? = nil) {
+    public init(
+        replica: Replica, group: GroupMembership, role: Handshake.Role, mode: SyncSession.Mode, logger: Logger,
+        changes: ChangeBroadcast? = nil, budget: BundleBudget
+    ) {
         self.replica = replica
         self.group = group
         self.role = role
         self.mode = mode
         self.logger = logger
         self.changes = changes
+        self.budget = budget
     }
 
     enum Event: Sendable {
-        case frame(ByteBuffer)
-        case peerClosed
-        case readFailed(String)
-        case handshakeDeadline
+        case frame([UInt8])
+        /// The peer closed (nil), or reading or writing failed.
+        case ended(SyncFailure?)
+        case tick
         case storeChanged
     }
 
     /// Runs the connection to its end; never throws: the outcome says how it ended.
-    public func run(_ channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>) async -> ConnectionOutcome {
-        let started = ContinuousClock.now
-        var driver = Driver(connection: self)
+    func run(_ channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>) async -> ConnectionOutcome {
+        let clock = ContinuousClock()
+        let started = clock.now
+        func now() -> UInt64 { UInt64((clock.now - started) / .milliseconds(1)) }
+        var outcome = ConnectionOutcome()
         do {
+            let vector = try await store { try $0.versionVector() }
+            let replica = replica
             try await channel.executeThenClose { inbound, outbound in
-                let (events, continuation) = AsyncStream<Event>.makeStream()
-                try await withThrowingTaskGroup(of: Void.self) { tasks in
-                    tasks.addTask {
-                        do {
-                            for try await frame in inbound { continuation.yield(.frame(frame)) }
-                            continuation.yield(.peerClosed)
-                        } catch {
-                            continuation.yield(.readFailed("\(error)"))
+                var engine = SyncEngine(
+                    role: role, mode: mode, author: replica.author, sign: { replica.signature(of: $0) }, group: group,
+                    ephemeral: KeyExchange(), localVector: vector, budget: budget, configuration: configuration, now: now())
+                let (events, eventSink) = AsyncStream<(Event, AsyncStream<Void>.Continuation)>.makeStream()
+                let (writes, writeSink) = AsyncStream<[UInt8]>.makeStream()
+                await withTaskGroup(of: Void.self) { outer in
+                    outer.addTask { await Self.write(writes, to: outbound, timeout: writeTimeout, failures: eventSink) }
+                    await withTaskGroup(of: Void.self) { inner in
+                        inner.addTask { await Self.read(inbound, into: eventSink) }
+                        inner.addTask { [tickInterval] in
+                            while !Task.isCancelled {
+                                try? await Task.sleep(for: tickInterval)
+                                await Self.send(.tick, eventSink)
+                            }
                         }
-                    }
-                    tasks.addTask {
-                        try await Task.sleep(for: handshakeTimeout)
-                        continuation.yield(.handshakeDeadline)
-                    }
-                    if let changes {
-                        tasks.addTask {
-                            for await _ in await changes.subscribe() { continuation.yield(.storeChanged) }
+                        if let changes {
+                            inner.addTask {
+                                for await _ in await changes.subscribe() { await Self.send(.storeChanged, eventSink) }
+                            }
                         }
+                        var shell = Shell(connection: self, writes: writeSink)
+                        await shell.drive(&engine, events: events, now: now)
+                        outcome = shell.outcome
+                        inner.cancelAll()
                     }
-                    let writer = FrameWriter(outbound: outbound, timeout: writeTimeout)
-                    try await driver.start(writer)
-                    for await event in events {
-                        guard try await driver.handle(event, writer) else { break }
-                    }
-                    tasks.cancelAll()
+                    writeSink.finish()  // the writer sends what is queued (a `bye`, the last `have`), then ends
+                    await outer.waitForAll()
                 }
             }
-        } catch let error as ChannelError where error == .ioOnClosedChannel || error == .alreadyClosed || error == .eof {
-            driver.outcome.failure = driver.outcome.failure ?? "the peer closed the connection before the exchange completed"
-        } catch let error as IOError {
-            driver.outcome.failure = driver.outcome.failure ?? "the peer closed the connection before the exchange completed (\(error))"
         } catch {
-            driver.outcome.failure = driver.outcome.failure ?? "\(error)"
+            outcome.failure = outcome.failure ?? .connectionLost
         }
-        driver.outcome.milliseconds = Int((ContinuousClock.now - started) / .milliseconds(1))
-        if let failure = driver.outcome.failure {
-            logger.notice("connection closed", metadata: ["peer": "\(driver.outcome.peer ?? "unknown")", "reason": "\(failure)"])
+        outcome.milliseconds = Int(now())
+        if let failure = outcome.failure {
+            logger.notice("connection closed", metadata: ["peer": "\(outcome.peer ?? "unknown")", "reason": "\(failure)"])
         } else {
-            logger.info("connection finished", metadata: ["peer": "\(driver.outcome.peer ?? "unknown")"])
+            logger.info("connection finished", metadata: ["peer": "\(outcome.peer ?? "unknown")"])
         }
-        return driver.outcome
+        return outcome
     }
 
-    /// Writes frames, giving up on a peer that does not read.
-    struct FrameWriter: Sendable {
-        let outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>
-        let timeout: Duration
+    /// Sends `event` and waits until it is handled: each producer has at most one event in
+    /// the queue, so the queue stays bounded and a fast peer meets NIO's backpressure.
+    private static func send(_ event: Event, _ sink: AsyncStream<(Event, AsyncStream<Void>.Continuation)>.Continuation) async {
+        let (handled, done) = AsyncStream<Void>.makeStream()
+        sink.yield((event, done))
+        for await _ in handled {}
+    }
 
-        func write(_ bytes: [UInt8]) async throws {
-            let outbound = outbound
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { try await outbound.write(ByteBuffer(bytes: bytes)) }
-                group.addTask {
-                    try await Task.sleep(for: timeout)
-                    throw ConnectionError.stalled
+    private static func read(
+        _ inbound: NIOAsyncChannelInboundStream<ByteBuffer>, into sink: AsyncStream<(Event, AsyncStream<Void>.Continuation)>.Continuation
+    ) async {
+        do {
+            for try await frame in inbound { await send(.frame(Array(frame.readableBytesView)), sink) }
+            await send(.ended(nil), sink)
+        } catch let error as FramingError {
+            switch error {
+            case .frameTooLarge(let bytes, let limit): await send(.ended(.frameTooLarge(bytes: bytes, limit: limit)), sink)
+            }
+        } catch {
+            await send(.ended(.connectionLost), sink)
+        }
+    }
+
+    /// Writes frames in order, giving up on a peer that does not accept one within `timeout`.
+    private static func write(
+        _ writes: AsyncStream<[UInt8]>, to outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>, timeout: Duration,
+        failures: AsyncStream<(Event, AsyncStream<Void>.Continuation)>.Continuation
+    ) async {
+        for await bytes in writes {
+            do {
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask { try await outbound.write(ByteBuffer(bytes: bytes)) }
+                    group.addTask {
+                        try await Task.sleep(for: timeout)
+                        throw SyncFailure.stalled
+                    }
+                    try await group.next()
+                    group.cancelAll()
                 }
-                try await group.next()
-                group.cancelAll()
+            } catch {
+                // The main loop may be gone already: yield without waiting.
+                failures.yield((.ended(error as? SyncFailure ?? .connectionLost), AsyncStream<Void>.makeStream().continuation))
+                return
             }
         }
     }
 
-    enum ConnectionError: Error, CustomStringConvertible {
-        case stalled
-
-        var description: String { "the peer stopped reading" }
+    /// Runs store work off the event loops.
+    func store<T: Sendable>(_ work: @escaping @Sendable (Replica) throws -> T) async throws -> T {
+        let replica = replica
+        return try await NIOThreadPool.singleton.runIfActive { try work(replica) }
     }
 }

@@ -8,27 +8,35 @@ public enum PeerDialer {
     /// Connects, runs one exchange in `mode`, and returns what crossed the connection.
     public static func connectAndRun(
         _ address: PeerAddress, replica: Replica, group: GroupMembership, mode: SyncSession.Mode, logger: Logger,
-        changes: ChangeBroadcast? = nil
+        changes: ChangeBroadcast? = nil, budget: BundleBudget = BundleBudget(), configuration: SyncEngine.Configuration = .init()
     ) async throws -> ConnectionOutcome {
         let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .connectTimeout(.seconds(10))
             .connect(host: address.host, port: address.port) { channel in
                 channel.eventLoop.makeCompletedFuture { try channel.framedAsyncChannel() }
             }
-        let connection = PeerConnection(replica: replica, group: group, role: .dialer, mode: mode, logger: logger, changes: changes)
+        var connection = PeerConnection(
+            replica: replica, group: group, role: .dialer, mode: mode, logger: logger, changes: changes, budget: budget)
+        connection.configuration = configuration
         return await connection.run(channel)
     }
 
+    /// The longest wait between dials: a healed link is used within about this long.
+    static let backoffMaxMilliseconds = 2_000
+
     /// Keeps a live connection to `address` until cancelled: after a failure or a closed
-    /// connection it waits 100 ms, doubling up to 10 s, with jitter, and dials again.
+    /// connection (a peer declared dead by the engine's heartbeat check included) it waits
+    /// 100 ms, doubling up to 2 s, with jitter, and dials again.
     static func keepConnected(
         _ address: PeerAddress, replica: Replica, group: GroupMembership, logger: Logger, changes: ChangeBroadcast,
-        observer: @Sendable (ConnectionOutcome) -> Void
+        budget: BundleBudget, configuration: SyncEngine.Configuration, observer: @Sendable (ConnectionOutcome) -> Void
     ) async {
         var delayMilliseconds = 100
         while !Task.isCancelled {
             do {
-                let outcome = try await connectAndRun(address, replica: replica, group: group, mode: .live, logger: logger, changes: changes)
+                let outcome = try await connectAndRun(
+                    address, replica: replica, group: group, mode: .live, logger: logger, changes: changes, budget: budget,
+                    configuration: configuration)
                 observer(outcome)
                 if outcome.peer != nil { delayMilliseconds = 100 }
             } catch {
@@ -36,7 +44,7 @@ public enum PeerDialer {
             }
             let jitter = Int.random(in: 0...(delayMilliseconds / 5))
             try? await Task.sleep(for: .milliseconds(delayMilliseconds + jitter))
-            delayMilliseconds = min(delayMilliseconds * 2, 10_000)
+            delayMilliseconds = min(delayMilliseconds * 2, Self.backoffMaxMilliseconds)
         }
     }
 }

@@ -14,9 +14,14 @@ public struct PeerServer: Sendable {
     public var folder: (any SharedFolder)?
     public var folderInterval: Duration = .seconds(10)
     /// Connections accepted at once; more are closed at once.
-    public var connectionsMax = 512
-    /// Time an accepted peer has to complete the handshake.
-    public var handshakeTimeout: Duration = .seconds(10)
+    public var connectionsMax = 2048
+    /// Connections from one source address that have not completed the handshake yet; more
+    /// from that address are closed at once.
+    public var unauthenticatedPerSourceMax = 8
+    /// Timeouts, heartbeats and the per-connection bundle bound of every connection.
+    public var configuration = SyncEngine.Configuration()
+    /// Memory for partial bundles shared by all connections, accepted and dialed.
+    public var budget = BundleBudget()
     /// Time a peer has to accept one frame before it counts as stalled.
     public var writeTimeout: Duration = .seconds(15)
     /// Told how every connection, accepted or dialed, ended (tests and metrics listen here).
@@ -42,12 +47,14 @@ public struct PeerServer: Sendable {
         let port = server.channel.localAddress?.port ?? address.port
         logger.info("listening", metadata: ["address": "\(address.host):\(port)"])
         onListening(port)
-        let active = ConnectionCount()
+        let limits = ConnectionLimits(total: connectionsMax, unauthenticatedPerSource: unauthenticatedPerSourceMax)
         try await withThrowingDiscardingTaskGroup { tasks in
             tasks.addTask { await changes.watch(monitor) }
             for peer in peers {
                 tasks.addTask {
-                    await PeerDialer.keepConnected(peer, replica: replica, group: group, logger: logger, changes: changes, observer: observer)
+                    await PeerDialer.keepConnected(
+                        peer, replica: replica, group: group, logger: logger, changes: changes, budget: budget, configuration: configuration,
+                        observer: observer)
                 }
             }
             if let folder {
@@ -55,17 +62,21 @@ public struct PeerServer: Sendable {
             }
             try await server.executeThenClose { inbound in
                 for try await connection in inbound {
-                    guard await active.enter(limit: connectionsMax) else {
-                        logger.warning("too many connections; closing a new one")
+                    let source = connection.channel.remoteAddress?.ipAddress ?? "unknown"
+                    guard await limits.enter(from: source) else {
+                        logger.warning("too many connections; closing a new one", metadata: ["source": "\(source)"])
                         try? await connection.channel.close()
                         continue
                     }
-                    var peer = PeerConnection(replica: replica, group: group, role: .listener, mode: .live, logger: logger, changes: changes)
-                    peer.handshakeTimeout = handshakeTimeout
+                    var peer = PeerConnection(
+                        replica: replica, group: group, role: .listener, mode: .live, logger: logger, changes: changes, budget: budget)
+                    peer.configuration = configuration
                     peer.writeTimeout = writeTimeout
+                    peer.onAuthenticated = { await limits.authenticated(source) }
                     tasks.addTask { [peer] in
-                        observer(await peer.run(connection))
-                        await active.leave()
+                        let outcome = await peer.run(connection)
+                        await limits.leave(from: source, authenticated: outcome.peer != nil)
+                        observer(outcome)
                     }
                 }
             }
@@ -87,15 +98,36 @@ public struct PeerServer: Sendable {
     }
 }
 
-/// The number of open connections.
-actor ConnectionCount {
-    private var count = 0
+/// Open connections, in total and, before their handshake completes, per source address.
+actor ConnectionLimits {
+    let total: Int
+    let unauthenticatedPerSource: Int
+    private var open = 0
+    private var unauthenticated: [String: Int] = [:]
 
-    func enter(limit: Int) -> Bool {
-        guard count < limit else { return false }
-        count += 1
+    init(total: Int, unauthenticatedPerSource: Int) {
+        self.total = total
+        self.unauthenticatedPerSource = unauthenticatedPerSource
+    }
+
+    func enter(from source: String) -> Bool {
+        guard open < total, unauthenticated[source, default: 0] < unauthenticatedPerSource else { return false }
+        open += 1
+        unauthenticated[source, default: 0] += 1
         return true
     }
 
-    func leave() { count -= 1 }
+    func authenticated(_ source: String) {
+        release(source)
+    }
+
+    func leave(from source: String, authenticated: Bool) {
+        open -= 1
+        if !authenticated { release(source) }
+    }
+
+    private func release(_ source: String) {
+        let left = unauthenticated[source, default: 1] - 1
+        unauthenticated[source] = left > 0 ? left : nil
+    }
 }

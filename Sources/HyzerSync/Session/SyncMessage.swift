@@ -10,6 +10,7 @@ import HyzerKit
 ///                               the answer to `done`
 /// 4 done    —                   one-shot: the sender has sent its whole delta
 /// 5 bye     reason:string       the sender closes, and why
+/// 6 heartbeat —                   the sender is alive (sent after a silence; docs/sync-protocol.md)
 /// ```
 public enum SyncMessage: Equatable, Sendable {
     case hello(VersionVector, live: Bool)
@@ -17,6 +18,7 @@ public enum SyncMessage: Equatable, Sendable {
     case have(VersionVector)
     case done
     case bye(reason: String)
+    case heartbeat
 
     public func encoded() -> [UInt8] {
         var writer = ByteWriter()
@@ -37,6 +39,8 @@ public enum SyncMessage: Equatable, Sendable {
         case .bye(let reason):
             writer.write(UInt8(5))
             writer.write(String(reason.prefix(200)))
+        case .heartbeat:
+            writer.write(UInt8(6))
         }
         return writer.bytes
     }
@@ -53,6 +57,7 @@ public enum SyncMessage: Equatable, Sendable {
         case 3: self = .have(try Bundle.readVector(&reader))
         case 4: self = .done
         case 5: self = .bye(reason: try reader.readString(maximumBytes: 1024))
+        case 6: self = .heartbeat
         case let other: throw .unknownTag(other, field: "sync message")
         }
         try reader.expectEnd()

@@ -20,14 +20,14 @@ public struct SyncSession: Sendable {
         case send(SyncMessage)
         /// Send a bundle of every op above `vector` (nothing when there is none).
         case sendDelta(above: VersionVector)
-        /// Authenticate and ingest a complete bundle, then call `ingested(senderVector:localVector:)`.
-        case ingest([UInt8])
+        /// A part of the peer's bundle: the engine assembles it (bounded) and ingests it when `final`.
+        case receivePart([UInt8], final: Bool)
         /// Send `have` with the local vector: everything the peer sent is ingested.
         case acknowledge
         /// Close the connection: the exchange is complete.
         case finish
-        /// Close the connection with a reason for the log.
-        case fail(String)
+        /// Close the connection, and why.
+        case fail(SyncFailure)
     }
 
     /// Where the exchange stands.
@@ -39,9 +39,6 @@ public struct SyncSession: Sendable {
         case closed
     }
 
-    /// The largest bundle a peer may send in parts.
-    public static let bundleBytesMax = 64 * 1024 * 1024
-
     /// What this side asked for; `mode` is what the two sides agreed on.
     public let requestedMode: Mode
     public private(set) var mode: Mode
@@ -52,7 +49,6 @@ public struct SyncSession: Sendable {
     private var peerDone = false
     /// One-shot: the peer has ingested our delta (its `have` arrived after our `done`).
     private var peerAcknowledged = false
-    private var partialBundle: [UInt8] = []
 
     public init(mode: Mode) {
         self.requestedMode = mode
@@ -60,6 +56,9 @@ public struct SyncSession: Sendable {
     }
 
     public var isClosed: Bool { state == .closed }
+
+    /// Hellos exchanged and both sides stay connected: silence (with heartbeats) is normal.
+    public var isLive: Bool { state == .exchanging && mode == .live }
 
     /// The first message: our vector.
     public mutating func start(localVector: VersionVector) -> [Action] {
@@ -70,31 +69,29 @@ public struct SyncSession: Sendable {
         guard state != .closed else { return [] }
         switch message {
         case .hello(let vector, let live):
-            guard state == .greeting else { return close("a second hello") }
+            guard state == .greeting else { return close(.secondHello) }
             state = .exchanging
             mode = requestedMode == .live && live ? .live : .oneShot
             peerHolds = vector
             return mode == .oneShot ? [.sendDelta(above: vector), .send(.done)] : [.sendDelta(above: vector)]
         case .bundlePart(let bytes, let final):
-            guard state == .exchanging else { return close("a bundle before hello") }
-            guard partialBundle.count + bytes.count <= Self.bundleBytesMax else { return close("a bundle larger than \(Self.bundleBytesMax) bytes") }
-            partialBundle += bytes
-            guard final else { return [] }
-            defer { partialBundle = [] }
-            return [.ingest(partialBundle)]
+            guard state == .exchanging else { return close(.bundleBeforeHello) }
+            return [.receivePart(bytes, final: final)]
         case .have(let vector):
-            guard state == .exchanging else { return close("have before hello") }
+            guard state == .exchanging else { return close(.haveBeforeHello) }
             peerHolds.formMaximum(vector)
             guard mode == .oneShot else { return [] }
             peerAcknowledged = true
             return finishIfComplete()
         case .done:
-            guard state == .exchanging, mode == .oneShot, !peerDone else { return close("an unexpected done") }
+            guard state == .exchanging, mode == .oneShot, !peerDone else { return close(.unexpectedDone) }
             peerDone = true
             return [.acknowledge] + finishIfComplete()
         case .bye(let reason):
             state = .closed
-            return [.fail("the peer closed: \(reason)")]
+            return [.fail(.peerClosed(reason: reason))]
+        case .heartbeat:
+            return []  // the engine tracks liveness
         }
     }
 
@@ -123,8 +120,8 @@ public struct SyncSession: Sendable {
         return [.finish]
     }
 
-    private mutating func close(_ reason: String) -> [Action] {
+    private mutating func close(_ violation: SyncFailure.ProtocolViolation) -> [Action] {
         state = .closed
-        return [.fail("protocol violation: \(reason)")]
+        return [.fail(.protocolViolation(violation))]
     }
 }

@@ -1,0 +1,331 @@
+import HyzerCrypto
+import HyzerDomain
+import HyzerKit
+
+/// One connection's whole protocol as a synchronous state machine: the handshake, the
+/// secretstream header exchange, sealing and opening every frame, the `SyncSession`, bundle
+/// part assembly within a memory budget, the check that a bundle's sender is the peer the
+/// handshake proved (before anything is ingested), heartbeats and timeouts.
+///
+/// It takes frames and events and returns actions; it holds no clock (every input carries a
+/// monotonic `now` in milliseconds), draws no randomness (the ephemeral key comes from the
+/// caller) and does no I/O. The network shell performs the actions; the simulator can drive
+/// it without sockets or real time. Store work is asked for with `prepareDelta` and `ingest`
+/// and answered with `deltaPrepared` and `ingested`; until the answer, later sends wait, so
+/// the frames leave in protocol order.
+public struct SyncEngine {
+    /// Timing and size bounds (docs/sync-protocol.md, bounds).
+    public struct Configuration: Sendable {
+        /// Time from the connection's start to an open encrypted stream.
+        public var handshakeTimeoutMilliseconds: UInt64 = 5_000
+        /// After this long without sending anything, send a heartbeat.
+        public var heartbeatMilliseconds: UInt64 = 5_000
+        /// After this long without receiving anything, the peer is dead.
+        public var deadMilliseconds: UInt64 = 15_000
+        /// After the handshake, and unless the exchange is live, the time the peer has between
+        /// protocol messages (heartbeats do not count).
+        public var idleMilliseconds: UInt64 = 30_000
+        /// The largest bundle, in bytes, a connection buffers (and the largest this side sends).
+        public var bundleBytesMax = 16 * 1024 * 1024
+
+        public init() {}
+    }
+
+    /// What the shell does, in order.
+    public enum Action: Sendable {
+        /// Write one frame's bytes.
+        case write([UInt8])
+        /// Encode the delta above `above` as bundles of at most `bundleBytesMax` bytes each and
+        /// hand them to `deltaPrepared(_:upTo:now:)`.
+        case prepareDelta(above: VersionVector)
+        /// Ingest this bundle, whose sender is the authenticated peer, then call `ingested`.
+        case ingest(Bundle)
+        /// Close the connection: the exchange failed.
+        case close(SyncFailure)
+        /// Close the connection: the exchange completed.
+        case finish
+    }
+
+    /// The largest bundle part: frames stay under `Framing.frameBytesMax`.
+    public static let bundlePartBytes = 256 * 1024
+    /// The frames each side receives before the stream opens: two handshake messages and a stream header.
+    public static let handshakeFrames = 3
+    /// The largest of those frames.
+    public static let handshakeFrameBytesMax = max(Handshake.helloBytes, Handshake.identityBytes, SecretStream.headerBytes)
+
+    enum Stage {
+        case handshaking(Handshake)
+        /// Keys agreed, our header sent; waiting for the peer's.
+        case awaitingHeader(SessionKeys, SecretStream.Sender)
+        case open(SessionKeys, SecretStream.Sender, SecretStream.Receiver)
+        case closed
+    }
+
+    /// Work queued behind outstanding store work.
+    enum Step {
+        case session(SyncSession.Action)
+        case ingest(Bundle, bytes: Int)
+    }
+
+    public let configuration: Configuration
+    private let group: GroupMembership
+    private var stage: Stage
+    private var session: SyncSession
+    /// The local vector as last reported: sent in `hello` and `have`.
+    private var localVector: VersionVector
+    private var steps: [Step] = []
+    /// A `prepareDelta` or `ingest` is outstanding.
+    private var awaitingStore = false
+    /// Budget held by the bundle being ingested, given back when `ingested` arrives.
+    private var ingestingBytes = 0
+    private var parts: [[UInt8]] = []
+    private var partBytes = 0
+    private let reservation: BundleBudget.Reservation
+    private let startedAt: UInt64
+    private var lastSent: UInt64
+    private var lastReceived: UInt64
+    private var lastProgress: UInt64
+    public private(set) var peer: AuthorID?
+
+    public init(
+        role: Handshake.Role, mode: SyncSession.Mode, author: AuthorID, sign: @escaping ([UInt8]) -> [UInt8], group: GroupMembership,
+        ephemeral: KeyExchange, localVector: VersionVector, budget: BundleBudget, configuration: Configuration = Configuration(), now: UInt64
+    ) {
+        self.configuration = configuration
+        self.group = group
+        self.stage = .handshaking(Handshake(role: role, author: author, sign: sign, group: group, ephemeral: ephemeral))
+        self.session = SyncSession(mode: mode)
+        self.localVector = localVector
+        self.reservation = BundleBudget.Reservation(budget)
+        self.startedAt = now
+        self.lastSent = now
+        self.lastReceived = now
+        self.lastProgress = now
+    }
+
+    /// The exchange is over (finished or failed): the engine ignores further input.
+    public var isClosed: Bool {
+        if case .closed = stage { true } else { false }
+    }
+
+    /// The encrypted stream is open both ways.
+    public var isOpen: Bool {
+        if case .open = stage { true } else { false }
+    }
+
+    /// The agreed mode (one-shot unless both sides asked for live).
+    public var mode: SyncSession.Mode { session.mode }
+
+    /// Bytes of partial bundles this connection holds.
+    public var bufferedBundleBytes: Int { reservation.bytes }
+
+    /// The dialer's first message (nothing for the listener, which speaks second).
+    public mutating func start(now: UInt64) -> [Action] {
+        guard case .handshaking(var handshake) = stage, let hello = handshake.start() else { return [] }
+        stage = .handshaking(handshake)
+        return [write(hello, now: now)]
+    }
+
+    /// One frame from the peer.
+    public mutating func receive(frame: [UInt8], now: UInt64) -> [Action] {
+        lastReceived = now
+        switch stage {
+        case .closed:
+            return []
+        case .handshaking(var handshake):
+            let step: Handshake.Step
+            do { step = try handshake.receive(frame) } catch {
+                return close(error == .notAGroupMember ? .notAGroupMember : .handshakeRefused(error))
+            }
+            switch step {
+            case .send(let reply):
+                stage = .handshaking(handshake)
+                return [write(reply, now: now)]
+            case .established(let keys, let reply):
+                let sender = SecretStream.Sender(key: keys.sendKey)
+                peer = keys.peer
+                stage = .awaitingHeader(keys, sender)
+                return (reply.map { [write($0, now: now)] } ?? []) + [write(sender.header, now: now)]
+            }
+        case .awaitingHeader(let keys, let sender):
+            guard let receiver = SecretStream.Receiver(key: keys.receiveKey, header: frame) else { return close(.malformedStreamHeader) }
+            stage = .open(keys, sender, receiver)
+            lastProgress = now
+            return run(session.start(localVector: localVector), now: now)
+        case .open(let keys, let sender, var receiver):
+            guard let plain = receiver.open(frame) else { return close(.frameAuthenticationFailed) }
+            stage = .open(keys, sender, receiver)
+            guard let message = try? SyncMessage(decoding: plain) else { return close(.malformedMessage) }
+            if message != .heartbeat { lastProgress = now }
+            return run(session.receive(message), now: now)
+        }
+    }
+
+    /// The shell's answer to `prepareDelta`: the encoded bundles (none when the peer lacks
+    /// nothing), which bring the peer up to `vector`.
+    public mutating func deltaPrepared(_ bundles: [[UInt8]], upTo vector: VersionVector, now: UInt64) -> [Action] {
+        guard !isClosed else { return [] }
+        awaitingStore = false
+        var actions: [Action] = []
+        for bundle in bundles {
+            guard bundle.count <= configuration.bundleBytesMax else {
+                return actions + close(.deltaTooLarge(bytes: bundle.count, limit: configuration.bundleBytesMax))
+            }
+            var offset = 0
+            repeat {
+                let end = min(offset + Self.bundlePartBytes, bundle.count)
+                actions += seal(.bundlePart(bytes: Array(bundle[offset..<end]), final: end == bundle.count), now: now)
+                offset = end
+            } while offset < bundle.count
+        }
+        session.deltaSent(upTo: vector)
+        return actions + drain(now: now)
+    }
+
+    /// The shell's answer to `ingest`: the bundle's sender held `senderVector`, and the local
+    /// store now holds `localVector`.
+    public mutating func ingested(senderVector: VersionVector, localVector: VersionVector, now: UInt64) -> [Action] {
+        guard !isClosed else { return [] }
+        awaitingStore = false
+        reservation.shrink(by: ingestingBytes)
+        ingestingBytes = 0
+        self.localVector = localVector
+        return run(session.ingested(senderVector: senderVector, localVector: localVector), now: now)
+    }
+
+    /// The local store changed (another process, or another connection ingested).
+    public mutating func localChanged(localVector: VersionVector, now: UInt64) -> [Action] {
+        guard isOpen else {
+            self.localVector = localVector
+            return []
+        }
+        self.localVector = localVector
+        return run(session.localChanged(localVector: localVector), now: now)
+    }
+
+    /// Time passed: timeouts, and a heartbeat after a silence.
+    public mutating func tick(now: UInt64) -> [Action] {
+        switch stage {
+        case .closed:
+            return []
+        case .handshaking, .awaitingHeader:
+            return now &- startedAt >= configuration.handshakeTimeoutMilliseconds ? close(.handshakeTimeout) : []
+        case .open:
+            if now &- lastReceived >= configuration.deadMilliseconds { return close(.peerDead) }
+            if !session.isLive, now &- lastProgress >= configuration.idleMilliseconds { return close(.idleTimeout) }
+            return now &- lastSent >= configuration.heartbeatMilliseconds ? seal(.heartbeat, now: now) : []
+        }
+    }
+
+    /// The connection ended (the peer closed it, or reading failed): a failure unless the
+    /// exchange had completed.
+    public mutating func connectionClosed() -> [Action] {
+        guard !isClosed else { return [] }
+        stage = .closed
+        release()
+        return [.close(.connectionLost)]
+    }
+
+    // MARK: - Steps
+
+    /// Queues the session's actions and performs what is not waiting for store work.
+    private mutating func run(_ actions: [SyncSession.Action], now: UInt64) -> [Action] {
+        var immediate: [Action] = []
+        for action in actions {
+            // Parts are assembled on arrival so the budget sees them at once.
+            if case .receivePart(let bytes, let final) = action {
+                immediate += assemble(bytes, final: final)
+                if isClosed { return immediate }
+            } else if case .fail(let failure) = action {
+                // A failure does not wait for store work: nothing queued is sent.
+                return immediate + close(failure)
+            } else {
+                steps.append(.session(action))
+            }
+        }
+        return immediate + drain(now: now)
+    }
+
+    private mutating func drain(now: UInt64) -> [Action] {
+        var actions: [Action] = []
+        while !awaitingStore, !isClosed, !steps.isEmpty {
+            switch steps.removeFirst() {
+            case .ingest(let bundle, let bytes):
+                ingestingBytes = bytes
+                awaitingStore = true
+                actions.append(.ingest(bundle))
+            case .session(.send(let message)):
+                actions += seal(message, now: now)
+            case .session(.sendDelta(let above)):
+                awaitingStore = true
+                actions.append(.prepareDelta(above: above))
+            case .session(.acknowledge):
+                actions += seal(.have(localVector), now: now)
+            case .session(.finish):
+                stage = .closed
+                release()
+                actions.append(.finish)
+            case .session(.receivePart), .session(.fail):
+                preconditionFailure("parts and failures are handled on arrival")
+            }
+        }
+        return actions
+    }
+
+    /// Adds a part to the peer's bundle; a final part completes, decodes and checks it.
+    private mutating func assemble(_ bytes: [UInt8], final: Bool) -> [Action] {
+        guard bytes.count <= configuration.bundleBytesMax - partBytes else { return close(.bundleTooLarge(limit: configuration.bundleBytesMax)) }
+        guard reservation.grow(by: bytes.count) else { return close(.budgetExhausted) }
+        parts.append(bytes)
+        partBytes += bytes.count
+        guard final else { return [] }
+        let whole = parts.count == 1 ? parts[0] : Array(parts.joined())
+        let reserved = partBytes
+        parts = []
+        partBytes = 0
+        let bundle: Bundle
+        do { bundle = try Bundle(decoding: whole, expectedGroup: group.id) } catch {
+            return close(.bundleRefused(error))
+        }
+        // The sender check comes before any ingest: a member relaying another's signed
+        // bundle is refused here, not after its ops are in the store.
+        guard bundle.sender == peer else { return close(.bundleFromAnotherSender(bundle.sender)) }
+        steps.append(.ingest(bundle, bytes: reserved))
+        return []
+    }
+
+    private mutating func seal(_ message: SyncMessage, now: UInt64) -> [Action] {
+        guard case .open(let keys, var sender, let receiver) = stage else { return [] }
+        let sealed = sender.seal(message.encoded())
+        stage = .open(keys, sender, receiver)
+        return [write(sealed, now: now)]
+    }
+
+    private mutating func write(_ bytes: [UInt8], now: UInt64) -> Action {
+        lastSent = now
+        return .write(bytes)
+    }
+
+    /// Ends the exchange: says `bye` when the stream is open and the peer did not close first.
+    private mutating func close(_ failure: SyncFailure) -> [Action] {
+        var actions: [Action] = []
+        if case .open = stage, !isPeerClose(failure) {
+            actions = seal(.bye(reason: failure.description), now: lastSent)
+        }
+        stage = .closed
+        release()
+        return actions + [.close(failure)]
+    }
+
+    private func isPeerClose(_ failure: SyncFailure) -> Bool {
+        if case .peerClosed = failure { true } else { false }
+    }
+
+    private mutating func release() {
+        parts = []
+        partBytes = 0
+        steps = []
+        ingestingBytes = 0
+        reservation.shrink(by: reservation.bytes)
+    }
+}

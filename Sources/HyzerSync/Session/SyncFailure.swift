@@ -1,0 +1,78 @@
+import HyzerDomain
+
+/// Why a connection ended before its exchange completed. Carried from the engine (or the
+/// network shell) up to the log line and `ConnectionOutcome`; its description is the log text.
+public enum SyncFailure: Error, Equatable, Sendable, CustomStringConvertible, Encodable {
+    /// The peer does not hold the group secret (or belongs to another group).
+    case notAGroupMember
+    /// The handshake failed for another reason: a malformed message, a bad signature, a message out of turn.
+    case handshakeRefused(HandshakeError)
+    /// The peer did not complete the handshake in time.
+    case handshakeTimeout
+    /// After the handshake the peer kept the connection open without making progress.
+    case idleTimeout
+    /// Nothing, not even a heartbeat, arrived for too long.
+    case peerDead
+    /// The peer's stream header is not one.
+    case malformedStreamHeader
+    /// A frame failed authentication: changed, forged, replayed or out of order.
+    case frameAuthenticationFailed
+    /// An authenticated frame that holds no valid message.
+    case malformedMessage
+    /// A frame longer than the bound for this stage of the connection.
+    case frameTooLarge(bytes: Int, limit: Int)
+    /// A message the protocol does not allow at this point.
+    case protocolViolation(ProtocolViolation)
+    /// The peer's reassembled bundle does not decode or its signature does not verify.
+    case bundleRefused(BundleError)
+    /// A complete bundle signed by another replica than the peer the handshake proved.
+    case bundleFromAnotherSender(AuthorID)
+    /// The peer's bundle grew beyond the per-connection bound.
+    case bundleTooLarge(limit: Int)
+    /// The server's memory for partial bundles, shared by all connections, is used up.
+    case budgetExhausted
+    /// Our own delta holds a bundle larger than a peer accepts (one author's segment too long).
+    case deltaTooLarge(bytes: Int, limit: Int)
+    /// The peer said `bye`.
+    case peerClosed(reason: String)
+    /// The connection closed before the exchange completed.
+    case connectionLost
+    /// The peer did not accept a frame in time.
+    case stalled
+    /// The store failed (its error, for the log).
+    case storeFailed(String)
+
+    /// What the protocol refused.
+    public enum ProtocolViolation: Equatable, Sendable {
+        case secondHello, bundleBeforeHello, haveBeforeHello, unexpectedDone, frameBeforeHandshake
+    }
+
+    public var description: String {
+        switch self {
+        case .notAGroupMember: "handshake failed: the peer does not hold this group's secret"
+        case .handshakeRefused(let error): "handshake failed: \(error)"
+        case .handshakeTimeout: "no handshake in time"
+        case .idleTimeout: "the peer made no progress in time"
+        case .peerDead: "nothing arrived from the peer in time: it is gone"
+        case .malformedStreamHeader: "the peer's stream header is malformed"
+        case .frameAuthenticationFailed: "a frame failed authentication (changed, replayed or out of order)"
+        case .malformedMessage: "a frame holds no valid message"
+        case .frameTooLarge(let bytes, let limit): "a frame of \(bytes) bytes is above the \(limit)-byte bound"
+        case .protocolViolation(let violation): "protocol violation: \(violation)"
+        case .bundleRefused(let error): "the peer's bundle was refused: \(error)"
+        case .bundleFromAnotherSender(let sender): "the peer sent a bundle signed by another replica (\(sender.short))"
+        case .bundleTooLarge(let limit): "the peer's bundle is larger than \(limit) bytes"
+        case .budgetExhausted: "no memory left for partial bundles"
+        case .deltaTooLarge(let bytes, let limit): "our delta holds a \(bytes)-byte bundle, above the \(limit)-byte bound; sync through a shared folder"
+        case .peerClosed(let reason): "the peer closed: \(reason)"
+        case .connectionLost: "the peer closed the connection before the exchange completed"
+        case .stalled: "the peer stopped reading"
+        case .storeFailed(let error): "the store failed: \(error)"
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(description)
+    }
+}

@@ -1,0 +1,146 @@
+import HyzerCrypto
+import HyzerDomain
+import HyzerKit
+@testable import HyzerSync
+import Testing
+
+/// A side of an engine test: an engine over a real replica.
+struct EngineSide {
+    var engine: SyncEngine
+    let peer: Peer
+    var inbox: [[UInt8]] = []
+    var failure: SyncFailure?
+    var finished = false
+    var opsIngested = 0
+    var bundlesIngested = 0
+
+    init(_ peer: Peer, role: Handshake.Role, mode: SyncSession.Mode, budget: BundleBudget = BundleBudget(),
+         configuration: SyncEngine.Configuration = .init(), now: UInt64 = 0) throws {
+        self.peer = peer
+        let replica = peer.replica
+        engine = SyncEngine(
+            role: role, mode: mode, author: replica.author, sign: { replica.signature(of: $0) }, group: testGroup,
+            ephemeral: KeyExchange(), localVector: try replica.versionVector(), budget: budget, configuration: configuration, now: now)
+    }
+
+    var isOver: Bool { failure != nil || finished }
+}
+
+/// Two engines back to back, doing their store work on real replicas, with time in the
+/// test's hands: the simulator's job in miniature.
+struct EnginePair {
+    var sides: [EngineSide]
+
+    init(dialer: Peer, listener: Peer, mode: SyncSession.Mode = .oneShot, configuration: SyncEngine.Configuration = .init()) throws {
+        sides = [
+            try EngineSide(dialer, role: .dialer, mode: mode, configuration: configuration),
+            try EngineSide(listener, role: .listener, mode: mode, configuration: configuration),
+        ]
+    }
+
+    /// How each side ended, for failure messages.
+    var report: String { sides.map { $0.failure?.description ?? ($0.finished ? "finished" : "open") }.joined(separator: "; ") }
+
+    mutating func start(now: UInt64 = 0) throws {
+        try perform(sides[0].engine.start(now: now), by: 0, now: now)
+        try deliver(now: now)
+    }
+
+    /// Delivers frames both ways until none is left in flight.
+    mutating func deliver(now: UInt64) throws {
+        while let index = sides.indices.first(where: { !sides[$0].inbox.isEmpty }) {
+            let frame = sides[index].inbox.removeFirst()
+            guard !sides[index].isOver else { continue }
+            try perform(sides[index].engine.receive(frame: frame, now: now), by: index, now: now)
+        }
+    }
+
+    /// Advances time on both sides to `now`.
+    mutating func tick(now: UInt64) throws {
+        for index in sides.indices { try perform(sides[index].engine.tick(now: now), by: index, now: now) }
+        try deliver(now: now)
+    }
+
+    mutating func perform(_ actions: [SyncEngine.Action], by index: Int, now: UInt64) throws {
+        var pending = actions[...]
+        let replica = sides[index].peer.replica
+        while let action = pending.popFirst() {
+            switch action {
+            case .write(let bytes):
+                sides[1 - index].inbox.append(bytes)
+            case .prepareDelta(let above):
+                let vector = try replica.versionVector()
+                let bundles = DeltaBundle.packed(
+                    try replica.delta(above: above), groupID: testGroup.id, sender: replica.author, senderVector: vector,
+                    bytesMax: sides[index].engine.configuration.bundleBytesMax, signedBy: replica.signature(of:))
+                pending = sides[index].engine.deltaPrepared(bundles, upTo: vector, now: now)[...] + pending
+            case .ingest(let bundle):
+                sides[index].opsIngested += try replica.ingest(bundle.segments).opsApplied
+                sides[index].bundlesIngested += 1
+                pending = sides[index].engine.ingested(senderVector: bundle.senderVector, localVector: try replica.versionVector(), now: now)[...]
+                    + pending
+            case .close(let failure):
+                sides[index].failure = failure
+            case .finish:
+                sides[index].finished = true
+            }
+        }
+    }
+}
+
+/// The test's hand-driven dialer against a listener engine: a real handshake, then whatever
+/// messages the test wants, sealed as a genuine member would.
+struct HandDialer {
+    var sender: SecretStream.Sender
+    var receiver: SecretStream.Receiver
+    /// What the engine said in the last step, opened.
+    var heard: [SyncMessage] = []
+
+    /// Completes the handshake as `peer` against `engine`; returns the dialer and the engine's first messages.
+    init(as peer: Peer, against engine: inout SyncEngine, now: UInt64 = 0) throws {
+        let replica = peer.replica
+        var handshake = Handshake(role: .dialer, author: replica.author, sign: { replica.signature(of: $0) }, group: testGroup)
+        #expect(engine.start(now: now).isEmpty, "the listener speaks second")
+        guard let hello = handshake.start() else { throw HandshakeTestError.unexpected }
+        let reply = try #require(Self.writes(engine.receive(frame: hello, now: now)).first)
+        guard case .send(let identity) = try handshake.receive(reply) else { throw HandshakeTestError.unexpected }
+        let proofAndHeader = Self.writes(engine.receive(frame: identity, now: now))
+        try #require(proofAndHeader.count == 2)
+        guard case .established(let keys, nil) = try handshake.receive(proofAndHeader[0]) else { throw HandshakeTestError.unexpected }
+        sender = SecretStream.Sender(key: keys.sendKey)
+        receiver = try #require(SecretStream.Receiver(key: keys.receiveKey, header: proofAndHeader[1]))
+        hear(engine.receive(frame: sender.header, now: now))
+    }
+
+    /// Seals `message`, hands it to `engine`, and opens what the engine wrote back. The
+    /// engine's side has no delta to send: a `prepareDelta` is answered with no bundles.
+    mutating func send(_ message: SyncMessage, to engine: inout SyncEngine, now: UInt64 = 0) -> [SyncEngine.Action] {
+        var actions = engine.receive(frame: sender.seal(message.encoded()), now: now)
+        if actions.contains(where: { if case .prepareDelta = $0 { true } else { false } }) {
+            actions += engine.deltaPrepared([], upTo: VersionVector(), now: now)
+        }
+        hear(actions)
+        return actions
+    }
+
+    /// Opens the engine's writes among `actions` into `heard`.
+    mutating func hear(_ actions: [SyncEngine.Action]) {
+        heard = Self.writes(actions).compactMap { receiver.open($0).flatMap { try? SyncMessage(decoding: $0) } }
+    }
+
+    static func writes(_ actions: [SyncEngine.Action]) -> [[UInt8]] {
+        actions.compactMap { if case .write(let bytes) = $0 { bytes } else { nil } }
+    }
+}
+
+enum HandshakeTestError: Error { case unexpected }
+
+extension [SyncEngine.Action] {
+    /// The failure the engine closed with, if any.
+    var closedWith: SyncFailure? {
+        for action in self { if case .close(let failure) = action { return failure } }
+        return nil
+    }
+
+    var ingests: [DeltaBundle] { compactMap { if case .ingest(let bundle) = $0 { bundle } else { nil } } }
+}

@@ -1,0 +1,140 @@
+import HyzerCrypto
+import HyzerDomain
+import HyzerKit
+@testable import HyzerSync
+import Testing
+
+/// The handshake message by message, with every refusal, and no sockets.
+@Suite struct HandshakeTests {
+    let dialerPeer: Peer
+    let listenerPeer: Peer
+
+    init() throws {
+        dialerPeer = try Peer("dialer", keySeed: 1)
+        listenerPeer = try Peer("listener", keySeed: 2)
+    }
+
+    func handshake(_ role: Handshake.Role, _ peer: Peer, group: GroupMembership = testGroup, sign: (([UInt8]) -> [UInt8])? = nil) -> Handshake {
+        let replica = peer.replica
+        return Handshake(role: role, author: peer.author, sign: sign ?? { replica.signature(of: $0) }, group: group)
+    }
+
+    @Test func bothSidesAgreeOnKeysAndLearnEachOther() throws {
+        var dialer = handshake(.dialer, dialerPeer)
+        var listener = handshake(.listener, listenerPeer)
+        #expect(listener.start() == nil)
+        guard let one = dialer.start() else { Issue.record("no dialer hello"); return }
+        #expect(one.count == Handshake.helloBytes)
+        guard case .send(let two) = try listener.receive(one) else { Issue.record("no listener hello"); return }
+        #expect(two.count == Handshake.helloBytes)
+        guard case .send(let three) = try dialer.receive(two) else { Issue.record("no dialer identity"); return }
+        #expect(three.count == Handshake.identityBytes)
+        guard case .established(let listenerKeys, let four?) = try listener.receive(three) else { Issue.record("listener not established"); return }
+        #expect(four.count == Handshake.identityBytes)
+        guard case .established(let dialerKeys, nil) = try dialer.receive(four) else { Issue.record("dialer not established"); return }
+        #expect(listenerKeys.peer == dialerPeer.author)
+        #expect(dialerKeys.peer == listenerPeer.author)
+        #expect(dialerKeys.sendKey == listenerKeys.receiveKey)
+        #expect(dialerKeys.receiveKey == listenerKeys.sendKey)
+        #expect(dialerKeys.sendKey != dialerKeys.receiveKey)
+    }
+
+    @Test func aDialerOfAnotherGroupGetsNoAnswer() throws {
+        var stranger = handshake(.dialer, dialerPeer, group: otherGroup)
+        var listener = handshake(.listener, listenerPeer)
+        #expect(throws: HandshakeError.notAGroupMember) { try listener.receive(stranger.start()!) }
+        // Failed for good: a later genuine hello is refused too.
+        var member = handshake(.dialer, dialerPeer)
+        #expect(throws: HandshakeError.unexpectedMessage) { try listener.receive(member.start()!) }
+    }
+
+    @Test func aListenerOfAnotherGroupIsRefusedByTheDialer() throws {
+        var dialer = handshake(.dialer, dialerPeer)
+        var member = handshake(.listener, listenerPeer)
+        var stranger = handshake(.listener, listenerPeer, group: otherGroup)
+        guard let hello = dialer.start() else { Issue.record("no dialer hello"); return }
+        _ = try member.receive(hello)
+        // The stranger cannot verify the dialer's hello, so it cannot answer either.
+        #expect(throws: HandshakeError.notAGroupMember) { try stranger.receive(hello) }
+        // A listener hello bound to another dialer key is refused.
+        var other = handshake(.dialer, dialerPeer)
+        guard case .send(let replyToOther) = try handshake(.listener, listenerPeer).receiveFirst(other.start()!) else { return }
+        #expect(throws: HandshakeError.notAGroupMember) { try dialer.receive(replyToOther) }
+    }
+
+    @Test func messagesOfTheWrongSizeAreMalformed() throws {
+        var listener = handshake(.listener, listenerPeer)
+        #expect(throws: HandshakeError.malformed("hello of 63 bytes")) { try listener.receive([UInt8](repeating: 1, count: 63)) }
+        var dialer = handshake(.dialer, dialerPeer)
+        listener = handshake(.listener, listenerPeer)
+        guard case .send(let two) = try listener.receive(dialer.start()!), case .send(let three) = try dialer.receive(two) else { return }
+        #expect(throws: HandshakeError.malformed("identity of 113 bytes")) { try listener.receive(three + [0]) }
+        #expect(throws: HandshakeError.malformed("hello of 0 bytes")) { try handshake(.listener, listenerPeer).receiveFirst([]) }
+    }
+
+    @Test func aBadIdentitySignatureIsRefused() throws {
+        // The dialer holds the group secret but signs with a key that is not its identity.
+        var forger = handshake(.dialer, dialerPeer, sign: { seededKeys(9).sign($0) })
+        var listener = handshake(.listener, listenerPeer)
+        guard case .send(let two) = try listener.receive(forger.start()!), case .send(let three) = try forger.receive(two) else { return }
+        #expect(throws: HandshakeError.badIdentitySignature) { try listener.receive(three) }
+        // And the other way round.
+        var dialer = handshake(.dialer, dialerPeer)
+        var badListener = handshake(.listener, listenerPeer, sign: { seededKeys(9).sign($0) })
+        guard case .send(let hello) = try badListener.receive(dialer.start()!), case .send(let identity) = try dialer.receive(hello),
+            case .established(_, let proof?) = try badListener.receive(identity)
+        else { return }
+        #expect(throws: HandshakeError.badIdentitySignature) { try dialer.receive(proof) }
+    }
+
+    @Test func aTamperedIdentityIsRefused() throws {
+        var dialer = handshake(.dialer, dialerPeer)
+        var listener = handshake(.listener, listenerPeer)
+        guard case .send(let two) = try listener.receive(dialer.start()!), case .send(var three) = try dialer.receive(two) else { return }
+        three[40] ^= 1
+        #expect(throws: HandshakeError.notAGroupMember) { try listener.receive(three) }
+    }
+
+    @Test func messagesOutOfTurnAreRefused() throws {
+        var dialer = handshake(.dialer, dialerPeer)
+        // A dialer that has not sent its hello expects nothing.
+        #expect(throws: HandshakeError.unexpectedMessage) { try dialer.receive([UInt8](repeating: 0, count: Handshake.helloBytes)) }
+        var twice = handshake(.dialer, dialerPeer)
+        _ = twice.start()
+        #expect(twice.start() == nil, "a hello is sent once")
+        // After the handshake, nothing more is a handshake message.
+        var a = handshake(.dialer, dialerPeer)
+        var b = handshake(.listener, listenerPeer)
+        guard case .send(let two) = try b.receive(a.start()!), case .send(let three) = try a.receive(two),
+            case .established(_, let four?) = try b.receive(three)
+        else { return }
+        _ = try a.receive(four)
+        #expect(throws: HandshakeError.unexpectedMessage) { try b.receive(three) }
+        #expect(throws: HandshakeError.unexpectedMessage) { try a.receive(four) }
+    }
+
+    @Test func aReplayedFirstMessageIsAnsweredButCannotGoFurther() throws {
+        var dialer = handshake(.dialer, dialerPeer)
+        guard let recorded = dialer.start() else { Issue.record("no dialer hello"); return }
+        // A replayer sends a recorded first message to two fresh listeners: each answers with a
+        // fresh ephemeral key, and the replayer, without the dialer's ephemeral secret, cannot
+        // produce message 3 (docs/sync-protocol.md, replays).
+        var first = handshake(.listener, listenerPeer)
+        var second = handshake(.listener, listenerPeer)
+        guard case .send(let answer1) = try first.receive(recorded), case .send(let answer2) = try second.receive(recorded) else { return }
+        #expect(answer1 != answer2)
+        var replayer = handshake(.dialer, dialerPeer)
+        _ = replayer.start()
+        // Its own ephemeral key does not match the recorded message, so the listener's hello does not verify.
+        #expect(throws: HandshakeError.notAGroupMember) { try replayer.receive(answer1) }
+        #expect(throws: HandshakeError.notAGroupMember) { try second.receive([UInt8](repeating: 7, count: Handshake.identityBytes)) }
+    }
+}
+
+extension Handshake {
+    /// The first `receive` of a fresh value (tests only).
+    fileprivate func receiveFirst(_ message: [UInt8]) throws -> Step {
+        var copy = self
+        return try copy.receive(message)
+    }
+}

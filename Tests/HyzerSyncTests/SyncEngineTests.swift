@@ -1,0 +1,271 @@
+import HyzerCrypto
+import HyzerDomain
+import HyzerKit
+@testable import HyzerSync
+import Testing
+
+/// The whole connection protocol driven directly: no sockets, time in the test's hands.
+@Suite struct SyncEngineTests {
+    let a: Peer
+    let b: Peer
+
+    init() throws {
+        a = try Peer("a", owner: "Ann", keySeed: 1)
+        b = try Peer("b", owner: "Ben", keySeed: 2)
+        let round = try a.replica.startRound(course: "Morley Field", players: ["Ann"])
+        try a.replica.recordScore(round: round.id.lowercased, player: "Ann", hole: 1, strokes: 3)
+        try b.replica.addPlayer(name: "Bea")
+    }
+
+    @Test func aOneShotExchangeConvergesAndFinishesBothSides() throws {
+        var pair = try EnginePair(dialer: b, listener: a)
+        try pair.start()
+        #expect(pair.sides.allSatisfy { $0.finished }, "\(pair.report)")
+        #expect(try a.replica.digest() == b.replica.digest())
+        #expect(pair.sides[0].opsIngested > 0 && pair.sides[1].opsIngested > 0)
+        #expect(pair.sides.allSatisfy { $0.engine.isClosed })
+    }
+
+    @Test func aLargeDeltaTravelsAsSeveralBundlesWithinTheBound() throws {
+        // Five authors of 30 ops each: more than one bound's worth, each author's segment under it.
+        let authors = try (0..<5).map { try Peer("author\($0)", keySeed: UInt8(10 + $0)) }
+        for author in authors {
+            for n in 0..<30 { try author.replica.addPlayer(name: "\(author.name) player \(n)") }
+            let report = try a.replica.ingest(author.replica.delta(above: VersionVector()))
+            #expect(report.rejected.isEmpty && report.opsApplied > 30, "\(report)")
+        }
+        var configuration = SyncEngine.Configuration()
+        configuration.bundleBytesMax = 2 * 1024
+        let c = try Peer("c", keySeed: 3)
+        var pair = try EnginePair(dialer: c, listener: a, configuration: configuration)
+        try pair.start()
+        #expect(pair.sides.allSatisfy { $0.finished }, "\(pair.report)")
+        #expect(try a.replica.digest() == c.replica.digest())
+        #expect(pair.sides[0].bundlesIngested >= 3)
+    }
+
+    @Test func aSegmentAboveTheBoundIsNotSent() throws {
+        for n in 0..<300 { try a.replica.addPlayer(name: "Player \(n)") }
+        var configuration = SyncEngine.Configuration()
+        configuration.bundleBytesMax = 4 * 1024  // a's own segment of 300 ops is about 10 KiB
+        let c = try Peer("c", keySeed: 3)
+        var pair = try EnginePair(dialer: c, listener: a, configuration: configuration)
+        try pair.start()
+        guard case .deltaTooLarge(_, let limit) = pair.sides[1].failure else {
+            Issue.record("the listener sent \(pair.sides[1].failure?.description ?? "everything")")
+            return
+        }
+        #expect(limit == 4 * 1024)
+        #expect(try c.replica.players().count < 300)
+    }
+
+    @Test func liveEnginesPushChangesAndHeartbeatsKeepThemUp() throws {
+        var pair = try EnginePair(dialer: b, listener: a, mode: .live)
+        try pair.start()
+        #expect(pair.sides.allSatisfy { $0.engine.mode == .live && !$0.isOver })
+        #expect(try a.replica.digest() == b.replica.digest())
+        // A minute of silence, in steps of one second: heartbeats flow and no one is cut.
+        for second in 1...60 { try pair.tick(now: UInt64(second) * 1000) }
+        #expect(pair.sides.allSatisfy { !$0.isOver }, "\(pair.report)")
+        // A change reaches the peer over the same engines.
+        try a.replica.addPlayer(name: "Late")
+        try pair.perform(pair.sides[1].engine.localChanged(localVector: a.replica.versionVector(), now: 61_000), by: 1, now: 61_000)
+        try pair.deliver(now: 61_000)
+        #expect(try b.replica.players().contains { $0.displayName == "Late" })
+    }
+
+    @Test func aHeartbeatIsSentAfterASilenceOfH() throws {
+        var listener = try EngineSide(a, role: .listener, mode: .live).engine
+        var dialer = try HandDialer(as: b, against: &listener)
+        // The listener's last frame was its hello, when the stream opened at 0 (its delta is
+        // empty): the heartbeat comes at H.
+        _ = dialer.send(.hello(try b.replica.versionVector(), live: true), to: &listener, now: 100)
+        #expect(listener.tick(now: 4_999).isEmpty)
+        let beat = listener.tick(now: 5_000)
+        dialer.hear(beat)
+        #expect(dialer.heard == [.heartbeat])
+        // Documented cost: 1 byte of message, 17 of secretstream overhead, 4 of framing.
+        #expect(HandDialer.writes(beat).map(\.count) == [1 + SecretStream.overheadBytes])
+        // Heartbeats from the dialer keep the listener from declaring it dead.
+        for second in stride(from: 4_000, through: 40_000, by: 4_000) {
+            let actions = dialer.send(.heartbeat, to: &listener, now: UInt64(second))
+            #expect(actions.closedWith == nil)
+            #expect(listener.tick(now: UInt64(second) + 1).closedWith == nil)
+        }
+    }
+
+    @Test func aSilentPeerIsDeclaredDeadAfterD() throws {
+        var listener = try EngineSide(a, role: .listener, mode: .live).engine
+        var dialer = try HandDialer(as: b, against: &listener)
+        _ = dialer.send(.hello(try b.replica.versionVector(), live: true), to: &listener, now: 1_000)
+        // Our own heartbeats do not count: only what arrives.
+        for second in stride(from: 2_000, to: 16_000, by: 1_000) {
+            let actions = listener.tick(now: UInt64(second))
+            dialer.hear(actions)
+            #expect(actions.closedWith == nil)
+        }
+        let actions = listener.tick(now: 16_000)
+        #expect(actions.closedWith == .peerDead)
+        dialer.hear(actions)
+        #expect(dialer.heard == [.bye(reason: SyncFailure.peerDead.description)])
+        #expect(listener.isClosed)
+        #expect(listener.tick(now: 20_000).isEmpty)
+    }
+
+    @Test func aOneShotPeerSendingOnlyHeartbeatsIsIdle() throws {
+        var listener = try EngineSide(a, role: .listener, mode: .oneShot).engine
+        var dialer = try HandDialer(as: b, against: &listener)
+        for second in stride(from: 4_000, to: 30_000, by: 4_000) {
+            _ = dialer.send(.heartbeat, to: &listener, now: UInt64(second))
+            #expect(listener.tick(now: UInt64(second)).closedWith == nil)
+        }
+        _ = dialer.send(.heartbeat, to: &listener, now: 29_999)
+        #expect(listener.tick(now: 30_000).closedWith == .idleTimeout)
+    }
+
+    @Test func aPeerThatDoesNotCompleteTheHandshakeTimesOut() throws {
+        var listener = try EngineSide(a, role: .listener, mode: .live, now: 500).engine
+        #expect(listener.tick(now: 5_499).isEmpty)
+        #expect(listener.tick(now: 5_500) .closedWith == .handshakeTimeout)
+        #expect(listener.peer == nil)
+    }
+
+    @Test func aStrangersHelloIsNotAnswered() throws {
+        var listener = try EngineSide(a, role: .listener, mode: .live).engine
+        var stranger = Handshake(role: .dialer, author: b.author, sign: { _ in [] }, group: otherGroup)
+        let actions = listener.receive(frame: stranger.start()!, now: 0)
+        #expect(HandDialer.writes(actions).isEmpty)
+        #expect(actions.closedWith == .notAGroupMember)
+    }
+
+    @Test func aBundleFromAnotherSenderIsRefusedBeforeIngest() throws {
+        let c = try Peer("c", owner: "Cat", keySeed: 3)
+        let relayed = DeltaBundle(
+            groupID: testGroup.id, sender: c.author, senderVector: try c.replica.versionVector(),
+            segments: try c.replica.delta(above: VersionVector())
+        ).encoded(signedBy: c.replica.signature(of:))
+        var listener = try EngineSide(a, role: .listener, mode: .oneShot).engine
+        var dialer = try HandDialer(as: b, against: &listener)
+        _ = dialer.send(.hello(try b.replica.versionVector(), live: false), to: &listener)
+        let before = try a.replica.digest()
+        let actions = dialer.send(.bundlePart(bytes: relayed, final: true), to: &listener)
+        #expect(actions.ingests.isEmpty, "a bundle of another sender reached ingest")
+        #expect(actions.closedWith == .bundleFromAnotherSender(c.author))
+        #expect(try a.replica.digest() == before)
+    }
+
+    @Test func theBundleOfThePeerIsIngestedOnceComplete() throws {
+        let bundle = DeltaBundle(
+            groupID: testGroup.id, sender: b.author, senderVector: try b.replica.versionVector(),
+            segments: try b.replica.delta(above: VersionVector())
+        ).encoded(signedBy: b.replica.signature(of:))
+        var listener = try EngineSide(a, role: .listener, mode: .oneShot).engine
+        var dialer = try HandDialer(as: b, against: &listener)
+        _ = dialer.send(.hello(try b.replica.versionVector(), live: false), to: &listener)
+        let half = bundle.count / 2
+        #expect(dialer.send(.bundlePart(bytes: Array(bundle[..<half]), final: false), to: &listener).isEmpty)
+        #expect(listener.bufferedBundleBytes == half)
+        let actions = dialer.send(.bundlePart(bytes: Array(bundle[half...]), final: true), to: &listener)
+        #expect(actions.ingests.map(\.sender) == [b.author])
+        #expect(listener.bufferedBundleBytes == bundle.count, "held until ingested")
+        _ = listener.ingested(senderVector: try b.replica.versionVector(), localVector: try a.replica.versionVector(), now: 0)
+        #expect(listener.bufferedBundleBytes == 0)
+    }
+
+    @Test func aBundleAboveThePerConnectionBoundIsRefused() throws {
+        var configuration = SyncEngine.Configuration()
+        configuration.bundleBytesMax = 1000
+        var listener = try EngineSide(a, role: .listener, mode: .oneShot, configuration: configuration).engine
+        var dialer = try HandDialer(as: b, against: &listener)
+        _ = dialer.send(.hello(VersionVector(), live: false), to: &listener)
+        #expect(dialer.send(.bundlePart(bytes: [UInt8](repeating: 1, count: 600), final: false), to: &listener).isEmpty)
+        let actions = dialer.send(.bundlePart(bytes: [UInt8](repeating: 1, count: 600), final: false), to: &listener)
+        #expect(actions.closedWith == .bundleTooLarge(limit: 1000))
+        #expect(listener.bufferedBundleBytes == 0)
+    }
+
+    @Test func partialBundlesShareOneBudget() throws {
+        let budget = BundleBudget(bytesMax: 1500)
+        var first = try EngineSide(a, role: .listener, mode: .oneShot, budget: budget).engine
+        var second = try EngineSide(a, role: .listener, mode: .oneShot, budget: budget).engine
+        var one = try HandDialer(as: b, against: &first)
+        var two = try HandDialer(as: b, against: &second)
+        _ = one.send(.hello(VersionVector(), live: false), to: &first)
+        _ = two.send(.hello(VersionVector(), live: false), to: &second)
+        #expect(one.send(.bundlePart(bytes: [UInt8](repeating: 1, count: 1000), final: false), to: &first).isEmpty)
+        #expect(budget.bytesUsed == 1000)
+        let refused = two.send(.bundlePart(bytes: [UInt8](repeating: 1, count: 1000), final: false), to: &second)
+        #expect(refused.closedWith == .budgetExhausted)
+        // A connection that ends gives its share back.
+        _ = first.connectionClosed()
+        #expect(budget.bytesUsed == 0)
+    }
+
+    @Test func aDroppedEngineGivesItsBudgetBack() throws {
+        let budget = BundleBudget(bytesMax: 1500)
+        do {
+            var engine = try EngineSide(a, role: .listener, mode: .oneShot, budget: budget).engine
+            var dialer = try HandDialer(as: b, against: &engine)
+            _ = dialer.send(.hello(VersionVector(), live: false), to: &engine)
+            _ = dialer.send(.bundlePart(bytes: [UInt8](repeating: 1, count: 1000), final: false), to: &engine)
+            #expect(budget.bytesUsed == 1000)
+        }
+        #expect(budget.bytesUsed == 0)
+    }
+
+    @Test func protocolViolationsCloseWithATypedFailure() throws {
+        var listener = try EngineSide(a, role: .listener, mode: .oneShot).engine
+        var dialer = try HandDialer(as: b, against: &listener)
+        #expect(dialer.send(.bundlePart(bytes: [1], final: true), to: &listener).closedWith == .protocolViolation(.bundleBeforeHello))
+
+        listener = try EngineSide(a, role: .listener, mode: .oneShot).engine
+        dialer = try HandDialer(as: b, against: &listener)
+        #expect(dialer.send(.have(VersionVector()), to: &listener).closedWith == .protocolViolation(.haveBeforeHello))
+
+        listener = try EngineSide(a, role: .listener, mode: .oneShot).engine
+        dialer = try HandDialer(as: b, against: &listener)
+        _ = dialer.send(.hello(VersionVector(), live: false), to: &listener)
+        let actions = dialer.send(.hello(VersionVector(), live: false), to: &listener)
+        #expect(actions.closedWith == .protocolViolation(.secondHello))
+        #expect(dialer.heard == [.bye(reason: SyncFailure.protocolViolation(.secondHello).description)])
+
+        listener = try EngineSide(a, role: .listener, mode: .live).engine
+        dialer = try HandDialer(as: b, against: &listener)
+        _ = dialer.send(.hello(VersionVector(), live: true), to: &listener)
+        #expect(dialer.send(.done, to: &listener).closedWith == .protocolViolation(.unexpectedDone))
+
+        listener = try EngineSide(a, role: .listener, mode: .live).engine
+        dialer = try HandDialer(as: b, against: &listener)
+        #expect(dialer.send(.bye(reason: "going home"), to: &listener).closedWith == .peerClosed(reason: "going home"))
+        #expect(dialer.heard.isEmpty, "no bye answers a bye")
+    }
+
+    @Test func forgedAndMalformedFramesClose() throws {
+        var listener = try EngineSide(a, role: .listener, mode: .oneShot).engine
+        _ = try HandDialer(as: b, against: &listener)
+        #expect(listener.receive(frame: [UInt8](repeating: 0xAB, count: 40), now: 0).closedWith == .frameAuthenticationFailed)
+
+        listener = try EngineSide(a, role: .listener, mode: .oneShot).engine
+        var dialer = try HandDialer(as: b, against: &listener)
+        #expect(listener.receive(frame: dialer.sender.seal([99]), now: 0).closedWith == .malformedMessage)
+
+        listener = try EngineSide(a, role: .listener, mode: .oneShot).engine
+        var handshake = Handshake(role: .dialer, author: b.author, sign: { b.replica.signature(of: $0) }, group: testGroup)
+        let reply = HandDialer.writes(listener.receive(frame: handshake.start()!, now: 0))[0]
+        guard case .send(let identity) = try handshake.receive(reply) else { return }
+        _ = listener.receive(frame: identity, now: 0)
+        #expect(listener.receive(frame: [1, 2, 3], now: 0).closedWith == .malformedStreamHeader)
+    }
+
+    @Test func aFloodOfHavesCostsNothing() throws {
+        var listener = try EngineSide(a, role: .listener, mode: .live).engine
+        var dialer = try HandDialer(as: b, against: &listener)
+        _ = dialer.send(.hello(try b.replica.versionVector(), live: true), to: &listener)
+        let vector = try b.replica.versionVector()
+        for _ in 0..<1_000 {
+            #expect(dialer.send(.have(vector), to: &listener).isEmpty)
+        }
+        #expect(listener.bufferedBundleBytes == 0)
+        #expect(!listener.isClosed)
+    }
+}
