@@ -26,6 +26,8 @@ public struct SimulationRequest: Hashable, Sendable, Codable {
 
     /// `--seed N`.
     public var seed: UInt64
+    /// `--scenario NAME`: the world a run that is not a swarm's starts from.
+    public var scenario: Scenario
     /// Whether the configuration is drawn from the seed, as a swarm does.
     public var swarm: Bool
     /// `--profile`: the ranges a swarm draws from.
@@ -34,8 +36,12 @@ public struct SimulationRequest: Hashable, Sendable, Codable {
     public var overrides: Overrides
 
     /// A request for `seed`.
-    public init(seed: UInt64, swarm: Bool = false, profile: SwarmProfile = .full, overrides: Overrides = Overrides()) {
+    public init(
+        seed: UInt64, scenario: Scenario = .standard, swarm: Bool = false, profile: SwarmProfile = .full,
+        overrides: Overrides = Overrides()
+    ) {
         self.seed = seed
+        self.scenario = scenario
         self.swarm = swarm
         self.profile = profile
         self.overrides = overrides
@@ -43,7 +49,7 @@ public struct SimulationRequest: Hashable, Sendable, Codable {
 
     /// The configuration this request runs.
     public var configuration: SimulationConfiguration {
-        var configuration = swarm ? SimulationConfiguration.drawn(seed: seed, profile: profile) : .standard(seed: seed)
+        var configuration = swarm ? SimulationConfiguration.drawn(seed: seed, profile: profile) : scenario.configuration(seed: seed)
         if let phones = overrides.phones { configuration.phones = phones }
         if let watch = overrides.watch { configuration.watch = watch }
         if let laptop = overrides.laptop { configuration.laptop = laptop }
@@ -76,6 +82,9 @@ public struct SimulationRequest: Hashable, Sendable, Codable {
                 guard let value = words.popFirst().flatMap({ UInt64($0) }) else { return nil }
                 seed = value
             case "--swarm": swarm = true
+            case "--scenario":
+                guard let value = words.popFirst().flatMap({ Scenario(rawValue: $0) }) else { return nil }
+                scenario = value
             case "--profile":
                 guard let value = words.popFirst().flatMap({ SwarmProfile(rawValue: $0) }) else { return nil }
                 profile = value
@@ -99,6 +108,7 @@ public struct SimulationRequest: Hashable, Sendable, Codable {
     /// The command that runs exactly this again.
     public var commandLine: String {
         var words = ["hyzer-peer", "simulate", "--seed", String(seed)]
+        if scenario != .standard, !swarm { words += ["--scenario", scenario.rawValue] }
         if swarm {
             words.append("--swarm")
             if profile != .full { words += ["--profile", profile.rawValue] }

@@ -15,6 +15,7 @@ struct SimulateCommand: ParsableCommand {
     @Option(help: "The seed of the run, or the first seed of a swarm (default 1).") var seed: UInt64?
     @Option(help: "Run a swarm of this many seeds, each drawing its own configuration.") var seeds: Int?
     @Flag(help: "Draw the configuration from the seed, as a swarm does.") var swarm = false
+    @Option(help: "The world of a single run: standard or partition.") var scenario = "standard"
     @Option(help: "The ranges a swarm draws from: full or quick.") var profile = "full"
     @Option(help: "Phones, each owned by its own player.") var phones: Int?
     @Flag(inversion: .prefixedNo, help: "Add a watch paired with one phone.") var watch: Bool?
@@ -29,8 +30,11 @@ struct SimulateCommand: ParsableCommand {
         guard let swarmProfile = SwarmProfile(rawValue: profile) else {
             throw ValidationError("--profile must be one of \(SwarmProfile.allCases.map(\.rawValue).joined(separator: ", "))")
         }
+        guard let named = Scenario(rawValue: scenario) else {
+            throw ValidationError("--scenario must be one of \(Scenario.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
         let template = SimulationRequest(
-            seed: seed ?? 1, swarm: swarm || seeds != nil, profile: swarmProfile,
+            seed: seed ?? 1, scenario: named, swarm: swarm || seeds != nil, profile: swarmProfile,
             overrides: .init(phones: phones, watch: watch, laptop: laptop, hours: hours, holes: holes))
         if let problem = template.configuration.problem() { throw ValidationError(problem) }
         if let seeds {
