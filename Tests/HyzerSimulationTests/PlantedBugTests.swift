@@ -55,5 +55,19 @@ import Testing
         #expect(again.traceHash == result.traceHash)
         let clean = Simulation(request: request).run()
         #expect(clean.passed, "\(clean.failure?.description ?? "")")
+
+        // Shrinking finds a smaller world that fails the same way, and its line reproduces it.
+        let shrunk = PlantedBug.$active.withValue(planted.bug) {
+            Shrinker(budget: Self.shrinkBudget).shrink(result, request: request, failure: failure)
+        }
+        print("\(planted.name) shrunk in \(shrunk.runs) runs from \(shrunk.originalSize) to \(shrunk.shrunkSize)")
+        #expect(shrunk.failure.kind == failure.kind)
+        #expect(shrunk.shrunkSize.isSmaller(than: shrunk.originalSize), "\(shrunk.shrunkSize) vs \(shrunk.originalSize)")
+        let smallest = try #require(SimulationRequest(commandLine: shrunk.reproduction))
+        let rerun = PlantedBug.$active.withValue(planted.bug) { Simulation(request: smallest).run() }
+        #expect(rerun.failure == shrunk.failure)
     }
+
+    /// Runs one shrink may make in the test suite (a user's `simulate` allows 100).
+    static let shrinkBudget = 12
 }

@@ -13,14 +13,20 @@ public struct SimulationRequest: Hashable, Sendable, Codable {
         public var hours: Double?
         /// `--holes N`.
         public var holes: Int?
+        /// `--set NAME=VALUE`: fault and workload knobs.
+        public var knobs: [Knob: Double]
 
         /// Overrides of the given values; nil leaves the scenario's or the swarm's.
-        public init(phones: Int? = nil, watch: Bool? = nil, laptop: Bool? = nil, hours: Double? = nil, holes: Int? = nil) {
+        public init(
+            phones: Int? = nil, watch: Bool? = nil, laptop: Bool? = nil, hours: Double? = nil, holes: Int? = nil,
+            knobs: [Knob: Double] = [:]
+        ) {
             self.phones = phones
             self.watch = watch
             self.laptop = laptop
             self.hours = hours
             self.holes = holes
+            self.knobs = knobs
         }
     }
 
@@ -60,6 +66,9 @@ public struct SimulationRequest: Hashable, Sendable, Codable {
             configuration.network.maxPartitionMinutes = min(configuration.network.maxPartitionMinutes, max(1, minutes / 3))
         }
         if let holes = overrides.holes { configuration.holes = holes }
+        for knob in Knob.allCases {
+            if let value = overrides.knobs[knob] { knob.apply(value, to: &configuration) }
+        }
         return configuration
     }
 
@@ -99,7 +108,10 @@ public struct SimulationRequest: Hashable, Sendable, Codable {
                 overrides.hours = value
             case "--watch", "--no-watch": overrides.watch = word == "--watch"
             case "--laptop", "--no-laptop": overrides.laptop = word == "--laptop"
-            case "--json", "--check-determinism", "--trace": break
+            case "--set":
+                guard let (knob, value) = words.popFirst().flatMap(Knob.parse) else { return nil }
+                overrides.knobs[knob] = value
+            case "--json", "--check-determinism", "--trace", "--no-shrink": break
             default: return nil
             }
         }
@@ -118,6 +130,9 @@ public struct SimulationRequest: Hashable, Sendable, Codable {
         if let laptop = overrides.laptop { words.append(laptop ? "--laptop" : "--no-laptop") }
         if let hours = overrides.hours { words += ["--hours", String(hours)] }
         if let holes = overrides.holes { words += ["--holes", String(holes)] }
+        for knob in Knob.allCases {
+            if let value = overrides.knobs[knob] { words += ["--set", knob.argument(value)] }
+        }
         return words.joined(separator: " ")
     }
 }

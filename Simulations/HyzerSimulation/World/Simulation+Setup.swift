@@ -116,7 +116,7 @@ extension Simulation {
                 let device = candidates[random.below(candidates.count)]
                 let before = UInt64(random.integer(in: 30_000...20 * 60_000))
                 let after = UInt64(random.integer(in: 60_000...max(60_000, settings.maxOfflineMinutes * 60_000)))
-                offline(device, TimeWindow(start: time > before ? time - before : time, end: time + after))
+                offline(device, TimeWindow(start: max(start, time > before ? time - before : time), end: time + after))
             }
         }
         let phones = configuration.phones
