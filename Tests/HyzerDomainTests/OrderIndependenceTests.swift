@@ -82,6 +82,7 @@ struct OrderIndependenceTests {
         case .holeOutOfRange: "holeOutOfRange"
         case .strokesOutOfRange: "strokesOutOfRange"
         case .notAParticipant: "notAParticipant"
+        case .beforeRoundStart: "beforeRoundStart"
         case .afterFinish: "afterFinish"
         }
     }

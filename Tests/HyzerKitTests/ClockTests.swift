@@ -54,7 +54,16 @@ import Testing
         if !dragged {
             #expect(local.createdAt.physicalMilliseconds < baseTime + 1_000, "the local clock stays on wall time")
         }
-        // The op keeps its own reading either way.
-        #expect(try receiver.replica.players().first { $0.displayName == "Ava" }?.createdAt == remote.createdAt)
+        if dragged {
+            // The op keeps its own reading.
+            #expect(try receiver.replica.players().first { $0.displayName == "Ava" }?.createdAt == remote.createdAt)
+        } else {
+            // Held, not applied, until the receiver's clock is within ten minutes of its stamp.
+            #expect(try receiver.replica.players().map(\.displayName) == ["Rex"])
+            #expect(try receiver.replica.status().heldSegments == 1)
+            receiver.clock.set(baseTime + ahead - 9 * 60_000)
+            #expect(try receiver.replica.ingest([]).opsApplied == 2, "its device record and Ava")
+            #expect(try receiver.replica.players().first { $0.displayName == "Ava" }?.createdAt == remote.createdAt)
+        }
     }
 }

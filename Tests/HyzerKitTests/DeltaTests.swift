@@ -39,8 +39,8 @@ import Testing
 
     @Test func theVectorHoldsEachAuthorsHead() throws {
         let trio = try Trio()
-        #expect(try trio.ava.replica.versionVector() == VersionVector([trio.ava.author: 4, trio.ben.author: 2, trio.laptop.author: 1]))
-        #expect(try trio.ben.replica.versionVector() == VersionVector([trio.ben.author: 2]))
+        #expect(try trio.ava.replica.versionVector().heads == [trio.ava.author: 4, trio.ben.author: 2, trio.laptop.author: 1])
+        #expect(try trio.ben.replica.versionVector().heads == [trio.ben.author: 2])
         #expect(try trio.ava.replica.status().versionVector == trio.ava.replica.versionVector())
     }
 

@@ -20,7 +20,7 @@ import Testing
 
         let status = try test.replica.status()
         #expect(status.opCount == 2, "device record and owner player")
-        #expect(status.versionVector == VersionVector([test.author: 2]))
+        #expect(status.versionVector.heads == [test.author: 2])
         #expect(status.players == 1)
         #expect(status.courses == 3)
         #expect(status.rounds == 0)
@@ -55,9 +55,10 @@ import Testing
         #expect(try reopened.verify().isIntact)
     }
 
-    /// A store restored from an old backup first takes back its own later ops from a peer,
-    /// then writes on: no fork.
-    @Test func aRestoredStoreCatchesUpOnItsOwnOpsBeforeWriting() throws {
+    /// A store restored from an old backup takes back its own later ops from a peer, and then
+    /// refuses to write: the copy it was restored from may still write, and two writers of one
+    /// key fork its log. `device continue` carries on under a new key.
+    @Test func aRestoredStoreThatLearnsOfItsOwnLaterOpsRefusesToWrite() throws {
         let original = try TestReplica("phone", owner: "Ava", keySeed: 14)
         try original.replica.addPlayer(name: "Ben")
         let backup = try StoreTemplate(closing: original, start: baseTime + 10_000)
@@ -71,20 +72,24 @@ import Testing
         let report = try restored.replica.pull(from: peer.replica)
         #expect(report.opsApplied == 4, "its own ops 4 to 6 and the peer's device record")
         #expect(try restored.replica.versionVector()[restored.author] == 6)
-        try restored.replica.addPlayer(name: "Fay")
-
-        let next = try peer.replica.pull(from: restored.replica)
-        #expect(next.rejected == [])
-        #expect(next.opsApplied == 1)
+        #expect(throws: ReplicaError.writtenElsewhere(author: restored.author.short, forkedAt: nil)) {
+            try restored.replica.addPlayer(name: "Fay")
+        }
         #expect(try peer.replica.status().forks.isEmpty)
         #expect(try peer.replica.digest() == restored.replica.digest())
     }
 
-    @Test func theSecretKeyFileIsPrivate() throws {
+    /// The directory, the key and every database file (`-wal` and `-shm` exist while the store
+    /// is open) are private to their owner.
+    @Test func theStoreFilesArePrivate() throws {
         let test = try TestReplica("phone", keySeed: 4)
-        let keyPath = test.replica.directory.appendingPathComponent(Replica.keyFileName).path
-        let permissions = try FileManager.default.attributesOfItem(atPath: keyPath)[.posixPermissions] as? NSNumber
-        #expect(permissions?.intValue == 0o600)
+        func mode(_ name: String) throws -> Int? {
+            let path = name.isEmpty ? test.replica.directory.path : test.replica.directory.appendingPathComponent(name).path
+            return (try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber)?.intValue
+        }
+        #expect(try mode("") == 0o700)
+        #expect(try mode(Replica.keyFileName) == 0o600)
+        for suffix in ["", "-wal", "-shm"] { #expect(try mode(Replica.databaseFileName + suffix) == 0o600, "\(suffix)") }
     }
 
     @Test func creatingOverAnExistingStoreIsRefused() throws {

@@ -39,6 +39,39 @@ final class LiveWorld: Sendable {
     }
 }
 
+/// `hyzer-peer serve` as its own process, serving a replica of a `LiveWorld`.
+struct ServeProcess {
+    let process: Process
+    let address: PeerAddress
+
+    /// Starts `serve` on the replica stored under `name` in `world` and waits until it listens.
+    init(_ world: LiveWorld, store name: String) throws {
+        process = try BinaryRunner(store: world.directory.path(name)).start(["serve", "--listen", "127.0.0.1:0", "--log-level", "critical"])
+        let output = OutputCollector(process.standardOutput as! Pipe)
+        _ = OutputCollector(process.standardError as! Pipe)
+        guard output.wait(until: { $0.contains("listening on") }),
+            let port = Int(output.output.split(separator: ":").last?.split(separator: "\n").first ?? "")
+        else {
+            process.terminate()
+            throw ServeProcessError.didNotStart(output.output)
+        }
+        address = PeerAddress(host: "127.0.0.1", port: port)
+    }
+
+    /// The process's resident memory in bytes (Linux).
+    var residentBytes: Int? { HyzerLiveSyncTests.residentBytes(of: "\(process.processIdentifier)") }
+
+    /// A handle for `LiveWorld.syncOnce`.
+    var running: RunningServer { RunningServer(address: address, task: Task {}, outcomes: .init([])) }
+
+    func stop() {
+        process.terminate()
+        process.waitUntilExit()
+    }
+}
+
+enum ServeProcessError: Error { case didNotStart(String) }
+
 /// A server started by `LiveWorld.serve`.
 struct RunningServer: Sendable {
     let address: PeerAddress

@@ -6,100 +6,102 @@ import HyzerKit
 import HyzerSync
 import Testing
 
-/// Sync over real loopback TCP: one-shot convergence, its cost in bytes, live pushes, relay.
-@Suite struct PeerSyncTests {
-    @Test func twoReplicasConvergeWithOneSync() async throws {
-        let world = LiveWorld()
-        let a = try world.replica("a", owner: "Ann")
-        let b = try world.replica("b", owner: "Ben")
-        let round = try a.startRound(course: "Morley Field", players: ["Ann"])
-        try a.recordScore(round: round.id.lowercased, player: "Ann", hole: 1, strokes: 3)
-        try b.addPlayer(name: "Bea")
-        let server = try await world.serve(a)
-        defer { server.stop() }
-        let outcome = try await world.syncOnce(b, with: server)
-        #expect(outcome.failure == nil)
-        #expect(outcome.peer == a.author.hex)
-        #expect(outcome.opsReceived == 4)
-        #expect(outcome.opsSent == 3)
-        #expect(await server.waitFor { $0.count == 1 })
-        #expect(try a.digest() == b.digest())
-        #expect(try b.roundView(round.id)?.evaluation.standings == a.roundView(round.id)?.evaluation.standings)
-    }
-
-    @Test func aNoOpSyncOfLargeReplicasCostsAFewHundredBytes() async throws {
-        let world = LiveWorld()
-        let a = try world.replica("a")
-        let b = try world.replica("b")
-        let history = AuthorSegment(ops: BenchData.ops(keys: SigningKeyPair(seed: Array(repeating: 5, count: 32)), count: 100_000))
-        for replica in [a, b] { #expect(try replica.ingest([history]).opsApplied == 100_000) }
-        let server = try await world.serve(a)
-        defer { server.stop() }
-        _ = try await world.syncOnce(b, with: server)  // the two device records
-        #expect(try a.digest() == b.digest())
-
-        let quiet = try await world.syncOnce(b, with: server)
-        #expect(quiet.failure == nil)
-        #expect(quiet.opsSent + quiet.opsReceived == 0)
-        #expect(quiet.bytesSent + quiet.bytesReceived < 2048, "a no-op sync sent \(quiet.bytesSent) and received \(quiet.bytesReceived) bytes")
-
-        try a.addPlayer(name: "Newcomer")
-        let one = try await world.syncOnce(b, with: server)
-        #expect(one.opsReceived == 1)
-        #expect(one.bytesSent + one.bytesReceived < 3072, "a one-op sync sent \(one.bytesSent) and received \(one.bytesReceived) bytes")
-        #expect(try a.digest() == b.digest())
-    }
-
-    @Test func liveServersPushEveryNewOp() async throws {
-        let world = LiveWorld()
-        let a = try world.replica("a", owner: "Ann")
-        let b = try world.replica("b", owner: "Ben")
-        let serverA = try await world.serve(a)
-        let serverB = try await world.serve(b, peers: [serverA.address])
-        defer { serverA.stop(); serverB.stop() }
-        #expect(try await eventually { try a.digest() == b.digest() })
-        let round = try a.startRound(course: "Maple Hill", players: ["Ann"])
-        for hole in 1...5 {
-            let event = try a.recordScore(round: round.id.lowercased, player: "Ann", hole: hole, strokes: 3)
-            #expect(try await eventually { try b.roundView(round.id)?.evaluation.validEvents.contains { $0.id == event.id } == true })
+extension LiveSyncTests {
+    /// Sync over real loopback TCP: one-shot convergence, its cost in bytes, live pushes, relay.
+    @Suite struct PeerSyncTests {
+        @Test func twoReplicasConvergeWithOneSync() async throws {
+            let world = LiveWorld()
+            let a = try world.replica("a", owner: "Ann")
+            let b = try world.replica("b", owner: "Ben")
+            let round = try a.startRound(course: "Morley Field", players: ["Ann"])
+            try a.recordScore(round: round.id.lowercased, player: "Ann", hole: 1, strokes: 3)
+            try b.addPlayer(name: "Bea")
+            let server = try await world.serve(a)
+            defer { server.stop() }
+            let outcome = try await world.syncOnce(b, with: server)
+            #expect(outcome.failure == nil)
+            #expect(outcome.peer == a.author.hex)
+            #expect(outcome.opsReceived == 4)
+            #expect(outcome.opsSent == 3)
+            #expect(await server.waitFor { $0.count == 1 })
+            #expect(try a.digest() == b.digest())
+            #expect(try b.roundView(round.id)?.evaluation.standings == a.roundView(round.id)?.evaluation.standings)
         }
-        // And the other way round, over the same connection.
-        try b.addPlayer(name: "From B")
-        #expect(try await eventually { try a.players().contains { $0.displayName == "From B" } })
-    }
 
-    @Test func theWatchReachesEveryoneThroughItsPhoneOnly() async throws {
-        let world = LiveWorld()
-        let phones = try (1...3).map { try world.replica("phone\($0)", owner: "P\($0)") }
-        let watch = try world.replica("watch", kind: .watch)
-        let servers = try await {
-            var servers: [RunningServer] = []
-            for phone in phones { servers.append(try await world.serve(phone, peers: servers.map(\.address))) }
-            return servers
-        }()
-        let watchServer = try await world.serve(watch, peers: [servers[0].address])
-        defer { for server in servers + [watchServer] { server.stop() } }
-        let everyone = phones + [watch]
-        #expect(try await eventually(seconds: 20) { Set(try everyone.map { try $0.digest() }).count == 1 })
+        @Test func aNoOpSyncOfLargeReplicasCostsAFewHundredBytes() async throws {
+            let world = LiveWorld()
+            let a = try world.replica("a")
+            let b = try world.replica("b")
+            let history = AuthorSegment(ops: BenchData.ops(keys: SigningKeyPair(seed: Array(repeating: 5, count: 32)), count: 100_000))
+            for replica in [a, b] { #expect(try replica.ingest([history]).opsApplied == 100_000) }
+            let server = try await world.serve(a)
+            defer { server.stop() }
+            _ = try await world.syncOnce(b, with: server)  // the two device records
+            #expect(try a.digest() == b.digest())
 
-        let round = try phones[1].startRound(course: "DeLaveaga", players: ["P1", "P2", "P3"])
-        #expect(try await eventually { try watch.roundView(round.id) != nil })
-        try phones[0].linkDevice(watch.author.hex, owner: "P1")
-        #expect(try await eventually { try watch.ownership().device(watch.author, owns: phones[0].identity().owner!.id.lowercased) })
-        let fromWatch = try watch.recordScore(round: round.id.lowercased, player: "P1", hole: 1, strokes: 2)
-        #expect(try await eventually {
-            try phones[2].roundView(round.id)?.evaluation.validEvents.contains { $0.id == fromWatch.id } == true
-        })
-        #expect(try await eventually(seconds: 20) { Set(try everyone.map { try $0.digest() }).count == 1 })
-        let standings = try phones[0].roundView(round.id)!.evaluation.standings
-        for replica in everyone { #expect(try replica.roundView(round.id)?.evaluation.standings == standings) }
-        // The watch never spoke to phones 2 and 3: every connection they had, accepted or
-        // dialed, is recorded once it ends.
-        for server in servers + [watchServer] { server.stop() }
-        #expect(await servers[0].waitFor { $0.contains { $0.peer == watch.author.hex } })
-        for server in servers.dropFirst() {
-            #expect(await server.waitFor { !$0.isEmpty })
-            #expect(!server.finished.contains { $0.peer == watch.author.hex })
+            let quiet = try await world.syncOnce(b, with: server)
+            #expect(quiet.failure == nil)
+            #expect(quiet.opsSent + quiet.opsReceived == 0)
+            #expect(quiet.bytesSent + quiet.bytesReceived < 2048, "a no-op sync sent \(quiet.bytesSent) and received \(quiet.bytesReceived) bytes")
+
+            try a.addPlayer(name: "Newcomer")
+            let one = try await world.syncOnce(b, with: server)
+            #expect(one.opsReceived == 1)
+            #expect(one.bytesSent + one.bytesReceived < 3072, "a one-op sync sent \(one.bytesSent) and received \(one.bytesReceived) bytes")
+            #expect(try a.digest() == b.digest())
+        }
+
+        @Test func liveServersPushEveryNewOp() async throws {
+            let world = LiveWorld()
+            let a = try world.replica("a", owner: "Ann")
+            let b = try world.replica("b", owner: "Ben")
+            let serverA = try await world.serve(a)
+            let serverB = try await world.serve(b, peers: [serverA.address])
+            defer { serverA.stop(); serverB.stop() }
+            #expect(try await eventually { try a.digest() == b.digest() })
+            let round = try a.startRound(course: "Maple Hill", players: ["Ann"])
+            for hole in 1...5 {
+                let event = try a.recordScore(round: round.id.lowercased, player: "Ann", hole: hole, strokes: 3)
+                #expect(try await eventually { try b.roundView(round.id)?.evaluation.validEvents.contains { $0.id == event.id } == true })
+            }
+            // And the other way round, over the same connection.
+            try b.addPlayer(name: "From B")
+            #expect(try await eventually { try a.players().contains { $0.displayName == "From B" } })
+        }
+
+        @Test func theWatchReachesEveryoneThroughItsPhoneOnly() async throws {
+            let world = LiveWorld()
+            let phones = try (1...3).map { try world.replica("phone\($0)", owner: "P\($0)") }
+            let watch = try world.replica("watch", kind: .watch)
+            let servers = try await {
+                var servers: [RunningServer] = []
+                for phone in phones { servers.append(try await world.serve(phone, peers: servers.map(\.address))) }
+                return servers
+            }()
+            let watchServer = try await world.serve(watch, peers: [servers[0].address])
+            defer { for server in servers + [watchServer] { server.stop() } }
+            let everyone = phones + [watch]
+            #expect(try await eventually(seconds: 20) { Set(try everyone.map { try $0.digest() }).count == 1 })
+
+            let round = try phones[1].startRound(course: "DeLaveaga", players: ["P1", "P2", "P3"])
+            #expect(try await eventually { try watch.roundView(round.id) != nil })
+            try phones[0].linkDevice(watch.author.hex, owner: "P1")
+            #expect(try await eventually { try watch.ownership().device(watch.author, owns: phones[0].identity().owner!.id.lowercased) })
+            let fromWatch = try watch.recordScore(round: round.id.lowercased, player: "P1", hole: 1, strokes: 2)
+            #expect(try await eventually {
+                try phones[2].roundView(round.id)?.evaluation.validEvents.contains { $0.id == fromWatch.id } == true
+            })
+            #expect(try await eventually(seconds: 20) { Set(try everyone.map { try $0.digest() }).count == 1 })
+            let standings = try phones[0].roundView(round.id)!.evaluation.standings
+            for replica in everyone { #expect(try replica.roundView(round.id)?.evaluation.standings == standings) }
+            // The watch never spoke to phones 2 and 3: every connection they had, accepted or
+            // dialed, is recorded once it ends.
+            for server in servers + [watchServer] { server.stop() }
+            #expect(await servers[0].waitFor { $0.contains { $0.peer == watch.author.hex } })
+            for server in servers.dropFirst() {
+                #expect(await server.waitFor { !$0.isEmpty })
+                #expect(!server.finished.contains { $0.peer == watch.author.hex })
+            }
         }
     }
 }

@@ -13,14 +13,16 @@ struct RawPeer {
     var inbound: NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator
     let outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>
 
-    /// Connects to `address` and runs `body`; `framed` adds the length-prefix codec, and
-    /// `receiveBufferBytes` shrinks the socket's receive buffer (a slow consumer).
+    /// Connects to `address` and runs `body`; `framed` adds the length-prefix codec,
+    /// `receiveBufferBytes` shrinks the socket's receive buffer (a slow consumer), and `from`
+    /// picks the local address (any of 127.0.0.0/8 on loopback: many sources on one machine).
     static func connect<T: Sendable>(
-        _ address: PeerAddress, framed: Bool = true, receiveBufferBytes: Int? = nil,
+        _ address: PeerAddress, framed: Bool = true, receiveBufferBytes: Int? = nil, from source: String? = nil,
         _ body: (inout RawPeer) async throws -> T
     ) async throws -> T {
         var bootstrap = ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
         if let receiveBufferBytes { bootstrap = bootstrap.channelOption(.socketOption(.so_rcvbuf), value: SocketOptionValue(receiveBufferBytes)) }
+        if let source { bootstrap = bootstrap.bind(to: try SocketAddress(ipAddress: source, port: 0)) }
         let channel = try await bootstrap.connect(host: address.host, port: address.port) { channel in
             channel.eventLoop.makeCompletedFuture {
                 if framed {
@@ -57,6 +59,11 @@ struct RawPeer {
     mutating func handshake(as replica: Replica, group: GroupMembership) async throws -> (SecretStream.Sender, SecretStream.Receiver) {
         var handshake = Handshake(role: .dialer, author: replica.author, sign: { replica.signature(of: $0) }, group: group)
         try await send(handshake.start()!)
+        return try await completeHandshake(&handshake)
+    }
+
+    /// The rest of the handshake after the dialer's hello.
+    mutating func completeHandshake(_ handshake: inout Handshake) async throws -> (SecretStream.Sender, SecretStream.Receiver) {
         guard let hello = try await receive(), case .send(let identity) = try handshake.receive(hello) else { throw RawPeerError.handshake }
         try await send(identity)
         guard let proof = try await receive(), case .established(let keys, _) = try handshake.receive(proof) else { throw RawPeerError.handshake }
@@ -70,3 +77,12 @@ struct RawPeer {
 }
 
 enum RawPeerError: Error { case handshake }
+
+/// The resident memory of a process, from /proc (Linux), in bytes.
+func residentBytes(of pid: String) -> Int? {
+    guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+        let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+        let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "")
+    else { return nil }
+    return kilobytes * 1024
+}

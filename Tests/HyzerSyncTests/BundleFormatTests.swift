@@ -65,7 +65,7 @@ import Testing
             segments: try ann.replica.delta(above: VersionVector()))
         #expect(bundle.segments.count == 2)
         let bytes = bundle.encoded(signedBy: ann.replica.signature(of:))
-        #expect(Array(bytes.prefix(5)) == Array("HYZB".utf8) + [1])
+        #expect(Array(bytes.prefix(5)) == Array("HYZB".utf8) + [2])
 
         let decoded = try DeltaBundle(decoding: bytes, expectedGroup: testGroup.id)
         #expect(decoded == bundle)
@@ -276,13 +276,13 @@ import Testing
     @Test func aNewerFormatVersionAsksForAnUpgrade() throws {
         let pair = try Pair()
         var file = try pair.sender.export()
-        file[4] = 2
-        let error = #expect(throws: BundleError.unsupportedVersion(2)) { try BundleFiles.import(file, into: pair.receiver.replica) }
+        file[4] = 3
+        let error = #expect(throws: BundleError.unsupportedVersion(3)) { try BundleFiles.import(file, into: pair.receiver.replica) }
         #expect(error?.description.contains("upgrade") == true)
 
         var plain = try pair.plainBundle()
-        plain[4] = 2
-        #expect(throws: BundleError.unsupportedVersion(2)) {
+        plain[4] = 3
+        #expect(throws: BundleError.unsupportedVersion(3)) {
             try BundleFiles.import(SealedFile.seal(plain, group: testGroup), into: pair.receiver.replica)
         }
         #expect(try pair.receiver.replica.versionVector()[pair.sender.author] == 0)

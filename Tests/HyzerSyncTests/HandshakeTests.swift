@@ -64,12 +64,21 @@ import Testing
 
     @Test func messagesOfTheWrongSizeAreMalformed() throws {
         var listener = handshake(.listener, listenerPeer)
-        #expect(throws: HandshakeError.malformed("hello of 63 bytes")) { try listener.receive([UInt8](repeating: 1, count: 63)) }
+        #expect(throws: HandshakeError.wrongSize(.hello, bytes: 63)) { try listener.receive([UInt8](repeating: 1, count: 63)) }
         var dialer = handshake(.dialer, dialerPeer)
         listener = handshake(.listener, listenerPeer)
         guard case .send(let two) = try listener.receive(dialer.start()!), case .send(let three) = try dialer.receive(two) else { return }
-        #expect(throws: HandshakeError.malformed("identity of 113 bytes")) { try listener.receive(three + [0]) }
-        #expect(throws: HandshakeError.malformed("hello of 0 bytes")) { try handshake(.listener, listenerPeer).receiveFirst([]) }
+        #expect(throws: HandshakeError.wrongSize(.identity, bytes: 113)) { try listener.receive(three + [0]) }
+        #expect(throws: HandshakeError.wrongSize(.hello, bytes: 0)) { try handshake(.listener, listenerPeer).receiveFirst([]) }
+    }
+
+    @Test func aMemberSendingAnUnusableEphemeralKeyIsRefused() throws {
+        // A member (it holds the group key) whose ephemeral key is the all-zero point: no shared secret.
+        let groupKey = KeyDerivation.subkey(of: testGroup.secret, context: "hyzrhand", id: 1)
+        let zero = [UInt8](repeating: 0, count: 32)
+        let hello = zero + MessageAuthentication.tag(Array("hyzer-hs/v1/d".utf8) + zero, key: groupKey)
+        var listener = handshake(.listener, listenerPeer)
+        #expect(throws: HandshakeError.invalidEphemeralKey) { try listener.receive(hello) }
     }
 
     @Test func aBadIdentitySignatureIsRefused() throws {

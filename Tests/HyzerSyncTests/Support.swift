@@ -210,7 +210,7 @@ func syncUntilQuiet(
         for peer in rng.shuffled(peers) {
             let report = try peer.sync(shared)
             if expectClean { #expect(report.rejected.isEmpty, "\(report.rejected)", sourceLocation: sourceLocation) }
-            if report.bundlesWritten + report.bundlesRead + report.bundlesDeleted + report.opsIngested > 0 || report.vectorPublished {
+            if report.bundlesWritten + report.bundlesRead + report.bundlesRetired + report.bundlesDeleted + report.opsIngested > 0 || report.vectorPublished {
                 moved = true
             }
         }
@@ -227,6 +227,20 @@ func syncUntilQuiet(
 ) throws {
     var rng = SplitMix64(seed: 0x5eed)
     try syncUntilQuiet(peers, shared, rng: &rng, expectClean: expectClean, sourceLocation: sourceLocation)
+}
+
+/// Moves every peer's wall clock past the folder's grace period: the files they retired go at
+/// their next sync.
+func passGracePeriod(_ peers: [Peer]) {
+    for peer in peers { peer.clock.set(peer.clock.nowMilliseconds() + FolderLayout.gracePeriodMilliseconds) }
+}
+
+/// Syncs until quiet, lets the grace period pass, and syncs until quiet again: every file a
+/// peer retired is gone, and the folder holds only what someone still needs.
+func settle(_ peers: [Peer], _ shared: SharedDirectory, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    try syncUntilQuiet(peers, shared, sourceLocation: sourceLocation)
+    passGracePeriod(peers)
+    try syncUntilQuiet(peers, shared, sourceLocation: sourceLocation)
 }
 
 /// Whether `needle` occurs anywhere in `haystack`.

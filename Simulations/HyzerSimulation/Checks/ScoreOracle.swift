@@ -16,12 +16,15 @@ struct ScoreOracle {
         let supersedes: [UUID]
         let device: AuthorID
         let clock: HLCTimestamp
+        let sequence: UInt64
     }
 
     struct Finish {
         let round: UUID
         let device: AuthorID
         let clock: HLCTimestamp
+        /// What the finishing device held of each scoring author (op kind 16); `nil` for kind 9.
+        let covered: [AuthorID: UInt64]?
     }
 
     private(set) var events: [UUID: [Event]] = [:]
@@ -40,11 +43,14 @@ struct ScoreOracle {
             case .roundStarted(let start):
                 organizers[entry.entityID] = start.organizer.participantID
             case .roundFinished(let round, _):
-                finishes[round, default: []].append(Finish(round: round, device: author, clock: entry.clock))
+                finishes[round, default: []].append(Finish(round: round, device: author, clock: entry.clock, covered: nil))
+            case .roundFinishedCovering(let round, _, let covered):
+                finishes[round, default: []].append(Finish(round: round, device: author, clock: entry.clock, covered: covered))
             case .scoreRecorded(let score):
                 events[score.roundID, default: []].append(Event(
                     id: entry.entityID, round: score.roundID, hole: score.hole, player: score.player.participantID,
-                    strokes: score.strokes, supersedes: score.supersedes, device: author, clock: entry.clock))
+                    strokes: score.strokes, supersedes: score.supersedes, device: author, clock: entry.clock,
+                    sequence: entry.sequence))
             default:
                 break
             }
@@ -68,7 +74,12 @@ struct ScoreOracle {
             return "round \(round.id.lowercased.prefix(8)): the valid finish is \(String(describing: finish?.clock)), views say \(String(describing: view.evaluation.finish?.createdAt))"
         }
         let valid = (events[round.id] ?? []).filter { event in
-            guard let finish, event.clock > finish.clock else { return true }
+            guard let finish else { return true }
+            if let covered = finish.covered {
+                guard event.sequence > covered[event.device] ?? 0 else { return true }
+            } else if event.clock <= finish.clock {
+                return true
+            }
             return !event.supersedes.isEmpty && organizerDevices.contains(event.device)
         }
         var byID: [UUID: Event] = [:]
@@ -98,24 +109,6 @@ struct ScoreOracle {
             }
         }
         return nil
-    }
-
-    /// Valid supersessions (a correction from the same device, a resolution from an organizer
-    /// device) whose new event is older, by the clocks, than the event it replaces.
-    func supersessionsAgainstClock() -> Int {
-        var count = 0
-        for round in events.keys.sorted(by: { $0.lowercased < $1.lowercased }) {
-            let organizerDevices = owners[organizers[round] ?? ""] ?? []
-            var byID: [UUID: Event] = [:]
-            for event in events[round]! { byID[event.id] = event }
-            for event in events[round]! {
-                for target in event.supersedes {
-                    guard let old = byID[target], old.device == event.device || organizerDevices.contains(event.device) else { continue }
-                    if event.clock < old.clock { count += 1 }
-                }
-            }
-        }
-        return count
     }
 
     /// Holes where several devices' leaves agree (a silent merge) and holes that were disputed

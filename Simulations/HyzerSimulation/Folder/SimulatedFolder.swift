@@ -12,8 +12,10 @@ struct SimulatedFolder: SharedFolder {
         store.list(directory, observer: observer)
     }
 
-    func read(_ path: String) throws -> [UInt8] {
-        try store.read(path, observer: observer)
+    func read(_ path: String, maximumBytes: Int) throws -> [UInt8] {
+        let bytes = try store.read(path, observer: observer)
+        guard bytes.count <= maximumBytes else { throw FolderError.tooLarge(path: path, size: UInt64(bytes.count), limit: maximumBytes) }
+        return bytes
     }
 
     func writeAtomically(_ path: String, _ bytes: [UInt8]) throws {

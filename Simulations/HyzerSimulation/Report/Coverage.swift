@@ -8,9 +8,6 @@ public struct Coverage: Hashable, Sendable, Encodable {
         /// Holes whose leaves disagreed at some point (first scores from two devices, unequal).
         case discrepancies
         case resolutions
-        /// Valid supersessions whose new event's clock reads earlier than the event it replaces
-        /// (a lagging or stepped-back clock): the supersession graph must win over the clocks.
-        case supersessionsAgainstClock
         case corrections
         /// Course edits from several phones at the same true instant.
         case concurrentCourseEdits

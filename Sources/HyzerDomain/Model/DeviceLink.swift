@@ -15,7 +15,14 @@ public struct DeviceLink: Hashable, Sendable {
 extension Ownership {
     /// Ownership proven by signatures: each player's creator owns it, and a link counts when
     /// its signer is an owner, transitively. Independent of the order of `links`.
-    public init(creators: [ParticipantID: AuthorID], links: [DeviceLink]) {
+    public init(creators: [ParticipantID: AuthorID], links: [DeviceLink], successions: [DeviceSuccession] = []) {
+        // A succession links its successor to every player, signed by its predecessor: it
+        // counts for the players the predecessor owns, transitively, like any link.
+        var players = Set(creators.keys)
+        for link in links { players.insert(link.player) }
+        let links = links + successions.flatMap { succession in
+            players.sorted().map { DeviceLink(player: $0, device: succession.successor, linkedBy: succession.predecessor) }
+        }
         var owners: [ParticipantID: Set<AuthorID>] = creators.mapValues { [$0] }
         var remaining = links
         var changed = true

@@ -8,8 +8,12 @@ public struct RoundFinish: Hashable, Sendable {
     public let createdAt: HLCTimestamp
     /// Written with `--force`: finishing with scores missing.
     public let force: Bool
+    /// What the finishing device held of each author that scored in the round (op kind 16);
+    /// `nil` for finishes of kind 9, whose cutoff is their stamp.
+    public let covered: [AuthorID: UInt64]?
 
-    public init(roundID: UUID, deviceID: AuthorID, createdAt: HLCTimestamp, force: Bool) {
+    public init(roundID: UUID, deviceID: AuthorID, createdAt: HLCTimestamp, force: Bool, covered: [AuthorID: UInt64]? = nil) {
+        self.covered = covered
         self.roundID = roundID
         self.deviceID = deviceID
         self.createdAt = createdAt

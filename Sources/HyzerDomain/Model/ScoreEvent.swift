@@ -17,11 +17,16 @@ public struct ScoreEvent: Hashable, Sendable {
     /// The authoring replica.
     public let deviceID: AuthorID
     public let createdAt: HLCTimestamp
+    /// The op's sequence number in its device's log (0 where unknown): a finish that carries
+    /// the finishing device's vector counts the events that vector holds.
+    public let sequence: UInt64
 
     public init(
         id: UUID, roundID: UUID, holeNumber: Int, playerID: ParticipantID, strokeCount: Int,
-        supersedes: [UUID], reportedByPlayerID: ParticipantID?, deviceID: AuthorID, createdAt: HLCTimestamp
+        supersedes: [UUID], reportedByPlayerID: ParticipantID?, deviceID: AuthorID, createdAt: HLCTimestamp,
+        sequence: UInt64 = 0
     ) {
+        self.sequence = sequence
         self.id = id
         self.roundID = roundID
         self.holeNumber = holeNumber

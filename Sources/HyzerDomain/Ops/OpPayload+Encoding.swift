@@ -7,6 +7,7 @@ extension OpPayload {
         public static let holesMax = 36
         public static let participantsMax = 64
         public static let supersedesMax = 64
+        public static let coveredAuthorsMax = 1_024
     }
 
     /// The canonical bytes: the kind's tag, then its fields in declaration order.
@@ -69,6 +70,17 @@ extension OpPayload {
         case .deviceLinked(let device, let playerID):
             writer.write(device)
             writer.write(playerID)
+        case .deviceSucceeded(let predecessor, let signature):
+            writer.write(predecessor)
+            writer.write(raw: signature)
+        case .roundFinishedCovering(let roundID, let force, let covered):
+            writer.write(roundID)
+            writer.write(force)
+            writer.writeVarint(UInt64(covered.count))
+            for (author, sequence) in covered.sorted(by: { $0.key < $1.key }) {
+                writer.write(author)
+                writer.writeVarint(sequence)
+            }
         }
         return writer.bytes
     }
@@ -133,6 +145,23 @@ extension OpPayload {
                 supersedes: supersedes, reportedBy: reportedBy))
         case .deviceLinked:
             self = .deviceLinked(device: try reader.readAuthorID(), playerID: try reader.readUUID())
+        case .deviceSucceeded:
+            self = .deviceSucceeded(predecessor: try reader.readAuthorID(), signature: try reader.readRaw(64))
+        case .roundFinishedCovering:
+            let roundID = try reader.readUUID()
+            let force = try reader.readBool()
+            let count = try reader.readCount(maximum: Limits.coveredAuthorsMax)
+            var covered: [AuthorID: UInt64] = [:]
+            var previous: AuthorID?
+            for _ in 0..<count {
+                let author = try reader.readAuthorID()
+                guard previous.map({ $0 < author }) ?? true else { throw .outOfRange(field: "covered authors order") }
+                previous = author
+                let sequence = try reader.readVarint()
+                guard sequence >= 1 else { throw .outOfRange(field: "covered sequence") }
+                covered[author] = sequence
+            }
+            self = .roundFinishedCovering(roundID: roundID, force: force, covered: covered)
         }
         try reader.expectEnd()
     }

@@ -20,6 +20,14 @@ public enum OpPayload: Hashable, Sendable {
     case scoreRecorded(ScoreRecord)
     /// A device that owns `playerID` makes `device` an owner too.
     case deviceLinked(device: AuthorID, playerID: UUID)
+    /// The authoring device continues `predecessor` (a store restored from a backup or copied,
+    /// whose old key must not write again): `signature` is the predecessor's Ed25519 signature
+    /// of `DeviceSuccession.message(successor:)`. The successor owns what the predecessor owned.
+    case deviceSucceeded(predecessor: AuthorID, signature: [UInt8])
+    /// A round finishes, carrying what the finishing device held of each author that scored in
+    /// the round: only score events that this holds count (resolutions aside), whatever their
+    /// stamps say.
+    case roundFinishedCovering(roundID: UUID, force: Bool, covered: [AuthorID: UInt64])
 
     /// The one-byte tag of each kind in the canonical encoding. Never renumber a kind.
     public enum Kind: UInt8, CaseIterable, Sendable {
@@ -34,6 +42,8 @@ public enum OpPayload: Hashable, Sendable {
         case roundFinished = 9
         case scoreRecorded = 10
         case deviceLinked = 11
+        case deviceSucceeded = 15
+        case roundFinishedCovering = 16
     }
 
     public var kind: Kind {
@@ -49,6 +59,8 @@ public enum OpPayload: Hashable, Sendable {
         case .roundFinished: .roundFinished
         case .scoreRecorded: .scoreRecorded
         case .deviceLinked: .deviceLinked
+        case .deviceSucceeded: .deviceSucceeded
+        case .roundFinishedCovering: .roundFinishedCovering
         }
     }
 }

@@ -16,8 +16,11 @@ public struct IgnoredEvent: Hashable, Sendable {
         case strokesOutOfRange(strokes: Int)
         /// The scored player is not one of the round's participants.
         case notAParticipant(player: ParticipantID)
-        /// The event was created (by its clock) after the round's valid finish and is not a
-        /// resolution from a device owning the organizer.
+        /// The event is stamped before its round's start: a stamp the log cannot hold honestly.
+        case beforeRoundStart
+        /// The event came after the round's valid finish and is not a resolution from a device
+        /// owning the organizer: for a finish that carries the finishing device's vector, the
+        /// vector does not hold the event; for an older finish, the event is stamped after it.
         case afterFinish
 
         /// One sentence for `verify` and logs.
@@ -33,6 +36,8 @@ public struct IgnoredEvent: Hashable, Sendable {
                 "\(strokes) strokes is outside \(ScoreEvent.strokeRange)"
             case .notAParticipant(let player):
                 "\(player) is not a participant of the round"
+            case .beforeRoundStart:
+                "the event is stamped before its round started"
             case .afterFinish:
                 "the event was created after the round was finished"
             }

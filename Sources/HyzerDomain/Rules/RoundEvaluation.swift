@@ -20,9 +20,12 @@ import Foundation
 /// the others are ignored as `duplicateID` (an event that is an exact copy of another is the
 /// same op seen twice and is dropped silently). An event is then ignored when it names another
 /// round, a hole outside `1...holeCount`, strokes outside `1...10`, a player who is not a
-/// participant, or was created after the valid finish — except a resolution (an event that
-/// supersedes something, from a device owning the organizer), which counts even after the
-/// finish. Ignored events are listed in `ignoredEvents`.
+/// participant, is stamped before the round's start, or came
+/// after the valid finish — except a resolution (an event that supersedes something, from a
+/// device owning the organizer), which counts even after the finish. A finish that carries the
+/// finishing device's vector (op kind 16) cuts off the events that vector does not hold, so a
+/// backdated stamp cannot slip a score in; an older finish cuts off by stamp. Ignored events
+/// are listed in `ignoredEvents`.
 ///
 /// ## Supersession
 /// A valid event B supersedes a valid event A listed in `B.supersedes` when both score the same
@@ -213,7 +216,14 @@ extension RoundEvaluation {
             return .strokesOutOfRange(strokes: event.strokeCount)
         }
         if !participantIDs.contains(event.playerID) { return .notAParticipant(player: event.playerID) }
-        if let finish, event.createdAt > finish.createdAt, !isResolution { return .afterFinish }
+        if event.createdAt < round.startedAt { return .beforeRoundStart }
+        if let finish, !isResolution {
+            if let covered = finish.covered {
+                if event.sequence > covered[event.deviceID] ?? 0 { return .afterFinish }
+            } else if event.createdAt > finish.createdAt {
+                return .afterFinish
+            }
+        }
         return nil
     }
 

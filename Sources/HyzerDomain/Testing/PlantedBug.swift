@@ -12,7 +12,8 @@ public struct PlantedBug: OptionSet, Hashable, Sendable {
     public static let newestTimestampWins = PlantedBug(rawValue: 1 << 0)
     /// Last-writer-wins compares clocks only, so equal clocks fall to arrival order.
     public static let lastWriterWinsByClockOnly = PlantedBug(rawValue: 1 << 1)
-    /// Ingest drops ops that arrive above a gap instead of keeping them pending.
+    /// Ingest drops ops that arrive above a gap (or stamped too far ahead) instead of keeping
+    /// them pending (or held).
     public static let ingestDropsGaps = PlantedBug(rawValue: 1 << 2)
     /// Deltas leave out the ops of watches other than the recipient: relays forget the watch.
     public static let relayForgetsWatch = PlantedBug(rawValue: 1 << 3)

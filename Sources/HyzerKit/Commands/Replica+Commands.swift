@@ -108,7 +108,16 @@ extension Replica {
                 let (missing, disputed) = Self.gaps(round, evaluation)
                 throw ReplicaError.roundNotReady(round: round.id.lowercased, missingScores: missing, disputedHoles: disputed)
             }
-            try append(.roundFinished(roundID: round.id, force: force), in: db)
+            // What this device holds of every author that scored in the round: the cutoff that no
+            // backdated stamp can get past (docs/domain.md).
+            var covered: [AuthorID: UInt64] = [:]
+            for row in try Row.fetchAll(db, sql: """
+                SELECT DISTINCT a.key, CASE WHEN a.frozenAt = 0 THEN a.headSequence ELSE a.frozenAt - 1 END
+                FROM ops o JOIN authors a ON a.id = o.author WHERE \(Schema.scoreOfRound) AND \(Schema.counts)
+                """, arguments: [Data(round.id.bytes)]) {
+                covered[AuthorID(bytes: Array(row[0] as Data))!] = UInt64(row[1] as Int64)
+            }
+            try append(.roundFinishedCovering(roundID: round.id, force: force, covered: covered), in: db)
             return round
         }
     }

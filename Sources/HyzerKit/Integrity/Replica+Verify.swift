@@ -24,9 +24,7 @@ extension Replica {
                 return .rollback
             }
             try Self.listIgnoredOps(db, &report)
-            report.forks = try Row.fetchAll(db, sql: "SELECT author, sequence FROM forks ORDER BY author, sequence").map { row in
-                (author: AuthorID(bytes: Array(row[0] as Data))!, sequence: UInt64(row[1] as Int64))
-            }
+            report.forks = try FrozenAuthor.all(db)
         }
         return report
     }
@@ -141,7 +139,8 @@ extension Replica {
         }
         let orphans = try Row.fetchAll(db, sql: """
             SELECT a.key, o.sequence FROM ops o JOIN authors a ON a.id = o.author
-            WHERE \(Schema.anyScore) AND substr(o.tail, 14, 16) NOT IN (SELECT id FROM rounds) ORDER BY a.key, o.sequence
+            WHERE \(Schema.anyScore) AND \(Schema.counts) AND substr(o.tail, 14, 16) NOT IN (SELECT id FROM rounds)
+            ORDER BY a.key, o.sequence
             """)
         for row in orphans {
             report.ignoredOps.append(.init(

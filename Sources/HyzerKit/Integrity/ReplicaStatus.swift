@@ -8,10 +8,15 @@ public struct ReplicaStatus: Sendable {
     public let versionVector: VersionVector
     public let digest: String
     public let opCount: Int
-    /// Ops waiting above a gap in their author's log.
+    /// Ops waiting above a gap in their author's log, or held until this replica's clock
+    /// reaches their stamps.
     public let pendingOps: Int
-    /// Authors caught forking, with the first sequence number where their logs diverged.
-    public let forks: [(author: AuthorID, sequence: UInt64)]
+    /// Authors frozen by a fork's proof or a stamp that does not increase, with the evidence.
+    public let forks: [FrozenAuthor]
+    /// Segments held because they are stamped too far ahead of this replica's clock.
+    public let heldSegments: Int
+    /// Whether another copy of this store wrote with its key, so that it refuses to write.
+    public let writtenElsewhere: Bool
     public let players: Int
     public let courses: Int
     public let rounds: Int
@@ -22,14 +27,14 @@ extension Replica {
         let identity = try identity()
         return try read { db in
             let reader = ViewReader(db: db)
-            let forks = try Row.fetchAll(db, sql: "SELECT author, sequence FROM forks ORDER BY author, sequence").map { row in
-                (author: AuthorID(bytes: Array(row[0] as Data))!, sequence: UInt64(row[1] as Int64))
-            }
+            let forks = try FrozenAuthor.all(db)
             let pendingOps = try Self.pendingOpCount(db)
             return ReplicaStatus(
                 identity: identity, versionVector: try Self.versionVector(db), digest: try Self.digest(db),
                 opCount: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM ops") ?? 0,
                 pendingOps: pendingOps, forks: forks,
+                heldSegments: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM heldSegments") ?? 0,
+                writtenElsewhere: try Meta.get(.writtenElsewhere, in: db) != nil,
                 players: try reader.players().count, courses: try reader.courses().filter { !$0.deleted }.count,
                 rounds: try reader.roundIDs().count)
         }
@@ -50,13 +55,16 @@ extension Replica {
 }
 
 extension Replica {
-    /// Ops waiting above a gap in their author's log (an upper bound when waiting segments
-    /// overlap): cheap enough to ask after every sync.
+    /// Ops waiting above a gap in their author's log or held for the clock (an upper bound
+    /// when waiting segments overlap): cheap enough to ask after every sync.
     public func pendingOpCount() throws -> Int {
         try read { try Self.pendingOpCount($0) }
     }
 
     static func pendingOpCount(_ db: Database) throws -> Int {
-        try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(lastSequence - firstSequence + 1), 0) FROM pendingSegments") ?? 0
+        try Int.fetchOne(db, sql: """
+            SELECT COALESCE(SUM(lastSequence - firstSequence + 1), 0)
+            FROM (SELECT firstSequence, lastSequence FROM pendingSegments UNION ALL SELECT firstSequence, lastSequence FROM heldSegments)
+            """) ?? 0
     }
 }

@@ -38,7 +38,8 @@ public struct VerifyReport: Sendable {
     public var signaturesChecked = 0
     public var problems: [Problem] = []
     public var ignoredOps: [IgnoredOp] = []
-    public var forks: [(author: AuthorID, sequence: UInt64)] = []
+    /// Authors frozen by a fork's proof or a stamp that does not increase, with the evidence.
+    public var forks: [FrozenAuthor] = []
 
     /// True when the store holds no problem (ignored ops and forks are other replicas' doing).
     public var isIntact: Bool { problems.isEmpty }

@@ -32,6 +32,7 @@ extension AuthorSegment {
         let previousHash = try reader.readRaw(32)
         let count = try reader.readCount(maximum: Limits.opsMax)
         guard count >= 1 else { throw .outOfRange(field: "op count") }
+        guard firstSequence <= AuthorSegment.sequenceMax - UInt64(count - 1) else { throw .outOfRange(field: "sequence") }
         var tails: [[UInt8]] = []
         tails.reserveCapacity(min(count, reader.remaining / 14))
         for _ in 0..<count { tails.append(try reader.readLengthPrefixed(maximum: Limits.tailBytesMax)) }

@@ -31,12 +31,18 @@ public struct AuthorSegment: Hashable, Sendable {
             tails: ops.map(\.tail), lastSignature: last.signature!)
     }
 
-    public var lastSequence: UInt64 { firstSequence + UInt64(tails.count) - 1 }
+    /// The largest sequence number a log may hold: sequence numbers are stored as SQLite integers.
+    public static let sequenceMax = UInt64(Int64.max)
+
+    /// The last op's sequence number; meaningful for segments that decode or verify, which
+    /// keep it within `sequenceMax`.
+    public var lastSequence: UInt64 { firstSequence &+ UInt64(max(tails.count, 1)) &- 1 }
 
     /// Rebuilds the ops, checking the hash chain implicitly and the last op's signature
     /// explicitly: one Ed25519 verification for the whole segment.
     public func verifiedOps() throws(IngestError) -> [SignedOp] {
         guard !tails.isEmpty else { throw .emptySegment(author: author) }
+        guard firstSequence <= Self.sequenceMax - UInt64(tails.count - 1) else { throw .sequenceOutOfRange(author: author) }
         guard firstSequence >= 1, previousHash.count == 32,
             firstSequence > 1 || previousHash == SignedOp.noPreviousHash
         else { throw .malformedSegment(author: author, reason: "its first op does not follow a valid previous op") }

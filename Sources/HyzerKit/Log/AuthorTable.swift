@@ -2,20 +2,24 @@ import Foundation
 import GRDB
 import HyzerDomain
 
-/// One row of the `authors` table: an author's log head, and whether it forked.
+/// One row of the `authors` table: an author's log head, whether it forked, and where it is
+/// frozen (0 while live; no op at or above it counts in views).
 struct AuthorRow {
     let id: Int64
     let key: AuthorID
     var headSequence: UInt64
     var headHash: [UInt8]
     var forked: Bool
+    var frozenAt: UInt64
 
     static func find(_ key: AuthorID, in db: Database) throws -> AuthorRow? {
         try Row.fetchOne(
-            db, sql: "SELECT id, headSequence, headHash, forked FROM authors WHERE key = ?",
+            db, sql: "SELECT id, headSequence, headHash, forked, frozenAt FROM authors WHERE key = ?",
             arguments: [Data(key.bytes)]
         ).map { row in
-            AuthorRow(id: row[0], key: key, headSequence: UInt64(row[1] as Int64), headHash: Array(row[2] as Data), forked: row[3])
+            AuthorRow(
+                id: row[0], key: key, headSequence: UInt64(row[1] as Int64), headHash: Array(row[2] as Data), forked: row[3],
+                frozenAt: UInt64(row[4] as Int64))
         }
     }
 
@@ -24,7 +28,8 @@ struct AuthorRow {
         if let row = try find(key, in: db) { return row }
         try db.cachedStatement(sql: "INSERT INTO authors (key, headSequence, headHash) VALUES (?, 0, ?)").execute(
             arguments: [Data(key.bytes), Data(SignedOp.noPreviousHash)])
-        return AuthorRow(id: db.lastInsertedRowID, key: key, headSequence: 0, headHash: SignedOp.noPreviousHash, forked: false)
+        return AuthorRow(
+            id: db.lastInsertedRowID, key: key, headSequence: 0, headHash: SignedOp.noPreviousHash, forked: false, frozenAt: 0)
     }
 
     /// Appends `op`, which must be this author's next op, and moves the head in memory;
@@ -53,7 +58,24 @@ struct AuthorRow {
         ).map { Array($0) }
     }
 
-    func markForked(in db: Database) throws {
-        try db.cachedStatement(sql: "UPDATE authors SET forked = 1 WHERE id = ?").execute( arguments: [id])
+    /// The stored tail of op `sequence`.
+    func tail(of sequence: UInt64, in db: Database) throws -> [UInt8]? {
+        try Data.fetchOne(
+            db, sql: "SELECT tail FROM ops WHERE author = ? AND sequence = ?", arguments: [id, Int64(sequence)]
+        ).map { Array($0) }
+    }
+
+    /// Freezes the author at `sequence` (lowering an earlier fork point); `forked` says the
+    /// evidence is a fork proof rather than a stamp that does not increase.
+    mutating func freeze(at sequence: UInt64, forked: Bool, in db: Database) throws {
+        precondition(sequence >= 1 && (frozenAt == 0 || sequence < frozenAt), "a fork point only moves down")
+        frozenAt = sequence
+        self.forked = self.forked || forked
+        try db.cachedStatement(sql: "UPDATE authors SET frozenAt = ?, forked = ? WHERE id = ?").execute(
+            arguments: [Int64(sequence), self.forked, id])
+        // Nothing waiting above the head can lower the fork point any more.
+        for table in ["pendingSegments", "heldSegments"] {
+            try db.execute(sql: "DELETE FROM \(table) WHERE author = ?", arguments: [Data(key.bytes)])
+        }
     }
 }

@@ -10,10 +10,11 @@ public enum IngestError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The last op's signature is not the author's signature of the chain the segment carries:
     /// some byte of the segment was changed, or another key signed it.
     case signatureMismatch(author: AuthorID, sequence: UInt64)
-    /// Two different ops with one author and sequence number: the author forked its log.
+    /// Two different ops with one author and sequence number: the author forked its log. The
+    /// proof is kept and the author frozen at `sequence`.
     case fork(author: AuthorID, sequence: UInt64)
-    /// The author was caught forking earlier; its further ops are refused.
-    case authorForked(author: AuthorID)
+    /// Sequence numbers beyond what a log may hold (2^63 − 1).
+    case sequenceOutOfRange(author: AuthorID)
 
     public var description: String {
         switch self {
@@ -24,9 +25,9 @@ public enum IngestError: Error, Equatable, Sendable, CustomStringConvertible {
         case .signatureMismatch(let author, let sequence):
             "the signature of author \(author.short)'s op \(sequence) does not verify: the data was changed or forged"
         case .fork(let author, let sequence):
-            "author \(author.short) signed two different ops with sequence \(sequence) (a fork); its ops are refused from now on"
-        case .authorForked(let author):
-            "author \(author.short) forked its log earlier; its ops are refused"
+            "author \(author.short) signed two different ops with sequence \(sequence) (a fork); its ops from \(sequence) on no longer count"
+        case .sequenceOutOfRange(let author):
+            "a segment of author \(author.short) has sequence numbers beyond 2^63 - 1"
         }
     }
 }

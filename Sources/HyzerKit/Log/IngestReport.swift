@@ -8,7 +8,11 @@ public struct IngestReport: Equatable, Sendable {
     public var opsAlreadyHeld = 0
     /// Segments kept aside until the gap below them fills.
     public var segmentsPending = 0
-    /// Segments refused, each with its reason; they changed nothing (a fork's proof is kept).
+    /// Segments held because their stamps are too far ahead of this replica's clock; applied
+    /// once the clock gets there.
+    public var segmentsHeld = 0
+    /// Segments refused, each with its reason; they changed nothing, except that a fork's proof
+    /// is kept and freezes its author.
     public var rejected: [IngestError] = []
 
     public init() {}
@@ -17,6 +21,7 @@ public struct IngestReport: Equatable, Sendable {
         lhs.opsApplied += rhs.opsApplied
         lhs.opsAlreadyHeld += rhs.opsAlreadyHeld
         lhs.segmentsPending += rhs.segmentsPending
+        lhs.segmentsHeld += rhs.segmentsHeld
         lhs.rejected += rhs.rejected
     }
 }

@@ -4,125 +4,252 @@ import HyzerCrypto
 import HyzerDomain
 
 extension Replica {
-    /// Ingests segments of ops from other replicas, in one transaction.
+    /// How long one ingest transaction may hold the store before it commits and lets a local
+    /// write in (docs/store.md, "Bounded transactions").
+    static let ingestTransactionBudget = Duration.milliseconds(50)
+
+    /// Ingests segments of ops from other replicas.
     ///
     /// Each segment is all-or-nothing: one Ed25519 verification of its last op and the hash
     /// chain back to the op this replica already holds. Ops above a gap wait as pending segments
-    /// until the gap fills; they are never dropped. Ingest is idempotent and order-insensitive:
-    /// any order, duplication or split of the same ops ends in the same state.
+    /// until the gap fills (within the junk caps); ops stamped more than the clock's drift bound
+    /// ahead of this replica's clock are held until the clock gets there. Two segments of one
+    /// author that disagree are a fork's proof: the author is frozen at the lowest sequence where
+    /// the evidence disagrees, and both branches are kept. Ingest is idempotent and
+    /// order-insensitive: any order, duplication or split of the same ops ends in the same state.
+    ///
+    /// Work is committed in transactions of about `ingestTransactionBudget` each, so a local
+    /// write waits for at most one of them.
     @discardableResult
     public func ingest(_ segments: [AuthorSegment]) throws -> IngestReport {
-        try write { db in
-            var report = IngestReport()
-            var newest = HLCTimestamp.zero
-            for segment in segments {
-                do {
-                    try db.inSavepoint {
-                        report += try Self.ingest(segment, newest: &newest, db)
-                        return .commit
-                    }
-                } catch let error as IngestError {
-                    report.rejected.append(error)
+        var report = IngestReport()
+        var next = 0
+        repeat {
+            if next > 0 { Thread.sleep(forTimeInterval: 0.002) }  // a waiting writer gets the lock
+            try write { db in
+                let started = ContinuousClock.now
+                let now = clock.nowMilliseconds()
+                var newest = HLCTimestamp.zero
+                if next == 0 { report += try Self.releaseHeldSegments(now: now, local: author, newest: &newest, db) }
+                while next < segments.count {
+                    report += try Self.ingestInSavepoint(segments[next], now: now, local: author, newest: &newest, db)
+                    next += 1
+                    if ContinuousClock.now - started >= Self.ingestTransactionBudget { break }
+                }
+                try JunkLimits.enforce(db)
+                if newest > .zero {
+                    var hlc = try Self.loadClock(db)
+                    hlc.observe(newest, nowMilliseconds: now)
+                    try Self.saveClock(hlc, db)
                 }
             }
-            if newest > .zero {
-                var hlc = try Self.loadClock(db)
-                hlc.observe(newest, nowMilliseconds: clock.nowMilliseconds())
-                try Self.saveClock(hlc, db)
-            }
-            return report
-        }
+        } while next < segments.count
+        return report
     }
 
-    private static func ingest(_ segment: AuthorSegment, newest: inout HLCTimestamp, _ db: Database) throws -> IngestReport {
-        let ops = try segment.verifiedOps()
-        var row = try AuthorRow.findOrCreate(segment.author, in: db)
-        guard !row.forked else { throw IngestError.authorForked(author: segment.author) }
+    /// One segment, all or nothing: a refused segment is rolled back and reported.
+    private static func ingestInSavepoint(
+        _ segment: AuthorSegment, now: UInt64, local: AuthorID, newest: inout HLCTimestamp, _ db: Database
+    ) throws -> IngestReport {
         var report = IngestReport()
-
-        if segment.firstSequence > row.headSequence + 1, PlantedBug.active.contains(.ingestDropsGaps) {
-            return report  // the planted bug: ops above a gap are lost
+        do {
+            try db.inSavepoint {
+                report = try ingest(segment, now: now, local: local, newest: &newest, db)
+                return .commit
+            }
+        } catch let error as IngestError {
+            report.rejected.append(error)
         }
-        if segment.firstSequence > row.headSequence + 1 {
+        return report
+    }
+
+    private static func ingest(
+        _ segment: AuthorSegment, now: UInt64, local: AuthorID, newest: inout HLCTimestamp, _ db: Database
+    ) throws -> IngestReport {
+        let ops = try segment.verifiedOps()
+        var report = IngestReport()
+        var row = try AuthorRow.find(segment.author, in: db)
+        let head = row?.headSequence ?? 0
+        if segment.author == local, segment.lastSequence > head {
+            // Ops of this replica's own key that it never wrote: another copy of this store
+            // (restored from a backup, or copied) writes too. Writing on would fork the log.
+            try Meta.set(.writtenElsewhere, [1], in: db)
+        }
+
+        if segment.firstSequence > head + 1 {
+            guard row?.frozenAt ?? 0 == 0 else { return report }  // nothing above a frozen head can lower its fork point
+            if PlantedBug.active.contains(.ingestDropsGaps) { return report }  // the planted bug: ops above a gap are lost
             // Keyed by content too: two branches of a fork over one range both wait, and the
             // fork is found when the gap fills.
-            let encoded = segment.encoded()
-            try db.execute(
-                sql: "INSERT OR IGNORE INTO pendingSegments (author, firstSequence, lastSequence, digest, segment) VALUES (?, ?, ?, ?, ?)",
-                arguments: [Data(segment.author.bytes), Int64(segment.firstSequence), Int64(segment.lastSequence),
-                            Data(Blake2b.hash256(encoded)), Data(encoded)])
+            try store(segment, in: "pendingSegments", db)
             report.segmentsPending = 1
             return report
         }
 
-        // Everything this replica already holds must be the very same ops.
-        let overlapEnd = min(segment.lastSequence, row.headSequence)
-        if segment.firstSequence >= 2, segment.firstSequence - 1 <= row.headSequence,
-            try row.hash(of: segment.firstSequence - 1, in: db) != segment.previousHash
-        {
-            return try recordFork(row: row, sequence: segment.firstSequence - 1, otherHash: segment.previousHash, segment: segment, db)
-        }
-        if segment.firstSequence <= overlapEnd {
-            for sequence in segment.firstSequence...overlapEnd {
-                let incoming = ops[Int(sequence - segment.firstSequence)]
-                if try row.hash(of: sequence, in: db) != incoming.hash {
-                    return try recordFork(row: row, sequence: sequence, otherHash: incoming.hash, segment: segment, db)
-                }
-                report.opsAlreadyHeld += 1
+        // Everything this replica already holds must be the very same ops: the lowest sequence
+        // where the segment and the held log disagree is a fork point.
+        if var held = row, let conflict = try lowestConflict(segment, ops, held, db) {
+            guard held.frozenAt == 0 || conflict < held.frozenAt else {
+                report.opsAlreadyHeld = ops.count
+                return report  // evidence of a fork above the one already known changes nothing
             }
+            try recordFork(&held, at: conflict, segment: segment, ops: ops, db)
+            report.rejected.append(.fork(author: held.key, sequence: conflict))
+            return report
         }
 
+        var author = try row ?? AuthorRow.findOrCreate(segment.author, in: db)
+        report.opsAlreadyHeld = segment.firstSequence > head ? 0 : Int(min(segment.lastSequence, head) - segment.firstSequence + 1)
+        let fresh = ops.drop { $0.sequence <= head }
+        guard let last = fresh.last else { return report }
+
+        // An op stamped beyond what this clock accepts waits, whole segment and all, until the
+        // clock gets there (only the segment's last op carries the signature a head needs).
+        if author.frozenAt == 0, let stamp = last.clock, stamp.physicalMilliseconds > now.addingClamped(HybridLogicalClock.maximumDriftMilliseconds) {
+            if PlantedBug.active.contains(.ingestDropsGaps) { return report }  // the planted bug loses ops it cannot apply yet
+            try store(segment, in: "heldSegments", releaseAt: stamp.physicalMilliseconds - HybridLogicalClock.maximumDriftMilliseconds, db)
+            report.segmentsHeld = 1
+            return report
+        }
+
+        // Stamps strictly increase along a log: the first op that breaks this freezes its author
+        // there, as a fork does, identically on every replica holding the log.
+        var previousStamp = try author.tail(of: head, in: db).flatMap(Self.stamp(ofTail:)) ?? .zero
         var sink = OpSink()
-        for op in ops where op.sequence > row.headSequence {
-            // Only the last op of a segment keeps its signature; the chain covers the others.
-            try row.append(op, to: &sink, db)
-            try Materializer.apply(op, authorRow: row.id, db)
-            report.opsApplied += 1
+        for op in fresh {
+            let stamp = op.clock ?? .zero
+            if author.frozenAt == 0, op.sequence > 1, stamp <= previousStamp {
+                try author.freeze(at: op.sequence, forked: false, in: db)
+            }
+            previousStamp = max(previousStamp, stamp)
+            try author.append(op, to: &sink, db)
+            if author.frozenAt == 0 {
+                try Materializer.apply(op, authorRow: author.id, db)
+                report.opsApplied += 1
+            }
         }
         try sink.flush(db)
-        try row.saveHead(in: db)
-        if report.opsApplied > 0, let clock = ops[ops.count - 1].clock, clock > newest { newest = clock }
+        try author.saveHead(in: db)
+        if report.opsApplied > 0, let clock = last.clock, clock > newest { newest = clock }
+        row = author
 
         // A filled gap releases the segments waiting above it, one at a time and each on its
         // own: a waiting segment that is refused (a fork, say) does not undo the ops before it.
-        while true {
-            guard let pending = try Row.fetchOne(
-                db,
-                sql: """
-                    SELECT firstSequence, lastSequence, digest, segment FROM pendingSegments
-                    WHERE author = ? AND firstSequence <= (SELECT headSequence + 1 FROM authors WHERE key = ?)
-                    ORDER BY firstSequence, digest LIMIT 1
-                    """,
-                arguments: [Data(segment.author.bytes), Data(segment.author.bytes)])
-            else { break }
+        while let pending = try Row.fetchOne(
+            db,
+            sql: """
+                SELECT firstSequence, lastSequence, digest, segment FROM pendingSegments
+                WHERE author = ? AND firstSequence <= (SELECT headSequence + 1 FROM authors WHERE key = ?)
+                ORDER BY firstSequence, digest LIMIT 1
+                """,
+            arguments: [Data(segment.author.bytes), Data(segment.author.bytes)])
+        {
             try db.execute(
                 sql: "DELETE FROM pendingSegments WHERE author = ? AND firstSequence = ? AND lastSequence = ? AND digest = ?",
                 arguments: [Data(segment.author.bytes), pending[0] as Int64, pending[1] as Int64, pending[2] as Data])
             guard let stored = try? AuthorSegment(decoding: Array(pending[3] as Data)) else { continue }
-            do {
-                try db.inSavepoint {
-                    report += try ingest(stored, newest: &newest, db)
-                    return .commit
-                }
-            } catch let error as IngestError {
-                report.rejected.append(error)
-            }
+            report += try ingestInSavepoint(stored, now: now, local: local, newest: &newest, db)
         }
         return report
     }
 
-    /// Keeps the proof of a fork (both hashes and the other segment) and refuses the author
-    /// from now on. Nothing of the forking segment is applied.
-    private static func recordFork(
-        row: AuthorRow, sequence: UInt64, otherHash: [UInt8], segment: AuthorSegment, _ db: Database
-    ) throws -> IngestReport {
+    /// The lowest sequence number at which `segment` and the held log carry different
+    /// authenticated hashes (the segment authenticates its previous hash too), or `nil`.
+    /// Hash chains make disagreement monotone, so a binary search finds it.
+    private static func lowestConflict(_ segment: AuthorSegment, _ ops: [SignedOp], _ row: AuthorRow, _ db: Database) throws -> UInt64? {
+        let low = segment.firstSequence - 1
+        let high = min(segment.lastSequence, row.headSequence)
+        guard low <= high else { return nil }
+        func incoming(_ sequence: UInt64) -> [UInt8] {
+            sequence == low ? segment.previousHash : ops[Int(sequence - segment.firstSequence)].hash
+        }
+        func differs(_ sequence: UInt64) throws -> Bool { try row.hash(of: sequence, in: db) != incoming(sequence) }
+        guard try differs(high) else { return nil }
+        var (agree, disagree) = (low, high)  // invariant: `disagree` differs; `agree` agrees unless it is `low`
+        if try differs(low) { return low }
+        while disagree - agree > 1 {
+            let middle = agree + (disagree - agree) / 2
+            if try differs(middle) { disagree = middle } else { agree = middle }
+        }
+        return disagree
+    }
+
+    /// Freezes `row`'s author at the fork point `sequence`, keeps the segment that proves it
+    /// (only the lowest proof per author is kept: it alone decides), and rebuilds the views when
+    /// ops that now no longer count had changed them.
+    private static func recordFork(_ row: inout AuthorRow, at sequence: UInt64, segment: AuthorSegment, ops: [SignedOp], _ db: Database) throws {
+        let otherHash = sequence == segment.firstSequence - 1 ? segment.previousHash : ops[Int(sequence - segment.firstSequence)].hash
+        try db.execute(sql: "DELETE FROM forks WHERE author = ?", arguments: [Data(row.key.bytes)])
         try db.execute(
-            sql: "INSERT OR IGNORE INTO forks (author, sequence, heldHash, otherHash, otherSegment) VALUES (?, ?, ?, ?, ?)",
+            sql: "INSERT INTO forks (author, sequence, heldHash, otherHash, otherSegment) VALUES (?, ?, ?, ?, ?)",
             arguments: [Data(row.key.bytes), Int64(sequence), Data(try row.hash(of: sequence, in: db) ?? []),
                         Data(otherHash), Data(segment.encoded())])
-        try row.markForked(in: db)
+        let previous = row.frozenAt == 0 ? row.headSequence + 1 : row.frozenAt
+        try row.freeze(at: sequence, forked: true, in: db)
+        let changedViews = try Bool.fetchOne(
+            db,
+            sql: "SELECT EXISTS (SELECT 1 FROM ops o WHERE o.author = ? AND o.sequence >= ? AND o.sequence < ? AND NOT \(Schema.anyScore))",
+            arguments: [row.id, Int64(sequence), Int64(previous)]) ?? false
+        if changedViews { try Materializer.rebuild(db) }
+    }
+
+    /// Keeps `segment` aside in `table` (pending above a gap, or held until `releaseAt`).
+    private static func store(_ segment: AuthorSegment, in table: String, releaseAt: UInt64? = nil, _ db: Database) throws {
+        let encoded = segment.encoded()
+        var values: [any DatabaseValueConvertible] = [
+            Data(segment.author.bytes), Int64(segment.firstSequence), Int64(segment.lastSequence),
+            Data(Blake2b.hash256(encoded)), Data(encoded),
+        ]
+        var columns = "author, firstSequence, lastSequence, digest, segment"
+        if let releaseAt {
+            columns += ", releaseAt"
+            values.append(Int64(clamping: releaseAt))
+        }
+        let placeholders = Array(repeating: "?", count: values.count).joined(separator: ", ")
+        try db.execute(sql: "INSERT OR IGNORE INTO \(table) (\(columns)) VALUES (\(placeholders))", arguments: StatementArguments(values))
+    }
+
+    /// Applies the held segments whose stamps this clock now accepts.
+    private static func releaseHeldSegments(
+        now: UInt64, local: AuthorID, newest: inout HLCTimestamp, _ db: Database
+    ) throws -> IngestReport {
         var report = IngestReport()
-        report.rejected.append(.fork(author: row.key, sequence: sequence))
+        let due = try Row.fetchAll(
+            db,
+            sql: "SELECT author, firstSequence, lastSequence, digest, segment FROM heldSegments WHERE releaseAt <= ? ORDER BY author, firstSequence, digest",
+            arguments: [Int64(clamping: now)])
+        for row in due {
+            try db.execute(
+                sql: "DELETE FROM heldSegments WHERE author = ? AND firstSequence = ? AND lastSequence = ? AND digest = ?",
+                arguments: [row[0] as Data, row[1] as Int64, row[2] as Int64, row[3] as Data])
+            guard let segment = try? AuthorSegment(decoding: Array(row[4] as Data)) else { continue }
+            report += try ingestInSavepoint(segment, now: now, local: local, newest: &newest, db)
+        }
         return report
+    }
+
+    /// Applies held segments that the clock now accepts; local writes call it first, so a held
+    /// op never lands after a local op that the user wrote later.
+    func releaseHeldSegments(now: UInt64, _ db: Database) throws {
+        var newest = HLCTimestamp.zero
+        _ = try Self.releaseHeldSegments(now: now, local: author, newest: &newest, db)
+        if newest > .zero {
+            var hlc = try Self.loadClock(db)
+            hlc.observe(newest, nowMilliseconds: now)
+            try Self.saveClock(hlc, db)
+        }
+    }
+
+    static func stamp(ofTail tail: [UInt8]) -> HLCTimestamp? {
+        var reader = ByteReader(tail.prefix(SignedOp.clockBytes))
+        return try? reader.readTimestamp()
+    }
+}
+
+extension UInt64 {
+    /// `self + other`, or `UInt64.max` where that would overflow.
+    func addingClamped(_ other: UInt64) -> UInt64 {
+        let (sum, overflow) = addingReportingOverflow(other)
+        return overflow ? .max : sum
     }
 }

@@ -8,9 +8,14 @@ extension Replica {
     /// a fresh clock reading, and updates the views, all inside the caller's transaction.
     @discardableResult
     func append(_ payload: OpPayload, in db: Database) throws -> SignedOp {
+        let now = clock.nowMilliseconds()
+        try releaseHeldSegments(now: now, db)
         var row = try AuthorRow.findOrCreate(author, in: db)
+        if try row.frozenAt > 0 || Meta.get(.writtenElsewhere, in: db) != nil {
+            throw ReplicaError.writtenElsewhere(author: author.short, forkedAt: row.frozenAt == 0 ? nil : row.frozenAt)
+        }
         var hlc = try Self.loadClock(db)
-        let clockReading = hlc.tick(nowMilliseconds: clock.nowMilliseconds())
+        let clockReading = hlc.tick(nowMilliseconds: now)
         try Self.saveClock(hlc, db)
         let op = SignedOp(
             keys: keys, author: author, sequence: row.headSequence + 1, previousHash: row.headHash,
@@ -35,75 +40,137 @@ extension Replica {
         try Meta.set(.clock, writer.bytes, in: db)
     }
 
-    /// For each author, the highest sequence number held with no gap below it.
+    /// For each author, the highest sequence number held with no gap below it, the first bytes
+    /// of that op's hash, and the fork point of a frozen author.
+    ///
+    /// Every sync starts here, so held segments that this clock now accepts are applied first:
+    /// an idle replica that only syncs still takes them in once their time comes.
     public func versionVector() throws -> VersionVector {
-        try read { db in try Self.versionVector(db) }
+        let now = clock.nowMilliseconds()
+        if try read({ db in
+            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM heldSegments WHERE releaseAt <= ?)", arguments: [Int64(clamping: now)])
+        }) == true {
+            try write { db in try releaseHeldSegments(now: now, db) }
+        }
+        return try read { db in try Self.versionVector(db) }
     }
 
     static func versionVector(_ db: Database) throws -> VersionVector {
-        var vector = VersionVector()
-        for row in try Row.fetchAll(db, sql: "SELECT key, headSequence FROM authors WHERE headSequence > 0") {
-            vector[AuthorID(bytes: Array(row[0] as Data))!] = UInt64(row[1] as Int64)
+        var entries: [AuthorID: VersionVector.Entry] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT key, headSequence, headHash, frozenAt FROM authors WHERE headSequence > 0") {
+            let frozenAt = UInt64(row[3] as Int64)
+            entries[AuthorID(bytes: Array(row[0] as Data))!] = .init(
+                sequence: UInt64(row[1] as Int64), hashPrefix: Array(row[2] as Data), frozenAt: frozenAt == 0 ? nil : frozenAt)
         }
-        return vector
+        return VersionVector(entries: entries)
     }
 
-    /// Every op this replica holds above `vector`, one segment per author, in author order.
+    /// What a peer holding `vector` lacks, one or more segments per author, in author order:
+    /// - a live author: the ops above the peer's entry, or the whole log when the peer's entry
+    ///   names another op at its sequence (two branches: the peer finds the fork point);
+    /// - a frozen author, unless the peer is frozen at the same point or lower: the fork's
+    ///   evidence, the held log from its first op and the stored other branch.
+    /// A peer that holds more of a live author than this replica, or is frozen where this
+    /// replica is live, gets nothing: it sends the evidence itself.
     public func delta(above vector: VersionVector) throws -> [AuthorSegment] {
         try read { db in
             var segments: [AuthorSegment] = []
             let authors = try Row.fetchAll(
-                db, sql: "SELECT id, key, headSequence FROM authors WHERE headSequence > 0 ORDER BY key")
+                db, sql: "SELECT id, key, headSequence, headHash, frozenAt FROM authors WHERE headSequence > 0 ORDER BY key")
             for authorRow in authors {
                 let key = AuthorID(bytes: Array(authorRow[1] as Data))!
                 let head = UInt64(authorRow[2] as Int64)
-                let known = vector[key]
-                guard head > known else { continue }
+                let frozenAt = UInt64(authorRow[4] as Int64)
+                let peer = vector.entry(key)
+                let from: UInt64
+                if frozenAt > 0 {
+                    if let peerFork = peer?.frozenAt, peerFork <= frozenAt { continue }
+                    from = 1
+                } else if let peer {
+                    guard peer.frozenAt == nil, peer.sequence <= head else { continue }
+                    if let prefix = peer.hashPrefix,
+                        try Self.hash(authorRow[0] as Int64, peer.sequence, db).map({ Array($0.prefix(prefix.count)) }) != prefix
+                    {
+                        from = 1
+                    } else {
+                        guard peer.sequence < head else { continue }
+                        from = peer.sequence + 1
+                    }
+                } else {
+                    from = 1
+                }
                 if PlantedBug.active.contains(.relayForgetsWatch), key != author,
                     try ViewReader(db: db).register(Data(key.bytes), "device.kind") == Data("watch".utf8)
                 {
                     continue  // the planted bug: a relay forgets the watch's ops
                 }
-                let rows = try Row.fetchAll(
-                    db,
-                    sql: "SELECT sequence, hash, tail, signature FROM ops WHERE author = ? AND sequence >= ? ORDER BY sequence",
-                    arguments: [authorRow[0] as Int64, Int64(known)])
-                var previousHash = SignedOp.noPreviousHash
-                var tails: [[UInt8]] = []
-                tails.reserveCapacity(rows.count)
-                var lastSignature: [UInt8]?
-                for row in rows {
-                    if UInt64(row[0] as Int64) == known {
-                        previousHash = Array(row[1] as Data)
-                        continue
-                    }
-                    tails.append(Array(row[2] as Data))
-                    lastSignature = (row[3] as Data?).map { Array($0) }
+                segments.append(try Self.segment(of: key, row: authorRow[0] as Int64, from: from, db, directory: directory))
+                if frozenAt > 0, let proof = try Data.fetchOne(
+                    db, sql: "SELECT otherSegment FROM forks WHERE author = ? ORDER BY sequence LIMIT 1", arguments: [Data(key.bytes)]),
+                    let other = try? AuthorSegment(decoding: Array(proof))
+                {
+                    segments.append(other)
                 }
-                // The head op always carries its signature (docs/replication.md, invariants).
-                guard let lastSignature else {
-                    throw ReplicaError.corruptStore(path: directory.path, detail: "author \(key.short)'s head op has no signature")
-                }
-                segments.append(AuthorSegment(
-                    author: key, firstSequence: known + 1, previousHash: previousHash, tails: tails,
-                    lastSignature: lastSignature))
             }
             return segments
         }
     }
 
-    /// A hash of the whole op set: equal on two replicas exactly when they hold the same ops.
-    /// Each author's head hash commits to its entire log through the hash chain.
+    private static func hash(_ row: Int64, _ sequence: UInt64, _ db: Database) throws -> [UInt8]? {
+        try Data.fetchOne(db, sql: "SELECT hash FROM ops WHERE author = ? AND sequence = ?", arguments: [row, Int64(sequence)]).map { Array($0) }
+    }
+
+    /// The held ops of `key` from `first` to its head, as one segment signed by its head op.
+    private static func segment(of key: AuthorID, row: Int64, from first: UInt64, _ db: Database, directory: URL) throws -> AuthorSegment {
+        let rows = try Row.fetchAll(
+            db,
+            sql: "SELECT sequence, hash, tail, signature FROM ops WHERE author = ? AND sequence >= ? ORDER BY sequence",
+            arguments: [row, Int64(first - 1)])
+        var previousHash = SignedOp.noPreviousHash
+        var tails: [[UInt8]] = []
+        tails.reserveCapacity(rows.count)
+        var lastSignature: [UInt8]?
+        for row in rows {
+            if UInt64(row[0] as Int64) == first - 1 {
+                previousHash = Array(row[1] as Data)
+                continue
+            }
+            tails.append(Array(row[2] as Data))
+            lastSignature = (row[3] as Data?).map { Array($0) }
+        }
+        // The head op always carries its signature (docs/store.md, invariants).
+        guard let lastSignature else {
+            throw ReplicaError.corruptStore(path: directory.path, detail: "author \(key.short)'s head op has no signature")
+        }
+        return AuthorSegment(author: key, firstSequence: first, previousHash: previousHash, tails: tails, lastSignature: lastSignature)
+    }
+
+    /// A hash of the state views derive from: equal on two replicas exactly when they count the
+    /// same ops. Per author, in key order, `key ‖ counted:u64 ‖ hash of op counted ‖ frozen:u8`,
+    /// where `counted` is the head of a live author and the op below the fork point of a frozen
+    /// one: the hash chain commits to the whole counted log, and the fork state is part of it.
     public func digest() throws -> String {
         try read { db in try Self.digest(db) }
     }
 
     static func digest(_ db: Database) throws -> String {
         var writer = ByteWriter()
-        for row in try Row.fetchAll(db, sql: "SELECT key, headSequence, headHash FROM authors WHERE headSequence > 0 ORDER BY key") {
+        let rows = try Row.fetchAll(db, sql: """
+            SELECT a.key, a.headSequence, a.headHash, a.frozenAt, o.hash FROM authors a
+            LEFT JOIN ops o ON o.author = a.id AND o.sequence = a.frozenAt - 1
+            WHERE a.headSequence > 0 ORDER BY a.key
+            """)
+        for row in rows {
+            let frozenAt = UInt64(row[3] as Int64)
             writer.write(raw: Array(row[0] as Data))
-            writer.write(UInt64(row[1] as Int64))
-            writer.write(raw: Array(row[2] as Data))
+            if frozenAt == 0 {
+                writer.write(UInt64(row[1] as Int64))
+                writer.write(raw: Array(row[2] as Data))
+            } else {
+                writer.write(frozenAt - 1)
+                writer.write(raw: (row[4] as Data?).map { Array($0) } ?? SignedOp.noPreviousHash)
+            }
+            writer.write(UInt8(frozenAt == 0 ? 0 : 1))
         }
         return Hex.encode(Blake2b.hash256(writer.bytes))
     }

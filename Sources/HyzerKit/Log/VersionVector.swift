@@ -1,30 +1,112 @@
 import HyzerDomain
 
-/// For each author, the highest sequence number held with no gap below it.
+/// For each author, the highest sequence number held with no gap below it, the first bytes of
+/// that op's hash, and whether the holder's evidence shows the author forked (docs/store.md).
+///
+/// The hash makes two equal-length branches of one author visible; the fork state lets a peer
+/// see that this replica already holds (or still lacks) a fork's proof. Vectors built from
+/// sequence numbers alone (version 1 bundles, a transport's bookkeeping) carry neither: their
+/// entries are trusted by sequence number only.
 public struct VersionVector: Hashable, Sendable {
-    public var heads: [AuthorID: UInt64]
+    /// What a replica holds of one author's log.
+    public struct Entry: Hashable, Sendable {
+        /// Bytes of the head hash a vector carries.
+        public static let hashPrefixBytes = 8
+
+        /// The highest sequence number held with no gap below it.
+        public var sequence: UInt64
+        /// The first `hashPrefixBytes` of the hash of op `sequence`; `nil` when unknown.
+        public var hashPrefix: [UInt8]?
+        /// The fork point: the lowest sequence at which the holder's evidence shows two
+        /// different authenticated ops (or the first op whose stamp does not increase). No op of
+        /// the author at or above it counts in views. `nil` while the author is live.
+        public var frozenAt: UInt64?
+
+        public init(sequence: UInt64, hashPrefix: [UInt8]? = nil, frozenAt: UInt64? = nil) {
+            self.sequence = sequence
+            self.hashPrefix = hashPrefix.map { Array($0.prefix(Self.hashPrefixBytes)) }
+            self.frozenAt = frozenAt
+        }
+
+        /// Whether this entry shows at least what `other` shows: a frozen entry knows more than
+        /// a live one, a lower fork point more than a higher one, and among live entries a
+        /// higher sequence more than a lower one; equal live sequences with different known
+        /// hashes show different things.
+        public func covers(_ other: Entry) -> Bool {
+            switch (frozenAt, other.frozenAt) {
+            case (let mine?, let theirs?): return mine <= theirs
+            case (.some, nil): return true
+            case (nil, .some): return false
+            case (nil, nil):
+                if sequence != other.sequence { return sequence > other.sequence }
+                guard let mine = hashPrefix, let theirs = other.hashPrefix else { return true }
+                return mine == theirs
+            }
+        }
+    }
+
+    public private(set) var entries: [AuthorID: Entry]
 
     public init(_ heads: [AuthorID: UInt64] = [:]) {
-        self.heads = heads.filter { $0.value > 0 }
+        entries = heads.filter { $0.value > 0 }.mapValues { Entry(sequence: $0) }
     }
 
-    public subscript(author: AuthorID) -> UInt64 {
-        get { heads[author] ?? 0 }
-        set { heads[author] = newValue == 0 ? nil : newValue }
+    public init(entries: [AuthorID: Entry]) {
+        self.entries = entries.filter { $0.value.sequence > 0 }
     }
+
+    /// Sequence numbers alone.
+    public var heads: [AuthorID: UInt64] { entries.mapValues(\.sequence) }
+
+    /// The sequence number held of `author`. Setting it drops what the entry knew of the hash
+    /// and the fork state: the entry is then trusted by its sequence number only.
+    public subscript(author: AuthorID) -> UInt64 {
+        get { entries[author]?.sequence ?? 0 }
+        set { entries[author] = newValue == 0 ? nil : Entry(sequence: newValue) }
+    }
+
+    /// The whole entry of `author`, if any.
+    public func entry(_ author: AuthorID) -> Entry? { entries[author] }
 
     /// Authors in byte order, for deterministic output.
     public var sortedEntries: [(author: AuthorID, sequence: UInt64)] {
-        heads.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        entries.sorted { $0.key < $1.key }.map { ($0.key, $0.value.sequence) }
     }
 
-    /// Raises each entry to `other`'s where `other` holds more.
+    /// Whole entries in author byte order.
+    public var sortedFullEntries: [(author: AuthorID, entry: Entry)] {
+        entries.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+    }
+
+    /// Takes `other`'s entry wherever it shows more (see `Entry.covers`); where neither covers
+    /// the other (two branches of equal length), `other`'s, the newer news, wins.
     public mutating func formMaximum(_ other: VersionVector) {
-        for (author, sequence) in other.heads where sequence > self[author] { self[author] = sequence }
+        for (author, theirs) in other.entries {
+            guard let mine = entries[author] else {
+                entries[author] = theirs
+                continue
+            }
+            if !mine.covers(theirs) { entries[author] = theirs }
+        }
     }
 
-    /// Whether this vector holds everything `other` holds.
+    /// Whether this vector holds everything `other` holds, hashes and fork states included.
     public func covers(_ other: VersionVector) -> Bool {
-        other.heads.allSatisfy { self[$0.key] >= $0.value }
+        other.entries.allSatisfy { author, theirs in entries[author]?.covers(theirs) ?? false }
+    }
+
+    /// Sets, for every author where some vector of `members` disagrees with `local` on the
+    /// branch or the fork state, that member's entry: a delta above the result then carries the
+    /// proof that member lacks. Used by transports that compute what to send by sequence
+    /// numbers alone (folder sync).
+    public mutating func formEvidenceNeeds(of members: some Collection<VersionVector>, local: VersionVector) {
+        for member in members {
+            for (author, theirs) in member.entries {
+                guard let mine = local.entries[author] else { continue }
+                let disagrees = mine.frozenAt != theirs.frozenAt
+                    || (mine.sequence == theirs.sequence && theirs.hashPrefix != nil && mine.hashPrefix != theirs.hashPrefix)
+                if disagrees { entries[author] = theirs }
+            }
+        }
     }
 }

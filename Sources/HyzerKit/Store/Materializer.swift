@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import HyzerCrypto
 import HyzerDomain
 
 /// Keeps the view tables in step with the log. `apply` runs in the transaction that appends
@@ -34,13 +35,13 @@ enum Materializer {
             try setRegister(device, "device.kind", Data(kind.rawValue.utf8), stamp: stamp, db)
         case .playerCreated(let displayName):
             try db.cachedStatement(sql: "INSERT OR IGNORE INTO players (id, creator, createdMilliseconds, createdCounter) VALUES (?, ?, ?, ?)").execute(
-                arguments: [entity, Data(op.author.bytes), Int64(clock.physicalMilliseconds), Int64(clock.counter)])
+                arguments: [entity, Data(op.author.bytes), Int64(bitPattern: clock.physicalMilliseconds), Int64(clock.counter)])
             try setRegister(entity, "name", Data(displayName.utf8), stamp: stamp, db)
         case .playerRenamed(let playerID, let displayName):
             try setRegister(Data(playerID.bytes), "name", Data(displayName.utf8), stamp: stamp, db)
         case .courseCreated(let name, let pars):
             try db.cachedStatement(sql: "INSERT OR IGNORE INTO courses (id, holeCount, seeded, createdMilliseconds, createdCounter) VALUES (?, ?, 0, ?, ?)").execute(
-                arguments: [entity, pars.count, Int64(clock.physicalMilliseconds), Int64(clock.counter)])
+                arguments: [entity, pars.count, Int64(bitPattern: clock.physicalMilliseconds), Int64(clock.counter)])
             try setRegister(entity, "name", Data(name.utf8), stamp: stamp, db)
             for (index, par) in pars.enumerated() {
                 try setRegister(entity, Register.par(index + 1), Data([UInt8(clamping: par)]), stamp: stamp, db)
@@ -54,24 +55,33 @@ enum Materializer {
         case .roundStarted:
             try db.cachedStatement(sql: "INSERT OR IGNORE INTO rounds (id, author, sequence, stamp) VALUES (?, ?, ?, ?)").execute(
                 arguments: [entity, authorRow, Int64(op.sequence), Data(stamp)])
-        case .roundFinished(let roundID, _):
+        case .roundFinished(let roundID, _), .roundFinishedCovering(let roundID, _, _):
             try db.cachedStatement(sql: "INSERT OR IGNORE INTO roundFinishes (round, author, sequence) VALUES (?, ?, ?)").execute(
                 arguments: [Data(roundID.bytes), authorRow, Int64(op.sequence)])
         case .scoreRecorded:
             break
+        case .deviceSucceeded(let predecessor, let signature):
+            guard Ed25519.verify(
+                signature: signature, of: DeviceSuccession.message(successor: op.author), publicKey: predecessor.bytes)
+            else { return }
+            try db.cachedStatement(sql: "INSERT OR IGNORE INTO deviceSuccessions (predecessor, successor, signature) VALUES (?, ?, ?)").execute(
+                arguments: [Data(predecessor.bytes), Data(op.author.bytes), Data(signature)])
         case .deviceLinked(let device, let playerID):
             try db.cachedStatement(sql: "INSERT OR IGNORE INTO deviceLinks (player, device, linkedBy, sequence) VALUES (?, ?, ?, ?)").execute(
                 arguments: [Data(playerID.bytes), Data(device.bytes), Data(op.author.bytes), Int64(op.sequence)])
         }
     }
 
-    /// Empties the view tables and derives them again from the seed and the whole log.
+    /// Empties the view tables and derives them again from the seed and the ops that count: the
+    /// whole log of a live author, and a frozen author's ops below its fork point.
     static func rebuild(_ db: Database) throws {
         for table in Schema.viewTables { try db.execute(sql: "DELETE FROM \(table)") }
         try seed(db)
         let rows = try Row.fetchCursor(db, sql: """
             SELECT ops.author, authors.key, ops.sequence, ops.hash, ops.tail
-            FROM ops JOIN authors ON authors.id = ops.author ORDER BY ops.author, ops.sequence
+            FROM ops JOIN authors ON authors.id = ops.author
+            WHERE authors.frozenAt = 0 OR ops.sequence < authors.frozenAt
+            ORDER BY ops.author, ops.sequence
             """)
         var previous: (row: Int64, hash: [UInt8]) = (-1, SignedOp.noPreviousHash)
         while let row = try rows.next() {

@@ -11,6 +11,9 @@ enum Meta: String {
     case owner
     /// The hybrid logical clock's latest reading (12 bytes).
     case clock
+    /// Set when ingest met ops of this replica's own key that it did not write: another copy
+    /// of the store writes too, so this one refuses to write (docs/store.md).
+    case writtenElsewhere
     /// The group this replica syncs with: its id (16 bytes) and secret (32 bytes).
     case groupID, groupSecret
 
@@ -22,6 +25,10 @@ enum Meta: String {
         try db.execute(
             sql: "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
             arguments: [key.rawValue, Data(value)])
+    }
+
+    static func remove(_ key: Meta, in db: Database) throws {
+        try db.execute(sql: "DELETE FROM meta WHERE key = ?", arguments: [key.rawValue])
     }
 
     static func text(_ key: Meta, in db: Database) throws -> String? {

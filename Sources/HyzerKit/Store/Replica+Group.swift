@@ -56,6 +56,12 @@ extension Replica {
 
     // MARK: Transport bookkeeping
 
+    /// This replica's wall clock, in milliseconds since 1970: what a transport's own timers
+    /// read (the simulator's virtual clock in a simulation).
+    public func wallClockMilliseconds() -> UInt64 {
+        clock.nowMilliseconds()
+    }
+
     /// The records a transport keeps under `scope` (for instance, one shared folder).
     public func syncRecords(_ scope: String) throws -> [String: [UInt8]] {
         try read { db in

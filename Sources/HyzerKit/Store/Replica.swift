@@ -3,8 +3,8 @@ import GRDB
 import HyzerCrypto
 import HyzerDomain
 
-/// One replica: a store directory holding the SQLite database (`replica.sqlite`) and the
-/// Ed25519 secret key (`identity.key`, mode 0600).
+/// One replica: a store directory (mode 0700) holding the SQLite database (`replica.sqlite`,
+/// mode 0600) and the Ed25519 secret key (`identity.key`, mode 0600).
 ///
 /// Every change is an op appended to this replica's signed log in the same transaction as the
 /// view tables it updates. A `Replica` holds no mutable state of its own: the database is the
@@ -21,7 +21,7 @@ public final class Replica: Sendable {
     let database: DatabasePool
     let clock: any WallClock
 
-    private init(directory: URL, keys: SigningKeyPair, database: DatabasePool, clock: any WallClock) {
+    init(directory: URL, keys: SigningKeyPair, database: DatabasePool, clock: any WallClock) {
         self.directory = directory
         self.keys = keys
         self.author = AuthorID(bytes: keys.publicKey)!
@@ -42,7 +42,11 @@ public final class Replica: Sendable {
         try Validation.name(name, of: "device")
         if let owner { try Validation.name(owner, of: "player") }
         do {
-            try files.createDirectory(at: directory, withIntermediateDirectories: true)
+            // The directory holds the secret key and the group secret: only its owner enters it.
+            try files.createDirectory(at: directory.deletingLastPathComponent(), withIntermediateDirectories: true)
+            guard mkdir(directory.path, 0o700) == 0 || (errno == EEXIST && chmod(directory.path, 0o700) == 0) else {
+                throw ReplicaError.storage(detail: "cannot create \(directory.path): \(String(cString: strerror(errno)))")
+            }
             try KeyFile.write(keys, to: keyURL)
         } catch let error as ReplicaError {
             throw error
@@ -53,6 +57,13 @@ public final class Replica: Sendable {
         // complete, so a crash during init never leaves a half-made store.
         let partialURL = directory.appendingPathComponent(databaseFileName + ".partial")
         for suffix in ["", "-wal", "-shm"] { try? files.removeItem(atPath: partialURL.path + suffix) }
+        // SQLite opens an empty file as a new database and creates `-wal` and `-shm` with the
+        // main file's mode, so creating it 0600 first keeps all three private whatever the umask.
+        let created = Glibc.open(partialURL.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard created >= 0 else {
+            throw ReplicaError.storage(detail: "cannot create \(partialURL.path): \(String(cString: strerror(errno)))")
+        }
+        Glibc.close(created)
         do {
             let partial = try DatabaseQueue(path: partialURL.path, configuration: configuration())
             try Schema.migrator.migrate(partial)
@@ -88,6 +99,7 @@ public final class Replica: Sendable {
         guard FileManager.default.fileExists(atPath: databaseURL.path) else {
             throw ReplicaError.notAStore(path: directory.path)
         }
+        try Self.finishSuccession(in: directory)
         let keys = try KeyFile.read(from: keyURL)
         let database: DatabasePool
         let replicaKey: [UInt8]?
@@ -108,7 +120,12 @@ public final class Replica: Sendable {
 
     private static func configuration() -> Configuration {
         var configuration = Configuration()
-        configuration.busyMode = .timeout(10)
+        // A writer waiting for the store retries every millisecond (for up to about ten
+        // seconds), so it gets in between two of a long ingest's short transactions.
+        configuration.busyMode = .callback { tries in
+            usleep(1_000)
+            return tries < 10_000
+        }
         configuration.prepareDatabase { db in
             // FULL: a commit survives power loss, not only a process crash. A 32 MiB page cache
             // keeps a large ingest's B-tree pages in memory until the commit.

@@ -38,6 +38,9 @@ public enum ReplicaError: Error, Equatable, Sendable, CustomStringConvertible {
     case notOwner(player: String)
     /// The course was deleted.
     case courseDeleted(name: String)
+    /// Another copy of this store (restored from a backup, or copied) wrote ops with this
+    /// device's key, or this key's log forked: writing on would fork it (again).
+    case writtenElsewhere(author: String, forkedAt: UInt64?)
 
     public var description: String {
         switch self {
@@ -75,6 +78,10 @@ public enum ReplicaError: Error, Equatable, Sendable, CustomStringConvertible {
             "this device does not own \(player); run the command on a device that does"
         case .courseDeleted(let name):
             "course \(name) was deleted; choose another course (`hyzer-peer course list`)"
+        case .writtenElsewhere(let author, let forkedAt):
+            "another copy of this store (restored from a backup, or copied) writes with this device's key \(author)"
+                + (forkedAt.map { " and its log forked at op \($0)" } ?? "")
+                + "; this copy no longer writes. Continue under a new device key linked to the same owner with `hyzer-peer device continue`"
         }
     }
 

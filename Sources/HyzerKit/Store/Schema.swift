@@ -7,7 +7,7 @@ import GRDB
 /// `deviceLinks`) and the index `opsByScoredRound` are derived from the log, maintained in each op's
 /// transaction, and rebuilt from the log by `verify`.
 enum Schema {
-    static let viewTables = ["registers", "players", "courses", "rounds", "roundFinishes", "deviceLinks"]
+    static let viewTables = ["registers", "players", "courses", "rounds", "roundFinishes", "deviceLinks", "deviceSuccessions"]
 
     /// The condition that selects score ops of the round bound to `?` through `opsByScoredRound`.
     static let scoreOfRound = "substr(o.tail, 13, 1) = x'0a' AND substr(o.tail, 14, 16) = ?"
@@ -123,6 +123,58 @@ enum Schema {
                 ) WITHOUT ROWID;
                 """)
         }
+        migrator.registerMigration("v3-forks-clocks-junk") { db in
+            // `frozenAt`: the fork point of a forked author (0 while live); no op at or above it
+            // counts in views. `heldSegments`: segments stamped too far ahead of this replica's
+            // clock, applied once the clock reaches `releaseAt` (docs/store.md).
+            try db.execute(sql: """
+                ALTER TABLE authors ADD COLUMN frozenAt INTEGER NOT NULL DEFAULT 0;
+                UPDATE authors SET frozenAt = COALESCE((SELECT MIN(sequence) FROM forks WHERE forks.author = authors.key), 0);
+
+                CREATE TABLE heldSegments (
+                    author BLOB NOT NULL,
+                    firstSequence INTEGER NOT NULL,
+                    lastSequence INTEGER NOT NULL,
+                    digest BLOB NOT NULL,
+                    segment BLOB NOT NULL,
+                    releaseAt INTEGER NOT NULL,
+                    PRIMARY KEY (author, firstSequence, lastSequence, digest)
+                ) WITHOUT ROWID;
+                CREATE INDEX heldSegmentsByRelease ON heldSegments(releaseAt);
+
+                -- Validly signed successions (op kind 15): a view, like deviceLinks.
+                CREATE TABLE deviceSuccessions (
+                    predecessor BLOB NOT NULL,
+                    successor BLOB NOT NULL,
+                    signature BLOB NOT NULL,
+                    PRIMARY KEY (predecessor, successor)
+                ) WITHOUT ROWID;
+
+                -- A log whose stamps stop increasing is frozen at the first op that breaks the
+                -- order, as ingest now does (stamps compare as bytes: milliseconds ‖ counter).
+                UPDATE authors SET frozenAt = (
+                    SELECT MIN(s.sequence) FROM (
+                        SELECT o.author, o.sequence, substr(o.tail, 1, 12) AS stamp,
+                            LAG(substr(o.tail, 1, 12)) OVER (PARTITION BY o.author ORDER BY o.sequence) AS previous
+                        FROM ops o) s
+                    WHERE s.author = authors.id AND s.stamp <= s.previous)
+                WHERE EXISTS (
+                    SELECT 1 FROM ops o1 JOIN ops o2 ON o2.author = o1.author AND o2.sequence = o1.sequence + 1
+                    WHERE o1.author = authors.id AND substr(o2.tail, 1, 12) <= substr(o1.tail, 1, 12)
+                        AND (authors.frozenAt = 0 OR o2.sequence < authors.frozenAt));
+
+                -- Folder sync's cached vectors are in the version 1 layout: read them again.
+                DELETE FROM syncRecords WHERE key LIKE 'vector:%';
+                """)
+            // Stores that held a forked author's ops in their views drop them now.
+            if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM authors WHERE frozenAt > 0)") == true {
+                try Materializer.rebuild(db)
+            }
+        }
         return migrator
     }
+
+    /// The condition (on `ops o` joined with `authors a`) that an op counts in views: its author
+    /// is live, or the op lies below the author's fork point.
+    static let counts = "(a.frozenAt = 0 OR o.sequence < a.frozenAt)"
 }

@@ -36,7 +36,7 @@ struct StoredOp {
     static func scores(_ db: Database, round: UUID) throws -> [StoredOp] {
         let statement = try db.cachedStatement(sql: """
             SELECT \(columns) FROM ops o JOIN authors a ON a.id = o.author
-            WHERE \(Schema.scoreOfRound)
+            WHERE \(Schema.scoreOfRound) AND \(Schema.counts)
             ORDER BY o.author, o.sequence
             """)
         return try Row.fetchAll(statement, arguments: [Data(round.bytes)]).compactMap(StoredOp.init(row:))

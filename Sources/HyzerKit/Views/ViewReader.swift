@@ -25,7 +25,7 @@ struct ViewReader {
             guard let id = UUID(bytes: Array(row[0] as Data)), let creator = AuthorID(bytes: Array(row[1] as Data)) else { return nil }
             return Player(
                 id: id, displayName: try text(id, "name") ?? "",
-                createdAt: HLCTimestamp(physicalMilliseconds: UInt64(row[2] as Int64), counter: UInt32(row[3] as Int64)),
+                createdAt: HLCTimestamp(physicalMilliseconds: UInt64(bitPattern: row[2] as Int64), counter: UInt32(truncatingIfNeeded: row[3] as Int64)),
                 createdBy: creator)
         }
         .sorted { NameOrder.precedes($0.displayName, $0.id, $1.displayName, $1.id) }
@@ -45,7 +45,12 @@ struct ViewReader {
             else { return nil }
             return DeviceLink(player: player.lowercased, device: device, linkedBy: by)
         }
-        return Ownership(creators: creators, links: links)
+        let successions = try Row.fetchAll(db, sql: "SELECT predecessor, successor FROM deviceSuccessions").compactMap { row in
+            AuthorID(bytes: Array(row[0] as Data)).flatMap { predecessor in
+                AuthorID(bytes: Array(row[1] as Data)).map { DeviceSuccession(predecessor: predecessor, successor: $0) }
+            }
+        }
+        return Ownership(creators: creators, links: links, successions: successions)
     }
 
     // MARK: Courses
@@ -70,7 +75,7 @@ struct ViewReader {
         return Course(
             id: id, name: try text(id, "name") ?? "", pars: pars, isSeeded: row[1],
             deleted: try register(id, "deleted") != nil,
-            createdAt: HLCTimestamp(physicalMilliseconds: UInt64(row[2] as Int64), counter: UInt32(row[3] as Int64)))
+            createdAt: HLCTimestamp(physicalMilliseconds: UInt64(bitPattern: row[2] as Int64), counter: UInt32(truncatingIfNeeded: row[3] as Int64)))
     }
 
     // MARK: Rounds
@@ -108,14 +113,20 @@ struct ViewReader {
             return ScoreEvent(
                 id: op.entityID, roundID: score.roundID, holeNumber: score.hole, playerID: score.player.participantID,
                 strokeCount: score.strokes, supersedes: score.supersedes, reportedByPlayerID: score.reportedBy?.participantID,
-                deviceID: op.author, createdAt: op.clock)
+                deviceID: op.author, createdAt: op.clock, sequence: op.sequence)
         }
     }
 
     func finishes(round: UUID) throws -> [RoundFinish] {
         try StoredOp.fetch(db, from: "roundFinishes", where: "v.round = ?", arguments: [Data(round.bytes)]).compactMap { op in
-            guard case .roundFinished(let roundID, let force) = op.payload else { return nil }
-            return RoundFinish(roundID: roundID, deviceID: op.author, createdAt: op.clock, force: force)
+            switch op.payload {
+            case .roundFinished(let roundID, let force):
+                return RoundFinish(roundID: roundID, deviceID: op.author, createdAt: op.clock, force: force)
+            case .roundFinishedCovering(let roundID, let force, let covered):
+                return RoundFinish(roundID: roundID, deviceID: op.author, createdAt: op.clock, force: force, covered: covered)
+            default:
+                return nil
+            }
         }
     }
 

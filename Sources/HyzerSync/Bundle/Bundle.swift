@@ -6,14 +6,17 @@ import HyzerKit
 /// A delta bundle: the one format that carries ops between replicas, in files and over TCP.
 ///
 /// ```
-/// "HYZB" ‖ version:u8 ‖ group:16 ‖ sender:32 ‖ vector ‖ varint n ‖ n × segment ‖ signature:64
-/// vector    = varint m ‖ m × (author:32 ‖ sequence:varint)        (authors ascending)
+/// "HYZB" ‖ version:u8(=2) ‖ group:16 ‖ sender:32 ‖ vector ‖ varint n ‖ n × segment ‖ signature:64
+/// vector    = varint m ‖ m × entry                                 (authors ascending)
+/// entry     = author:32 ‖ sequence:varint ‖ flags:u8 ‖ [hash prefix:8 if flags & 1] ‖ [fork point:varint if flags & 2]
 /// signature = Ed25519(sender, "hyzer-bundle/v1" ‖ 0x00 ‖ BLAKE2b-256(every byte before it))
 /// ```
-/// A bundle with no segments publishes its sender's version vector.
+/// Version 1 bundles (entries `author ‖ sequence` only) are still read. A bundle with no
+/// segments publishes its sender's version vector. Two segments of one author that disagree
+/// are a fork's proof: they travel as ordinary segments.
 public struct Bundle: Hashable, Sendable {
     public static let magic = Array("HYZB".utf8)
-    public static let formatVersion: UInt8 = 1
+    public static let formatVersion: UInt8 = 2
     /// The largest bundle this build reads or writes.
     public static let bytesMax = 512 * 1024 * 1024
 
@@ -53,7 +56,7 @@ public struct Bundle: Hashable, Sendable {
             throw .notABundle(reason: "no bundle header")
         }
         let version = bytes[4]
-        guard version == Self.formatVersion else { throw .unsupportedVersion(version) }
+        guard version == 1 || version == Self.formatVersion else { throw .unsupportedVersion(version) }
         let signed = Array(bytes.dropLast(64))
         var reader = ByteReader(signed)
         do {
@@ -64,7 +67,7 @@ public struct Bundle: Hashable, Sendable {
             guard Ed25519.verify(signature: Array(bytes.suffix(64)), of: Self.signedMessage(signed), publicKey: sender.bytes) else {
                 throw BundleError.senderSignatureInvalid(sender: sender)
             }
-            senderVector = try Self.readVector(&reader)
+            senderVector = try Self.readVector(&reader, version: version)
             let count = try reader.readCount(maximum: 1_000_000)
             var segments: [AuthorSegment] = []
             for _ in 0..<count { segments.append(try AuthorSegment(from: &reader)) }
@@ -81,25 +84,43 @@ public struct Bundle: Hashable, Sendable {
         Array("hyzer-bundle/v1".utf8) + [0] + Blake2b.hash256(bytes)
     }
 
+    /// Writes `vector` in the current (version 2) layout.
     static func write(_ vector: VersionVector, into writer: inout ByteWriter) {
-        let entries = vector.sortedEntries
+        let entries = vector.sortedFullEntries
         writer.writeVarint(UInt64(entries.count))
-        for entry in entries {
-            writer.write(entry.author)
+        for (author, entry) in entries {
+            writer.write(author)
             writer.writeVarint(entry.sequence)
+            let hash = entry.hashPrefix.flatMap { $0.count == VersionVector.Entry.hashPrefixBytes ? $0 : nil }
+            writer.write(UInt8((hash == nil ? 0 : 1) | (entry.frozenAt == nil ? 0 : 2)))
+            if let hash { writer.write(raw: hash) }
+            if let frozenAt = entry.frozenAt { writer.writeVarint(frozenAt) }
         }
     }
 
-    static func readVector(_ reader: inout ByteReader) throws(DecodingError) -> VersionVector {
+    /// Reads a vector in the layout of bundle format `version` (1: sequence numbers only).
+    static func readVector(_ reader: inout ByteReader, version: UInt8 = formatVersion) throws(DecodingError) -> VersionVector {
         let count = try reader.readCount(maximum: 1_000_000)
-        var vector = VersionVector()
+        var entries: [AuthorID: VersionVector.Entry] = [:]
         var previous: AuthorID?
         for _ in 0..<count {
             let author = try reader.readAuthorID()
             guard previous.map({ $0 < author }) ?? true else { throw .outOfRange(field: "vector order") }
             previous = author
-            vector[author] = try reader.readVarint()
+            let sequence = try reader.readVarint()
+            guard version >= 2 else {
+                entries[author] = .init(sequence: sequence)
+                continue
+            }
+            let flags = try reader.readByte()
+            guard flags & ~3 == 0 else { throw .unknownTag(flags, field: "vector entry flags") }
+            let hash = flags & 1 != 0 ? try reader.readRaw(VersionVector.Entry.hashPrefixBytes) : nil
+            let frozenAt = flags & 2 != 0 ? try reader.readVarint() : nil
+            guard sequence >= 1, frozenAt.map({ $0 >= 1 && $0 <= sequence }) ?? true else {
+                throw .outOfRange(field: "vector entry")
+            }
+            entries[author] = .init(sequence: sequence, hashPrefix: hash, frozenAt: frozenAt)
         }
-        return vector
+        return VersionVector(entries: entries)
     }
 }

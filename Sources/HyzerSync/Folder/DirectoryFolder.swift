@@ -1,6 +1,15 @@
 import Foundation
+import HyzerCrypto
+import HyzerDomain
 
 /// A shared folder on the local file system.
+///
+/// Whoever can write into the folder is an adversary (docs/security.md): every path below the
+/// root is walked one component at a time with `openat(O_NOFOLLOW | O_DIRECTORY)`, files are
+/// opened with `O_NOFOLLOW` and must be regular files no larger than the caller's bound, and
+/// temporary files are created with `O_CREAT | O_EXCL` under unpredictable names. No symbolic
+/// link inside the folder is ever followed, and nothing outside it is ever written. The root
+/// itself is the user's choice and may be a link.
 public struct DirectoryFolder: SharedFolder {
     public let root: URL
 
@@ -10,37 +19,64 @@ public struct DirectoryFolder: SharedFolder {
 
     public var identity: String { root.path }
 
-    private func url(_ path: String) -> URL { root.appendingPathComponent(path) }
-
     public func list(_ directory: String) throws -> [FolderEntry] {
-        let base = url(directory)
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: base.path, isDirectory: &isDirectory), isDirectory.boolValue else { return [] }
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: base.path) else {
-            throw FolderError(path: base.path, reason: "the directory cannot be read (check its permissions)")
+        guard let descriptor = try openDirectory(directory, creating: false) else { return [] }
+        guard let stream = fdopendir(descriptor) else {
+            close(descriptor)
+            throw error(directory, "the directory cannot be read (check its permissions)")
         }
-        return names.sorted().compactMap { name in
+        defer { closedir(stream) }
+        var entries: [FolderEntry] = []
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard name != ".", name != ".." else { continue }
             var info = stat()
-            guard lstat(base.appendingPathComponent(name).path, &info) == 0 else { return nil }
-            let kind = info.st_mode & S_IFMT
-            guard kind == S_IFDIR || kind == S_IFREG else { return nil }  // links and devices are not ours
-            let modified = UInt64(info.st_mtim.tv_sec) * 1_000_000_000 + UInt64(info.st_mtim.tv_nsec)
-            return FolderEntry(name: name, isDirectory: kind == S_IFDIR, size: UInt64(info.st_size), modified: modified)
+            guard fstatat(dirfd(stream), name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { continue }
+            let kind: FolderEntry.Kind =
+                switch info.st_mode & S_IFMT {
+                case S_IFREG: .file
+                case S_IFDIR: .directory
+                default: .other
+                }
+            let modified = UInt64(info.st_mtim.tv_sec) &* 1_000_000_000 &+ UInt64(info.st_mtim.tv_nsec)
+            entries.append(FolderEntry(name: name, kind: kind, size: UInt64(max(0, info.st_size)), modified: modified))
         }
+        return entries.sorted { $0.name < $1.name }
     }
 
-    public func read(_ path: String) throws -> [UInt8] {
-        guard let data = FileManager.default.contents(atPath: url(path).path) else {
-            throw FolderError(path: url(path).path, reason: "the file cannot be read")
+    public func read(_ path: String, maximumBytes: Int) throws -> [UInt8] {
+        let (parent, name) = try split(path)
+        guard let directory = try openDirectory(parent, creating: false) else { throw error(path, String(cString: strerror(ENOENT))) }
+        defer { close(directory) }
+        // O_NONBLOCK: opening a FIFO must not wait for a writer; regular files ignore it.
+        let descriptor = openat(directory, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else { throw error(path, Self.reason(errno, "a symbolic link, which hyzer-peer never follows")) }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw error(path, String(cString: strerror(errno))) }
+        guard info.st_mode & S_IFMT == S_IFREG else { throw error(path, "not a regular file; it is not read") }
+        guard info.st_size <= maximumBytes else {
+            throw FolderError.tooLarge(path: absolute(path), size: UInt64(info.st_size), limit: maximumBytes)
         }
-        return Array(data)
+        var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
+        var filled = 0
+        while filled < bytes.count {
+            let count = bytes.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress! + filled, $0.count - filled) }
+            if count < 0, errno == EINTR { continue }
+            guard count >= 0 else { throw error(path, String(cString: strerror(errno))) }
+            if count == 0 { break }  // shrunk while being read: the content check refuses it
+            filled += count
+        }
+        return Array(bytes.prefix(filled))
     }
 
     public func writeAtomically(_ path: String, _ bytes: [UInt8]) throws {
-        let target = url(path)
-        let temporary = target.deletingLastPathComponent().appendingPathComponent(".\(target.lastPathComponent).\(getpid()).tmp")
-        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw FolderError(path: temporary.path, reason: String(cString: strerror(errno))) }
+        let (parent, name) = try split(path)
+        guard let directory = try openDirectory(parent, creating: false) else { throw error(path, String(cString: strerror(ENOENT))) }
+        defer { close(directory) }
+        let temporary = "." + Hex.encode(SecureRandom.bytes(16)) + ".tmp"
+        let descriptor = openat(directory, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw error(path, String(cString: strerror(errno))) }
         var failure: String?
         bytes.withUnsafeBytes { raw in
             var offset = 0
@@ -56,30 +92,86 @@ public struct DirectoryFolder: SharedFolder {
         }
         if failure == nil, fsync(descriptor) != 0 { failure = String(cString: strerror(errno)) }
         close(descriptor)
-        if failure == nil, rename(temporary.path, target.path) != 0 { failure = String(cString: strerror(errno)) }
+        // renameat replaces whatever has the final name (a planted link too) without following it.
+        if failure == nil, renameat(directory, temporary, directory, name) != 0 { failure = String(cString: strerror(errno)) }
         if let failure {
-            unlink(temporary.path)
-            throw FolderError(path: target.path, reason: failure)
+            unlinkat(directory, temporary, 0)
+            throw error(path, failure)
         }
         // The rename is durable once the directory itself is flushed.
-        let directory = open(target.deletingLastPathComponent().path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if directory >= 0 {
-            fsync(directory)
-            close(directory)
-        }
+        fsync(directory)
     }
 
     public func remove(_ path: String) throws {
-        guard unlink(url(path).path) == 0 || errno == ENOENT else {
-            throw FolderError(path: url(path).path, reason: String(cString: strerror(errno)))
-        }
+        let (parent, name) = try split(path)
+        guard let directory = try openDirectory(parent, creating: false) else { return }
+        defer { close(directory) }
+        guard unlinkat(directory, name, 0) == 0 || errno == ENOENT else { throw error(path, String(cString: strerror(errno))) }
     }
 
     public func makeDirectory(_ path: String) throws {
-        do {
-            try FileManager.default.createDirectory(at: url(path), withIntermediateDirectories: true)
-        } catch {
-            throw FolderError(path: url(path).path, reason: "the directory cannot be created (\(error.localizedDescription))")
+        if let descriptor = try openDirectory(path, creating: true) { close(descriptor) }
+    }
+
+    // MARK: Walking without following links
+
+    /// The components of a relative path; a refusal for `..`, `.`, empty components and NUL.
+    private func components(_ path: String) throws -> [String] {
+        guard !path.isEmpty else { return [] }
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        guard parts.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." && !$0.contains("\0") }) else {
+            throw error(path, "not a path inside the shared folder")
         }
+        return parts
+    }
+
+    private func split(_ path: String) throws -> (parent: String, name: String) {
+        let parts = try components(path)
+        guard let name = parts.last else { throw error(path, "not a path inside the shared folder") }
+        return (parts.dropLast().joined(separator: "/"), name)
+    }
+
+    /// A descriptor of the directory at `path`, reached from the root one component at a time
+    /// without following a link; `nil` when a component does not exist and `creating` is off.
+    private func openDirectory(_ path: String, creating: Bool) throws -> Int32? {
+        let parts = try components(path)
+        // The root is the user's choice: made with its parents, and it may be a link.
+        if creating { try? FileManager.default.createDirectory(at: root, withIntermediateDirectories: true) }
+        var current = open(root.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard current >= 0 else {
+            if errno == ENOENT, !creating { return nil }
+            throw FolderError(path: root.path, reason: Self.reason(errno, "not a directory"))
+        }
+        var walked = ""
+        for part in parts {
+            walked += walked.isEmpty ? part : "/" + part
+            if creating, mkdirat(current, part, 0o755) != 0, errno != EEXIST {
+                let reason = String(cString: strerror(errno))
+                close(current)
+                throw error(walked, "the directory cannot be created (\(reason))")
+            }
+            let next = openat(current, part, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            let failure = errno
+            close(current)
+            guard next >= 0 else {
+                if failure == ENOENT, !creating { return nil }
+                throw error(
+                    walked,
+                    Self.reason(failure, "a symbolic link or a file where a directory should be; remove it (links are never followed)"))
+            }
+            current = next
+        }
+        return current
+    }
+
+    /// The system's reason, or `link` for the errors a symbolic link or a non-directory causes.
+    private static func reason(_ code: Int32, _ link: String) -> String {
+        code == ELOOP || code == ENOTDIR ? link : String(cString: strerror(code))
+    }
+
+    private func absolute(_ path: String) -> String { root.appendingPathComponent(path).path }
+
+    private func error(_ path: String, _ reason: String) -> FolderError {
+        FolderError(path: absolute(path), reason: reason)
     }
 }

@@ -1,13 +1,23 @@
 import HyzerDomain
 import HyzerKit
 
-/// Where things live in a shared folder:
+/// Where things live in a shared folder (docs/folder-sync.md):
 /// `hyzer/<group id>/<author id>/<content hash>.hzb` for bundles and
-/// `hyzer/<group id>/<author id>/vector.hzv` for an author's published version vector.
-/// Each replica writes only into its own directory.
+/// `hyzer/<group id>/<author id>/vector-<content hash>.hzv` for an author's published version
+/// vector (`vector.hzv` in the first layout, still read). Each replica writes only into its own
+/// directory, and every file once, under a new name.
 enum FolderLayout {
+    /// The vector file's name in the first layout: read, never written.
     static let vectorFileName = "vector.hzv"
     static let bundleExtension = ".hzb"
+    /// How long a retired file (a replaced vector, a bundle every member holds) stays before it
+    /// is removed, by this replica's wall clock: time for a sync tool to finish copying it.
+    static let gracePeriodMilliseconds: UInt64 = 10 * 60_000
+    /// The largest bundle read or written: about 970,000 score events at 69 bytes each. A file
+    /// named like a bundle that is larger is refused by its size, before any byte is read.
+    static let maximumBundleBytes = 64 << 20
+    /// The largest vector file read: about 25,000 authors.
+    static let maximumVectorBytes = 1 << 20
 
     static func groupDirectory(_ group: GroupMembership) -> String {
         "hyzer/\(group.id.lowercased)"
@@ -27,5 +37,17 @@ enum FolderLayout {
 
     static func bundleName(contentHash: [UInt8]) -> String {
         Hex.encode(contentHash) + bundleExtension
+    }
+
+    static func vectorName(contentHash: [UInt8]) -> String {
+        "vector-" + Hex.encode(contentHash) + ".hzv"
+    }
+
+    /// Whether `name` is a vector file's: `vector-<64 lowercase hex digits>.hzv`, or `vector.hzv`.
+    static func isVectorName(_ name: String) -> Bool {
+        guard name != vectorFileName else { return true }
+        guard name.hasPrefix("vector-"), name.hasSuffix(".hzv") else { return false }
+        let stem = name.dropFirst(7).dropLast(4)
+        return stem.count == 64 && stem.allSatisfy { $0.isHexDigit && !$0.isUppercase }
     }
 }

@@ -25,43 +25,16 @@ public struct FolderSync {
         var report = FolderSyncReport()
         var records = try replica.syncRecords(scope)
         var updates: [String: [UInt8]?] = [:]
+        let now = replica.wallClockMilliseconds()
         let myDirectory = FolderLayout.memberDirectory(group, replica.author)
         try folder.makeDirectory(myDirectory)
 
         // 1. Read what the other members wrote.
-        var memberVectors: [AuthorID: VersionVector] = [:]
-        let groupDirectory = FolderLayout.groupDirectory(group)
-        for entry in try folder.list(groupDirectory) {
-            guard entry.isDirectory, let member = AuthorID(hex: entry.name), entry.name == member.hex else {
-                report.ignored.append(groupDirectory + "/" + entry.name)
-                continue
-            }
-            guard member != replica.author else { continue }
-            let directory = groupDirectory + "/" + entry.name
-            let entries: [FolderEntry]
-            do {
-                entries = try folder.list(directory)
-            } catch {
-                report.rejected.append(.init(file: directory, reason: "\(error)"))
-                continue
-            }
-            memberVectors[member] = VersionVector()
-            for file in entries {
-                let path = directory + "/" + file.name
-                if file.name == FolderLayout.vectorFileName, !file.isDirectory {
-                    memberVectors[member] = readVector(path, file, member: member, group, &records, &updates, &report)
-                } else if FolderLayout.isBundleName(file.name), !file.isDirectory {
-                    try importBundle(path, file, member: member, group, &records, &updates, &report)
-                } else {
-                    report.ignored.append(path)
-                }
-            }
-        }
-        report.members = memberVectors.count
+        let memberVectors = try readMembers(group, &records, &updates, &report)
 
         // 2. Write what some member lacks and no bundle of ours already holds.
         let mine = try folder.list(myDirectory)
-        let present = Set(mine.map(\.name))
+        let present = Set(mine.filter { !$0.isDirectory }.map(\.name))
         for key in records.keys where key.hasPrefix("mine:") && !present.contains(String(key.dropFirst(5))) {
             records[key] = nil
             updates[key] = .some(nil)
@@ -78,11 +51,16 @@ public struct FolderSync {
             }
             if head > start { from[author] = start }
         }
+        from.formEvidenceNeeds(of: memberVectors.values, local: vector)
         let segments = try replica.delta(above: from)
         if !segments.isEmpty {
             let bundle = Bundle(groupID: group.id, sender: replica.author, senderVector: vector, segments: segments)
             let sealed = SealedFile.seal(bundle.encoded(signedBy: replica.signature(of:)), group: group)
             let name = FolderLayout.bundleName(contentHash: Blake2b.hash256(sealed))
+            guard sealed.count <= FolderLayout.maximumBundleBytes else {
+                throw FolderError.tooLarge(
+                    path: myDirectory + "/" + name, size: UInt64(sealed.count), limit: FolderLayout.maximumBundleBytes)
+            }
             // Recorded before it is written: a bundle that exists is always known, so it is
             // deleted in time; a record whose write failed is dropped at the next sync.
             try replica.updateSyncRecords(scope, ["mine:" + name: BundleRanges(segments).encoded()])
@@ -97,32 +75,173 @@ public struct FolderSync {
             report.bytesWritten += sealed.count
         }
 
-        // 3. Publish this replica's vector when it changed.
+        // 3. Publish this replica's vector; 4. retire and remove what is no longer needed.
+        try publishVector(vector, group, now: now, present: present, records, &updates, &report)
+        try retire(memberVectors: memberVectors, group, now: now, present: present, records, &updates, &report)
+        try replica.updateSyncRecords(scope, updates)
+        report.opsPending = try replica.pendingOpCount()
+        return report
+    }
+
+    /// Step 1: imports what the other members wrote, and returns each member's vector.
+    ///
+    /// A member is an author whose signed vector was once read from its directory; the highest
+    /// vector it ever proved is remembered. What to write and what to delete follow, per
+    /// member, the highest vector among its files now (a replayed older file beside it changes
+    /// nothing; a member restored from an older backup gets what it lost), or the remembered
+    /// one when its directory holds none (deleted, or not synced here yet).
+    private func readMembers(
+        _ group: GroupMembership, _ records: inout [String: [UInt8]], _ updates: inout [String: [UInt8]?], _ report: inout FolderSyncReport
+    ) throws -> [AuthorID: VersionVector] {
+        var memberVectors: [AuthorID: VersionVector] = [:]
+        var currentVectors: [AuthorID: VersionVector] = [:]
+        for (key, value) in records where key.hasPrefix("member:") {
+            var reader = ByteReader(value)
+            guard let member = AuthorID(hex: String(key.dropFirst(7))), let vector = try? Bundle.readVector(&reader) else { continue }
+            memberVectors[member] = vector
+        }
+        let groupDirectory = FolderLayout.groupDirectory(group)
+        // What was read is remembered per file; records of files gone from directories that
+        // were listed are dropped, so the records do not grow with every file ever published.
+        var listedFiles: Set<String> = []
+        var unlisted: Set<String> = []
+        for entry in try folder.list(groupDirectory) {
+            if entry.kind == .other {
+                report.rejected.append(.init(file: groupDirectory + "/" + entry.name, reason: Self.notFollowed))
+                continue
+            }
+            guard entry.isDirectory, let member = AuthorID(hex: entry.name), entry.name == member.hex else {
+                report.ignored.append(groupDirectory + "/" + entry.name)
+                continue
+            }
+            guard member != replica.author else { continue }
+            let directory = groupDirectory + "/" + entry.name
+            let entries: [FolderEntry]
+            do {
+                entries = try folder.list(directory)
+            } catch {
+                report.rejected.append(.init(file: directory, reason: Self.reason(error)))
+                unlisted.insert(directory + "/")
+                continue
+            }
+            listedFiles.formUnion(entries.map { directory + "/" + $0.name })
+            var proven: VersionVector?
+            for file in entries where file.kind == .file && FolderLayout.isVectorName(file.name) {
+                guard let vector = readVector(directory + "/" + file.name, file, member: member, group, &records, &updates, &report)
+                else { continue }
+                proven = proven ?? VersionVector()
+                proven?.formMaximum(vector)
+            }
+            if let proven {
+                currentVectors[member] = proven
+                var highest = memberVectors[member] ?? VersionVector()
+                highest.formMaximum(proven)
+                if memberVectors[member] != highest {
+                    memberVectors[member] = highest
+                    var writer = ByteWriter()
+                    Bundle.write(highest, into: &writer)
+                    updates["member:" + member.hex] = writer.bytes
+                }
+            }
+            guard memberVectors[member] != nil else {
+                // Named like an author, but nothing in it proves one: not a member.
+                report.ignored.append(directory)
+                continue
+            }
+            for file in entries {
+                let path = directory + "/" + file.name
+                if file.kind == .other {
+                    report.rejected.append(.init(file: path, reason: Self.notFollowed))
+                } else if FolderLayout.isVectorName(file.name), !file.isDirectory {
+                    continue
+                } else if FolderLayout.isBundleName(file.name), !file.isDirectory {
+                    try importBundle(path, file, member: member, group, &records, &updates, &report)
+                } else {
+                    report.ignored.append(path)
+                }
+            }
+        }
+        report.members = memberVectors.count
+        for key in records.keys where key.hasPrefix("vector:") || key.hasPrefix("file:") {
+            let path = key.drop { $0 != ":" }.dropFirst()
+            guard !listedFiles.contains(String(path)), !unlisted.contains(where: { path.hasPrefix($0) }) else { continue }
+            records[key] = nil
+            updates[key] = .some(nil)
+        }
+        currentVectors.merge(memberVectors) { current, _ in current }
+        return currentVectors
+    }
+
+    /// Step 3: publishes this replica's vector when it changed, under a new name; the file it
+    /// replaces (and one in the old `vector.hzv` layout) is retired, not removed.
+    private func publishVector(
+        _ vector: VersionVector, _ group: GroupMembership, now: UInt64, present: Set<String>,
+        _ records: [String: [UInt8]], _ updates: inout [String: [UInt8]?], _ report: inout FolderSyncReport
+    ) throws {
+        let myDirectory = FolderLayout.memberDirectory(group, replica.author)
         let published = Bundle(groupID: group.id, sender: replica.author, senderVector: vector, segments: [])
         let vectorBytes = published.encoded(signedBy: replica.signature(of:))
-        if records["published"] != vectorBytes || !present.contains(FolderLayout.vectorFileName) {
+        var current = records["publishedFile"].map { String(decoding: $0, as: UTF8.self) }
+        if records["published"] != vectorBytes || !present.contains(current ?? "") {
             let sealed = SealedFile.seal(vectorBytes, group: group)
-            try folder.writeAtomically(myDirectory + "/" + FolderLayout.vectorFileName, sealed)
+            let name = FolderLayout.vectorName(contentHash: Blake2b.hash256(sealed))
+            try folder.writeAtomically(myDirectory + "/" + name, sealed)
             updates["published"] = vectorBytes
+            updates["publishedFile"] = Array(name.utf8)
+            current = name
             report.vectorPublished = true
             report.bytesWritten += sealed.count
         }
+        for name in present.sorted() where FolderLayout.isVectorName(name) && name != current && records["retire:" + name] == nil {
+            updates["retire:" + name] = Self.encode(now)
+        }
+    }
 
-        // 4. Delete our bundles that every member holds.
+    /// Step 4: retires our bundles that every member holds, and removes what was retired a
+    /// grace period ago, so a sync tool still copying a file never loses it mid-transfer.
+    private func retire(
+        memberVectors: [AuthorID: VersionVector], _ group: GroupMembership, now: UInt64, present: Set<String>,
+        _ records: [String: [UInt8]], _ updates: inout [String: [UInt8]?], _ report: inout FolderSyncReport
+    ) throws {
+        let myDirectory = FolderLayout.memberDirectory(group, replica.author)
         if !memberVectors.isEmpty {
             for (key, value) in records.sorted(by: { $0.key < $1.key }) where key.hasPrefix("mine:") {
                 guard let ranges = BundleRanges(encoded: value),
                     memberVectors.values.allSatisfy({ member in ranges.ranges.allSatisfy { member[$0.author] >= $0.last } })
                 else { continue }
-                try folder.remove(myDirectory + "/" + key.dropFirst(5))
                 updates[key] = .some(nil)
-                report.bundlesDeleted += 1
+                updates["retire:" + key.dropFirst(5)] = Self.encode(now)
+                report.bundlesRetired += 1
             }
         }
-        try replica.updateSyncRecords(scope, updates)
-        report.opsPending = try replica.pendingOpCount()
-        return report
+        for (key, value) in records.sorted(by: { $0.key < $1.key }) where key.hasPrefix("retire:") {
+            let name = String(key.dropFirst(7))
+            var reader = ByteReader(value)
+            let since = (try? reader.readUInt64()) ?? 0
+            guard present.contains(name) else {
+                updates[key] = .some(nil)
+                continue
+            }
+            guard now >= since, now - since >= FolderLayout.gracePeriodMilliseconds else { continue }
+            try folder.remove(myDirectory + "/" + name)
+            updates[key] = .some(nil)
+            if FolderLayout.isBundleName(name) { report.bundlesDeleted += 1 }
+        }
     }
+
+    private static func encode(_ milliseconds: UInt64) -> [UInt8] {
+        var writer = ByteWriter()
+        writer.write(milliseconds)
+        return writer.bytes
+    }
+
+    /// A refusal's reason: a folder error's own words (the report names the file already).
+    static func reason(_ error: any Error) -> String {
+        (error as? FolderError)?.reason ?? "\(error)"
+    }
+
+    /// Why a symbolic link, FIFO, socket or device in the folder is refused.
+    static let notFollowed = "a symbolic link or special file, which hyzer-peer never opens or follows"
 
     /// For each author, the lowest sequence number any member holds (0 for a member that has
     /// none). With no members, nothing is known to be held.
@@ -141,18 +260,20 @@ public struct FolderSync {
         return writer.bytes
     }
 
+    /// The vector in one of `member`'s vector files, or `nil` (reported) when the file fails
+    /// a check. Remembered by path, size and modification time.
     private func readVector(
         _ path: String, _ file: FolderEntry, member: AuthorID, _ group: GroupMembership,
         _ records: inout [String: [UInt8]], _ updates: inout [String: [UInt8]?], _ report: inout FolderSyncReport
-    ) -> VersionVector {
-        let key = "vector:" + member.hex
+    ) -> VersionVector? {
+        let key = "vector:" + path
         let fingerprint = Self.fingerprint(file)
         if let cached = records[key], cached.starts(with: fingerprint) {
             var reader = ByteReader(cached.dropFirst(fingerprint.count))
             if let vector = try? Bundle.readVector(&reader) { return vector }
         }
         do {
-            let bytes = try folder.read(path)
+            let bytes = try folder.read(path, maximumBytes: FolderLayout.maximumVectorBytes)
             report.bytesRead += bytes.count
             let bundle = try Bundle(decoding: try SealedFile.open(bytes, group: group), expectedGroup: group.id)
             guard bundle.sender == member else { throw BundleError.misplaced(sender: bundle.sender, directory: member.short) }
@@ -163,8 +284,8 @@ public struct FolderSync {
             updates[key] = writer.bytes
             return bundle.senderVector
         } catch {
-            report.rejected.append(.init(file: path, reason: "\(error)"))
-            return VersionVector()
+            report.rejected.append(.init(file: path, reason: Self.reason(error)))
+            return nil
         }
     }
 
@@ -181,7 +302,7 @@ public struct FolderSync {
             return
         }
         do {
-            let bytes = try folder.read(path)
+            let bytes = try folder.read(path, maximumBytes: FolderLayout.maximumBundleBytes)
             report.bytesRead += bytes.count
             guard FolderLayout.bundleName(contentHash: Blake2b.hash256(bytes)) == (path as NSString).lastPathComponent else {
                 throw BundleError.contentHashMismatch
@@ -197,14 +318,14 @@ public struct FolderSync {
         } catch let error as ReplicaError {
             throw error  // the store itself failed: stop, nothing is recorded as read
         } catch let error as BundleError {
-            report.rejected.append(.init(file: path, reason: "\(error)"))
+            report.rejected.append(.init(file: path, reason: Self.reason(error)))
             // A file whose content is wrong is read again only when it changes; one of a newer
             // format is read again by a build that reads more formats.
             updates[key] = fingerprint + [2, Bundle.formatVersion]
         } catch {
             // The file could not be read (an I/O error, a placeholder not yet downloaded):
             // try again next time.
-            report.rejected.append(.init(file: path, reason: "\(error)"))
+            report.rejected.append(.init(file: path, reason: Self.reason(error)))
         }
     }
 }

@@ -10,6 +10,9 @@ public struct FolderSyncReport: Encodable, Equatable, Sendable {
     public var bundlesWritten = 0
     public var bundlesRead = 0
     public var bundlesSkipped = 0
+    /// Bundles of ours that every member holds, retired this sync: removed a grace period later.
+    public var bundlesRetired = 0
+    /// Bundles of ours removed this sync, a grace period after they were retired.
     public var bundlesDeleted = 0
     public var rejected: [Rejection] = []
     /// Files that are not ours to read: temporary, partial, conflict copies, anything unknown.

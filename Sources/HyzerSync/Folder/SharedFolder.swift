@@ -1,17 +1,31 @@
 /// One entry of a shared-folder listing.
 public struct FolderEntry: Hashable, Sendable {
+    /// What a name in a folder is. `other` (a symbolic link, FIFO, socket or device) is never
+    /// opened, followed or written through.
+    public enum Kind: Hashable, Sendable {
+        case file
+        case directory
+        case other
+    }
+
     public let name: String
-    public let isDirectory: Bool
+    public let kind: Kind
     public let size: UInt64
     /// Modification time in nanoseconds; with the size, what tells a changed file from an unchanged one.
     public let modified: UInt64
 
-    public init(name: String, isDirectory: Bool, size: UInt64, modified: UInt64) {
+    public init(name: String, kind: Kind, size: UInt64, modified: UInt64) {
         self.name = name
-        self.isDirectory = isDirectory
+        self.kind = kind
         self.size = size
         self.modified = modified
     }
+
+    public init(name: String, isDirectory: Bool, size: UInt64, modified: UInt64) {
+        self.init(name: name, kind: isDirectory ? .directory : .file, size: size, modified: modified)
+    }
+
+    public var isDirectory: Bool { kind == .directory }
 }
 
 /// A folder that several replicas see: a real directory (a Syncthing or Dropbox folder, an
@@ -22,7 +36,9 @@ public protocol SharedFolder: Sendable {
     var identity: String { get }
     /// The entries of a directory; `[]` when it does not exist.
     func list(_ directory: String) throws -> [FolderEntry]
-    func read(_ path: String) throws -> [UInt8]
+    /// The bytes of the regular file at `path`; a refusal, before anything is read, when it is
+    /// larger than `maximumBytes` (see `FolderError.tooLarge`).
+    func read(_ path: String, maximumBytes: Int) throws -> [UInt8]
     /// Writes `bytes` under a temporary name, flushes them to stable storage, and renames
     /// the file into place, so readers see the whole file or nothing.
     func writeAtomically(_ path: String, _ bytes: [UInt8]) throws
@@ -41,4 +57,9 @@ public struct FolderError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 
     public var description: String { "\(path): \(reason)" }
+
+    /// The refusal of a file larger than what its kind may be: it is not read at all.
+    public static func tooLarge(path: String, size: UInt64, limit: Int) -> FolderError {
+        FolderError(path: path, reason: "\(size) bytes, over the limit of \(limit) bytes for this kind of file; it is not read")
+    }
 }

@@ -7,51 +7,67 @@ extension PeerConnection {
         let connection: PeerConnection
         let writes: AsyncStream<[UInt8]>.Continuation
         var outcome = ConnectionOutcome()
+        var writerStarted = false
 
         /// Handles events until the engine closes.
         mutating func drive(
-            _ engine: inout SyncEngine, events: AsyncStream<(Event, AsyncStream<Void>.Continuation)>, now: () -> UInt64
+            _ engine: inout SyncEngine, events: AsyncStream<Delivery>, now: () -> UInt64, startWriter: () -> Void
         ) async {
-            guard await perform(engine.start(now: now()), &engine, now: now) else { return }
-            for await (event, done) in events {
-                defer { done.finish() }
+            guard await perform(engine.start(now: now()), &engine, now: now, startWriter: startWriter) else { return }
+            for await delivery in events {
+                defer { delivery.handled() }
                 let actions: [SyncEngine.Action]
-                switch event {
+                switch delivery.event {
                 case .frame(let bytes):
                     outcome.bytesReceived += bytes.count + 4
                     actions = engine.receive(frame: bytes, now: now())
-                case .tick:
+                case .signal(.tick):
                     actions = engine.tick(now: now())
-                case .storeChanged:
+                case .signal(.storeChanged):
                     guard engine.isOpen else { continue }
-                    do {
-                        let vector = try await connection.store { try $0.versionVector() }
-                        actions = engine.localChanged(localVector: vector, now: now())
-                    } catch {
-                        outcome.failure = .storeFailed("\(error)")
-                        return
-                    }
+                    guard let vector = await localVector() else { return }
+                    actions = engine.localChanged(localVector: vector, now: now())
                 case .ended(nil):
                     actions = engine.connectionClosed()
                 case .ended(let failure?):
                     outcome.failure = failure
                     return
                 }
-                let wasAuthenticated = outcome.peer != nil
-                guard await perform(actions, &engine, now: now) else { return }
-                if !wasAuthenticated, let peer = engine.peer {
+                guard await perform(actions, &engine, now: now, startWriter: startWriter) else { return }
+                if outcome.peer == nil, let peer = engine.peer {
+                    // The peer proved it is a member: now the store is worth reading (for the
+                    // hello, sent once the stream opens).
                     outcome.peer = peer.hex
                     await connection.onAuthenticated()
+                    guard let vector = await localVector() else { return }
+                    guard await perform(engine.localChanged(localVector: vector, now: now()), &engine, now: now, startWriter: startWriter)
+                    else { return }
                 }
             }
         }
 
+        /// The store's version vector; `nil` (and the failure recorded) when the store fails.
+        private mutating func localVector() async -> VersionVector? {
+            do {
+                return try await connection.store { try $0.versionVector() }
+            } catch {
+                outcome.failure = .storeFailed("\(error)")
+                return nil
+            }
+        }
+
         /// Performs actions in order, with the store's answers; `false` once the engine closed.
-        private mutating func perform(_ actions: [SyncEngine.Action], _ engine: inout SyncEngine, now: () -> UInt64) async -> Bool {
+        private mutating func perform(
+            _ actions: [SyncEngine.Action], _ engine: inout SyncEngine, now: () -> UInt64, startWriter: () -> Void
+        ) async -> Bool {
             var pending = actions[...]
             while let action = pending.popFirst() {
                 switch action {
                 case .write(let bytes):
+                    if !writerStarted {
+                        writerStarted = true
+                        startWriter()
+                    }
                     writes.yield(bytes)
                     outcome.bytesSent += bytes.count + 4
                 case .prepareDelta(let above):
@@ -74,12 +90,14 @@ extension PeerConnection {
                     }
                 case .ingest(let bundle):
                     do {
-                        let result = try await connection.store { replica in (try replica.ingest(bundle.segments), try replica.versionVector()) }
-                        outcome.opsReceived += result.0.opsApplied
-                        for rejected in result.0.rejected {
+                        let (report, vector) = try await connection.store { replica in
+                            (try replica.ingest(bundle.segments), try replica.versionVector())
+                        }
+                        outcome.opsReceived += report.opsApplied
+                        for rejected in report.rejected {
                             connection.logger.warning("segment refused", metadata: ["peer": "\(outcome.peer ?? "")", "reason": "\(rejected)"])
                         }
-                        pending = engine.ingested(senderVector: bundle.senderVector, localVector: result.1, now: now())[...] + pending
+                        pending = engine.ingested(senderVector: bundle.senderVector, localVector: vector, now: now())[...] + pending
                     } catch {
                         outcome.failure = .storeFailed("\(error)")
                         return false

@@ -15,28 +15,26 @@ public struct PeerConnection: Sendable {
     public let role: Handshake.Role
     public let mode: SyncSession.Mode
     public let logger: Logger
-    /// Store changes to push to the peer (live mode).
-    public let changes: ChangeBroadcast?
+    /// Ticks, and store changes to push to the peer (live mode).
+    public let signals: ConnectionSignals
     /// Memory for partial bundles, shared with the other connections of the process.
     public let budget: BundleBudget
     public var configuration = SyncEngine.Configuration()
     /// Time for the peer to accept one frame before it counts as stalled.
     public var writeTimeout: Duration = .seconds(15)
-    /// How often the engine is told the time.
-    public var tickInterval: Duration = .milliseconds(250)
     /// Told once, when the handshake has proved the peer.
     var onAuthenticated: @Sendable () async -> Void = {}
 
     public init(
         replica: Replica, group: GroupMembership, role: Handshake.Role, mode: SyncSession.Mode, logger: Logger,
-        changes: ChangeBroadcast? = nil, budget: BundleBudget
+        signals: ConnectionSignals, budget: BundleBudget
     ) {
         self.replica = replica
         self.group = group
         self.role = role
         self.mode = mode
         self.logger = logger
-        self.changes = changes
+        self.signals = signals
         self.budget = budget
     }
 
@@ -44,8 +42,13 @@ public struct PeerConnection: Sendable {
         case frame([UInt8])
         /// The peer closed (nil), or reading or writing failed.
         case ended(SyncFailure?)
-        case tick
-        case storeChanged
+        case signal(ConnectionSignals.Signal)
+    }
+
+    /// An event, and what to call once it is handled (which lets its producer go on).
+    struct Delivery: Sendable {
+        let event: Event
+        let handled: @Sendable () -> Void
     }
 
     /// Runs the connection to its end; never throws: the outcome says how it ended.
@@ -54,37 +57,31 @@ public struct PeerConnection: Sendable {
         let started = clock.now
         func now() -> UInt64 { UInt64((clock.now - started) / .milliseconds(1)) }
         var outcome = ConnectionOutcome()
+        let (events, eventSink) = AsyncStream<Delivery>.makeStream()
+        let subscription = signals.subscribe { signal, handled in eventSink.yield(Delivery(event: .signal(signal), handled: handled)) }
+        defer { signals.unsubscribe(subscription) }
         do {
-            let vector = try await store { try $0.versionVector() }
-            let replica = replica
             try await channel.executeThenClose { inbound, outbound in
+                let replica = replica
+                // The local vector is read once the peer has proved it is a member: a stranger costs no store work.
                 var engine = SyncEngine(
                     role: role, mode: mode, author: replica.author, sign: { replica.signature(of: $0) }, group: group,
-                    ephemeral: KeyExchange(), localVector: vector, budget: budget, configuration: configuration, now: now())
-                let (events, eventSink) = AsyncStream<(Event, AsyncStream<Void>.Continuation)>.makeStream()
+                    ephemeral: KeyExchange(), localVector: VersionVector(), budget: budget, configuration: configuration, now: now())
                 let (writes, writeSink) = AsyncStream<[UInt8]>.makeStream()
-                await withTaskGroup(of: Void.self) { outer in
-                    outer.addTask { await Self.write(writes, to: outbound, timeout: writeTimeout, failures: eventSink) }
-                    await withTaskGroup(of: Void.self) { inner in
-                        inner.addTask { await Self.read(inbound, into: eventSink) }
-                        inner.addTask { [tickInterval] in
-                            while !Task.isCancelled {
-                                try? await Task.sleep(for: tickInterval)
-                                await Self.send(.tick, eventSink)
-                            }
-                        }
-                        if let changes {
-                            inner.addTask {
-                                for await _ in await changes.subscribe() { await Self.send(.storeChanged, eventSink) }
-                            }
-                        }
+                await withTaskGroup(of: Void.self) { writing in
+                    await withTaskGroup(of: Void.self) { reading in
+                        reading.addTask { await Self.read(inbound, into: eventSink) }
                         var shell = Shell(connection: self, writes: writeSink)
-                        await shell.drive(&engine, events: events, now: now)
+                        // The writer starts with the first write: a stranger, answered nothing, costs no writer task.
+                        await shell.drive(&engine, events: events, now: now) {
+                            writing.addTask { await Self.write(writes, to: outbound, timeout: writeTimeout, failures: eventSink) }
+                        }
                         outcome = shell.outcome
-                        inner.cancelAll()
+                        reading.cancelAll()
                     }
-                    writeSink.finish()  // the writer sends what is queued (a `bye`, the last `have`), then ends
-                    await outer.waitForAll()
+                    // The writer sends what is queued (a `bye`, the last `have`), then ends.
+                    writeSink.finish()
+                    await writing.waitForAll()
                 }
             }
         } catch {
@@ -99,17 +96,16 @@ public struct PeerConnection: Sendable {
         return outcome
     }
 
-    /// Sends `event` and waits until it is handled: each producer has at most one event in
-    /// the queue, so the queue stays bounded and a fast peer meets NIO's backpressure.
-    private static func send(_ event: Event, _ sink: AsyncStream<(Event, AsyncStream<Void>.Continuation)>.Continuation) async {
+    /// Sends `event` and waits until it is handled: the reader has at most one frame in the
+    /// queue (signals at most one of each kind), so the queue stays bounded and a fast peer
+    /// meets NIO's backpressure, which stops reading the socket.
+    private static func send(_ event: Event, _ sink: AsyncStream<Delivery>.Continuation) async {
         let (handled, done) = AsyncStream<Void>.makeStream()
-        sink.yield((event, done))
+        sink.yield(Delivery(event: event, handled: { done.finish() }))
         for await _ in handled {}
     }
 
-    private static func read(
-        _ inbound: NIOAsyncChannelInboundStream<ByteBuffer>, into sink: AsyncStream<(Event, AsyncStream<Void>.Continuation)>.Continuation
-    ) async {
+    private static func read(_ inbound: NIOAsyncChannelInboundStream<ByteBuffer>, into sink: AsyncStream<Delivery>.Continuation) async {
         do {
             for try await frame in inbound { await send(.frame(Array(frame.readableBytesView)), sink) }
             await send(.ended(nil), sink)
@@ -125,7 +121,7 @@ public struct PeerConnection: Sendable {
     /// Writes frames in order, giving up on a peer that does not accept one within `timeout`.
     private static func write(
         _ writes: AsyncStream<[UInt8]>, to outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>, timeout: Duration,
-        failures: AsyncStream<(Event, AsyncStream<Void>.Continuation)>.Continuation
+        failures: AsyncStream<Delivery>.Continuation
     ) async {
         for await bytes in writes {
             do {
@@ -140,7 +136,7 @@ public struct PeerConnection: Sendable {
                 }
             } catch {
                 // The main loop may be gone already: yield without waiting.
-                failures.yield((.ended(error as? SyncFailure ?? .connectionLost), AsyncStream<Void>.makeStream().continuation))
+                failures.yield(Delivery(event: .ended(error as? SyncFailure ?? .connectionLost), handled: {}))
                 return
             }
         }

@@ -8,7 +8,7 @@ public enum PeerDialer {
     /// Connects, runs one exchange in `mode`, and returns what crossed the connection.
     public static func connectAndRun(
         _ address: PeerAddress, replica: Replica, group: GroupMembership, mode: SyncSession.Mode, logger: Logger,
-        changes: ChangeBroadcast? = nil, budget: BundleBudget = BundleBudget(), configuration: SyncEngine.Configuration = .init()
+        signals: ConnectionSignals? = nil, budget: BundleBudget = BundleBudget(), configuration: SyncEngine.Configuration = .init()
     ) async throws -> ConnectionOutcome {
         let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .connectTimeout(.seconds(10))
@@ -16,9 +16,17 @@ public enum PeerDialer {
                 channel.eventLoop.makeCompletedFuture { try channel.framedAsyncChannel() }
             }
         var connection = PeerConnection(
-            replica: replica, group: group, role: .dialer, mode: mode, logger: logger, changes: changes, budget: budget)
+            replica: replica, group: group, role: .dialer, mode: mode, logger: logger, signals: signals ?? ConnectionSignals(),
+            budget: budget)
         connection.configuration = configuration
-        return await connection.run(channel)
+        if signals != nil { return await connection.run(channel) }
+        // On its own (`sync --peer`), the connection needs its own ticks.
+        let ticks = connection.signals
+        return await withTaskGroup(of: Void.self) { [connection] tasks in
+            tasks.addTask { await ticks.tick() }
+            defer { tasks.cancelAll() }
+            return await connection.run(channel)
+        }
     }
 
     /// The longest wait between dials: a healed link is used within about this long.
@@ -28,14 +36,14 @@ public enum PeerDialer {
     /// connection (a peer declared dead by the engine's heartbeat check included) it waits
     /// 100 ms, doubling up to 2 s, with jitter, and dials again.
     static func keepConnected(
-        _ address: PeerAddress, replica: Replica, group: GroupMembership, logger: Logger, changes: ChangeBroadcast,
+        _ address: PeerAddress, replica: Replica, group: GroupMembership, logger: Logger, signals: ConnectionSignals,
         budget: BundleBudget, configuration: SyncEngine.Configuration, observer: @Sendable (ConnectionOutcome) -> Void
     ) async {
         var delayMilliseconds = 100
         while !Task.isCancelled {
             do {
                 let outcome = try await connectAndRun(
-                    address, replica: replica, group: group, mode: .live, logger: logger, changes: changes, budget: budget,
+                    address, replica: replica, group: group, mode: .live, logger: logger, signals: signals, budget: budget,
                     configuration: configuration)
                 observer(outcome)
                 if outcome.peer != nil { delayMilliseconds = 100 }

@@ -36,7 +36,7 @@ public struct PeerServer: Sendable {
     /// Listens on `address` and serves until cancelled. `onListening` receives the bound port
     /// (useful with port 0).
     public func run(listeningOn address: PeerAddress, onListening: @escaping @Sendable (Int) -> Void = { _ in }) async throws {
-        let changes = ChangeBroadcast()
+        let signals = ConnectionSignals()
         let monitor = try replica.changeMonitor()
         let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -49,11 +49,12 @@ public struct PeerServer: Sendable {
         onListening(port)
         let limits = ConnectionLimits(total: connectionsMax, unauthenticatedPerSource: unauthenticatedPerSourceMax)
         try await withThrowingDiscardingTaskGroup { tasks in
-            tasks.addTask { await changes.watch(monitor) }
+            tasks.addTask { await signals.watch(monitor) }
+            tasks.addTask { await signals.tick() }
             for peer in peers {
                 tasks.addTask {
                     await PeerDialer.keepConnected(
-                        peer, replica: replica, group: group, logger: logger, changes: changes, budget: budget, configuration: configuration,
+                        peer, replica: replica, group: group, logger: logger, signals: signals, budget: budget, configuration: configuration,
                         observer: observer)
                 }
             }
@@ -69,7 +70,7 @@ public struct PeerServer: Sendable {
                         continue
                     }
                     var peer = PeerConnection(
-                        replica: replica, group: group, role: .listener, mode: .live, logger: logger, changes: changes, budget: budget)
+                        replica: replica, group: group, role: .listener, mode: .live, logger: logger, signals: signals, budget: budget)
                     peer.configuration = configuration
                     peer.writeTimeout = writeTimeout
                     peer.onAuthenticated = { await limits.authenticated(source) }

@@ -8,7 +8,7 @@ public final class BundleBudget: @unchecked Sendable {
     private let lock = NSLock()
     private var used = 0
 
-    public init(bytesMax: Int = 64 * 1024 * 1024) {
+    public init(bytesMax: Int = 32 * 1024 * 1024) {
         self.bytesMax = bytesMax
     }
 

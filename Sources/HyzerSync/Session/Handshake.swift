@@ -93,14 +93,14 @@ public struct Handshake {
             let hello = ephemeral.publicKey
                 + MessageAuthentication.tag(Array("hyzer-hs/v1/l".utf8) + dialerEphemeral + ephemeral.publicKey, key: groupKey)
             let transcript = message + hello
-            guard let kx = ephemeral.serverKeys(clientPublicKey: dialerEphemeral) else { throw .malformed("ephemeral key") }
+            guard let kx = ephemeral.serverKeys(clientPublicKey: dialerEphemeral) else { throw .invalidEphemeralKey }
             // The listener receives on the dialer's transmit key and vice versa.
             state = .awaitingDialerIdentity(transcript: transcript, keys: derive(dialerToListener: kx.receive, listenerToDialer: kx.transmit, transcript))
             return .send(hello)
         case .awaitingListenerHello(let hello):
             let listenerEphemeral = try Self.checkHello(message, label: "hyzer-hs/v1/l", bound: Array(hello.prefix(32)), key: groupKey)
             let transcript = hello + message
-            guard let kx = ephemeral.clientKeys(serverPublicKey: listenerEphemeral) else { throw .malformed("ephemeral key") }
+            guard let kx = ephemeral.clientKeys(serverPublicKey: listenerEphemeral) else { throw .invalidEphemeralKey }
             let keys = derive(dialerToListener: kx.transmit, listenerToDialer: kx.receive, transcript)
             let proof = author.bytes + sign(Array("hyzer-hs/v1/dialer".utf8) + Blake2b.hash256(transcript))
             state = .awaitingListenerIdentity(transcript: transcript, keys: keys)
@@ -134,7 +134,7 @@ public struct Handshake {
     }
 
     private static func checkHello(_ message: [UInt8], label: String, bound: [UInt8], key: [UInt8]) throws(HandshakeError) -> [UInt8] {
-        guard message.count == helloBytes else { throw .malformed("hello of \(message.count) bytes") }
+        guard message.count == helloBytes else { throw .wrongSize(.hello, bytes: message.count) }
         let ephemeral = Array(message.prefix(32))
         guard MessageAuthentication.verify(Array(message.suffix(from: 32)), of: Array(label.utf8) + bound + ephemeral, key: key) else {
             throw .notAGroupMember
@@ -145,7 +145,7 @@ public struct Handshake {
     private static func openIdentity(
         _ message: [UInt8], key: [UInt8], label: String, transcript: [UInt8], bound: [UInt8]
     ) throws(HandshakeError) -> AuthorID {
-        guard message.count == identityBytes else { throw .malformed("identity of \(message.count) bytes") }
+        guard message.count == identityBytes else { throw .wrongSize(.identity, bytes: message.count) }
         guard let proof = SecretBox.open(message, key: key, nonce: zeroNonce), let peer = AuthorID(bytes: Array(proof.prefix(32))) else {
             throw .notAGroupMember
         }

@@ -2,10 +2,15 @@ import HyzerDomain
 
 /// Why a handshake failed. The connection is closed; nothing was exchanged.
 public enum HandshakeError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// Which kind of handshake message.
+    public enum Message: Sendable, Equatable { case hello, identity }
+
     /// The peer does not hold the group secret (or belongs to another group).
     case notAGroupMember
-    /// A handshake message of the wrong size or shape.
-    case malformed(String)
+    /// A hello (message 1 or 2) or identity (message 3 or 4) of the wrong size.
+    case wrongSize(Message, bytes: Int)
+    /// The peer's ephemeral key is not a usable X25519 key.
+    case invalidEphemeralKey
     /// The peer's identity signature does not verify.
     case badIdentitySignature
     /// A message arrived when none was expected.
@@ -14,7 +19,8 @@ public enum HandshakeError: Error, Equatable, Sendable, CustomStringConvertible 
     public var description: String {
         switch self {
         case .notAGroupMember: "the peer does not hold this group's secret"
-        case .malformed(let what): "malformed handshake message (\(what))"
+        case .wrongSize(let message, let bytes): "malformed handshake message (\(message) of \(bytes) bytes)"
+        case .invalidEphemeralKey: "malformed handshake message (ephemeral key)"
         case .badIdentitySignature: "the peer's identity signature does not verify"
         case .unexpectedMessage: "a handshake message arrived out of turn"
         }

@@ -26,7 +26,7 @@ public struct SyncEngine {
         /// protocol messages (heartbeats do not count).
         public var idleMilliseconds: UInt64 = 30_000
         /// The largest bundle, in bytes, a connection buffers (and the largest this side sends).
-        public var bundleBytesMax = 16 * 1024 * 1024
+        public var bundleBytesMax = 8 * 1024 * 1024
 
         public init() {}
     }
@@ -63,7 +63,10 @@ public struct SyncEngine {
 
     /// Work queued behind outstanding store work.
     enum Step {
-        case session(SyncSession.Action)
+        case send(SyncMessage)
+        case prepareDelta(above: VersionVector)
+        case acknowledge
+        case finish
         case ingest(Bundle, bytes: Int)
     }
 
@@ -89,7 +92,8 @@ public struct SyncEngine {
 
     public init(
         role: Handshake.Role, mode: SyncSession.Mode, author: AuthorID, sign: @escaping ([UInt8]) -> [UInt8], group: GroupMembership,
-        ephemeral: KeyExchange, localVector: VersionVector, budget: BundleBudget, configuration: Configuration = Configuration(), now: UInt64
+        ephemeral: KeyExchange, localVector: VersionVector, budget: BundleBudget, configuration: Configuration = Configuration(),
+        now: UInt64
     ) {
         self.configuration = configuration
         self.group = group
@@ -232,15 +236,18 @@ public struct SyncEngine {
     private mutating func run(_ actions: [SyncSession.Action], now: UInt64) -> [Action] {
         var immediate: [Action] = []
         for action in actions {
-            // Parts are assembled on arrival so the budget sees them at once.
-            if case .receivePart(let bytes, let final) = action {
+            switch action {
+            case .receivePart(let bytes, let final):
+                // Parts are assembled on arrival so the budget sees them at once.
                 immediate += assemble(bytes, final: final)
                 if isClosed { return immediate }
-            } else if case .fail(let failure) = action {
+            case .fail(let failure):
                 // A failure does not wait for store work: nothing queued is sent.
                 return immediate + close(failure)
-            } else {
-                steps.append(.session(action))
+            case .send(let message): steps.append(.send(message))
+            case .sendDelta(let above): steps.append(.prepareDelta(above: above))
+            case .acknowledge: steps.append(.acknowledge)
+            case .finish: steps.append(.finish)
             }
         }
         return immediate + drain(now: now)
@@ -254,19 +261,17 @@ public struct SyncEngine {
                 ingestingBytes = bytes
                 awaitingStore = true
                 actions.append(.ingest(bundle))
-            case .session(.send(let message)):
+            case .send(let message):
                 actions += seal(message, now: now)
-            case .session(.sendDelta(let above)):
+            case .prepareDelta(let above):
                 awaitingStore = true
                 actions.append(.prepareDelta(above: above))
-            case .session(.acknowledge):
+            case .acknowledge:
                 actions += seal(.have(localVector), now: now)
-            case .session(.finish):
+            case .finish:
                 stage = .closed
                 release()
                 actions.append(.finish)
-            case .session(.receivePart), .session(.fail):
-                preconditionFailure("parts and failures are handled on arrival")
             }
         }
         return actions
@@ -274,7 +279,8 @@ public struct SyncEngine {
 
     /// Adds a part to the peer's bundle; a final part completes, decodes and checks it.
     private mutating func assemble(_ bytes: [UInt8], final: Bool) -> [Action] {
-        guard bytes.count <= configuration.bundleBytesMax - partBytes else { return close(.bundleTooLarge(limit: configuration.bundleBytesMax)) }
+        let limit = configuration.bundleBytesMax
+        guard bytes.count <= limit - partBytes else { return close(.bundleTooLarge(limit: limit)) }
         guard reservation.grow(by: bytes.count) else { return close(.budgetExhausted) }
         parts.append(bytes)
         partBytes += bytes.count

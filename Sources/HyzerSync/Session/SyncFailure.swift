@@ -44,7 +44,7 @@ public enum SyncFailure: Error, Equatable, Sendable, CustomStringConvertible, En
 
     /// What the protocol refused.
     public enum ProtocolViolation: Equatable, Sendable {
-        case secondHello, bundleBeforeHello, haveBeforeHello, unexpectedDone, frameBeforeHandshake
+        case secondHello, bundleBeforeHello, haveBeforeHello, unexpectedDone
     }
 
     public var description: String {
@@ -63,7 +63,8 @@ public enum SyncFailure: Error, Equatable, Sendable, CustomStringConvertible, En
         case .bundleFromAnotherSender(let sender): "the peer sent a bundle signed by another replica (\(sender.short))"
         case .bundleTooLarge(let limit): "the peer's bundle is larger than \(limit) bytes"
         case .budgetExhausted: "no memory left for partial bundles"
-        case .deltaTooLarge(let bytes, let limit): "our delta holds a \(bytes)-byte bundle, above the \(limit)-byte bound; sync through a shared folder"
+        case .deltaTooLarge(let bytes, let limit):
+            "our delta holds a \(bytes)-byte bundle, above the \(limit)-byte bound; sync through a shared folder"
         case .peerClosed(let reason): "the peer closed: \(reason)"
         case .connectionLost: "the peer closed the connection before the exchange completed"
         case .stalled: "the peer stopped reading"

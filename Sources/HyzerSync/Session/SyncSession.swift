@@ -55,8 +55,6 @@ public struct SyncSession: Sendable {
         self.mode = mode
     }
 
-    public var isClosed: Bool { state == .closed }
-
     /// Hellos exchanged and both sides stay connected: silence (with heartbeats) is normal.
     public var isLive: Bool { state == .exchanging && mode == .live }
 

@@ -4,7 +4,7 @@ import HyzerKit
 struct DeviceCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "device", abstract: "Devices of the group, and pairing a device with its owner.",
-        subcommands: [List.self, Link.self])
+        subcommands: [List.self, Link.self, Continue.self])
 
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Devices this replica knows, with the players they own.")
@@ -48,6 +48,19 @@ struct DeviceCommand: ParsableCommand {
         func run() throws {
             try storeOptions.open().linkDevice(device, owner: owner)
             print("linked \(device) to \(owner)")
+        }
+    }
+
+    struct Continue: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Continue this store under a new device key linked to the same owner (after a restore or a copy).")
+        @OptionGroup var storeOptions: StoreOptions
+
+        func run() throws {
+            let old = try storeOptions.open()
+            let predecessor = old.author
+            let replica = try old.continueUnderNewKey()
+            print("this store continues as device \(replica.author.hex), successor of \(predecessor.hex)")
         }
     }
 }

@@ -31,7 +31,7 @@ struct SyncCommand: AsyncParsableCommand {
         for rejection in report.rejected { Terminal.error("warning: \(rejection.file): \(rejection.reason)") }
         if output.json { return try JSONOutput.print(report) }
         print("\(report.members) other members · read \(report.bundlesRead) bundles (\(report.bundlesSkipped) already read) · "
-            + "\(report.opsIngested) new ops · wrote \(report.bundlesWritten) bundles · deleted \(report.bundlesDeleted)"
+            + "\(report.opsIngested) new ops · wrote \(report.bundlesWritten) bundles · retired \(report.bundlesRetired) · deleted \(report.bundlesDeleted)"
             + (report.rejected.isEmpty ? "" : " · \(report.rejected.count) refused"))
     }
 
@@ -64,7 +64,8 @@ struct ExportCommand: ParsableCommand {
         let replica = try storeOptions.open()
         let bytes = try BundleFiles.export(replica)
         do {
-            try DirectoryFolder(root: URL(fileURLWithPath: "/")).writeAtomically(URL(fileURLWithPath: out).path, bytes)
+            let file = URL(fileURLWithPath: out)
+            try DirectoryFolder(root: file.deletingLastPathComponent()).writeAtomically(file.lastPathComponent, bytes)
         } catch {
             throw ReplicaError.storage(detail: "cannot write \(out): \(error)")
         }

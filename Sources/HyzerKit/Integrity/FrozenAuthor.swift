@@ -1,0 +1,34 @@
+import Foundation
+import GRDB
+import HyzerDomain
+
+/// An author frozen by evidence this replica holds: no op of it at or above `sequence` counts
+/// in views (docs/store.md, "Forks").
+public struct FrozenAuthor: Hashable, Sendable {
+    public enum Reason: Hashable, Sendable {
+        /// Two validly signed ops with this sequence: `heldHash` in this replica's log,
+        /// `otherHash` in the other branch kept as proof.
+        case fork(heldHash: [UInt8], otherHash: [UInt8])
+        /// Op `sequence` is not stamped after the op before it.
+        case stampNotIncreasing
+    }
+
+    public let author: AuthorID
+    /// The fork point.
+    public let sequence: UInt64
+    public let reason: Reason
+
+    static func all(_ db: Database) throws -> [FrozenAuthor] {
+        try Row.fetchAll(db, sql: """
+            SELECT a.key, a.frozenAt, f.heldHash, f.otherHash FROM authors a
+            LEFT JOIN forks f ON f.author = a.key AND f.sequence = a.frozenAt
+            WHERE a.frozenAt > 0 ORDER BY a.key
+            """).map { row in
+            let held = (row[2] as Data?).map { Array($0) }
+            let other = (row[3] as Data?).map { Array($0) }
+            return FrozenAuthor(
+                author: AuthorID(bytes: Array(row[0] as Data))!, sequence: UInt64(row[1] as Int64),
+                reason: held.flatMap { held in other.map { .fork(heldHash: held, otherHash: $0) } } ?? .stampNotIncreasing)
+        }
+    }
+}

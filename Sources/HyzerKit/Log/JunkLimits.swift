@@ -1,0 +1,54 @@
+import Foundation
+import GRDB
+
+/// Caps on the segments a replica keeps aside (pending above a gap, or held until its clock
+/// reaches their stamps), so that made-up authors and junk never pile up (docs/store.md).
+///
+/// Eviction is deterministic over what is kept: segments of authors with no op held go first,
+/// then the highest `(author, first sequence, digest)`. An evicted segment is not lost for
+/// good: it lies above the replica's version vector, so any peer that holds it sends it again.
+enum JunkLimits {
+    struct Caps {
+        let segments: Int
+        let bytes: Int
+        let segmentsPerAuthor: Int
+        let bytesPerAuthor: Int
+    }
+
+    static let caps = Caps(segments: 1_000, bytes: 16 * 1024 * 1024, segmentsPerAuthor: 256, bytesPerAuthor: 4 * 1024 * 1024)
+
+    /// Evicts from `pendingSegments` and `heldSegments` whatever exceeds `caps`.
+    static func enforce(_ db: Database, caps: Caps = caps) throws {
+        for table in ["pendingSegments", "heldSegments"] {
+            guard let totals = try Row.fetchOne(db, sql: "SELECT COUNT(*), COALESCE(SUM(length(segment)), 0) FROM \(table)"),
+                (totals[0] as Int) > min(caps.segments, caps.segmentsPerAuthor) || (totals[1] as Int) > min(caps.bytes, caps.bytesPerAuthor)
+            else { continue }
+            // Kept first: authors this replica holds ops of, then the lowest (author, sequence).
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT t.author, t.firstSequence, t.lastSequence, t.digest, length(t.segment),
+                    EXISTS (SELECT 1 FROM authors a WHERE a.key = t.author AND a.headSequence > 0) AS known
+                FROM \(table) t ORDER BY known DESC, t.author, t.firstSequence, t.digest
+                """)
+            var kept = (segments: 0, bytes: 0)
+            var perAuthor: [Data: (segments: Int, bytes: Int)] = [:]
+            for row in rows {
+                let author: Data = row[0]
+                let bytes: Int = row[4]
+                var mine = perAuthor[author, default: (0, 0)]
+                if kept.segments < caps.segments, kept.bytes + bytes <= caps.bytes,
+                    mine.segments < caps.segmentsPerAuthor, mine.bytes + bytes <= caps.bytesPerAuthor
+                {
+                    kept.segments += 1
+                    kept.bytes += bytes
+                    mine.segments += 1
+                    mine.bytes += bytes
+                    perAuthor[author] = mine
+                    continue
+                }
+                try db.execute(
+                    sql: "DELETE FROM \(table) WHERE author = ? AND firstSequence = ? AND lastSequence = ? AND digest = ?",
+                    arguments: [author, row[1] as Int64, row[2] as Int64, row[3] as Data])
+            }
+        }
+    }
+}

@@ -1,0 +1,68 @@
+import HyzerDomain
+import HyzerKit
+@testable import HyzerSync
+import Testing
+
+/// The exchange after the handshake, message by message.
+@Suite struct SyncSessionTests {
+    let author = AuthorID(bytes: [UInt8](repeating: 1, count: 32))!
+    var one: VersionVector { VersionVector([author: 1]) }
+    var two: VersionVector { VersionVector([author: 2]) }
+
+    @Test func oneShotSendsItsDeltaAndDoneAndFinishesOnDoneAndHave() {
+        var session = SyncSession(mode: .oneShot)
+        #expect(session.start(localVector: two) == [.send(.hello(two, live: false))])
+        #expect(session.receive(.hello(one, live: true)) == [.sendDelta(above: one), .send(.done)])
+        #expect(session.mode == .oneShot, "live only when both ask")
+        #expect(session.receive(.bundlePart(bytes: [1, 2], final: false)) == [.receivePart([1, 2], final: false)])
+        #expect(session.receive(.bundlePart(bytes: [3], final: true)) == [.receivePart([3], final: true)])
+        #expect(session.receive(.done) == [.acknowledge])
+        #expect(session.receive(.have(two)) == [.finish])
+        #expect(session.receive(.have(two)).isEmpty, "closed")
+    }
+
+    @Test func theHaveMayComeBeforeTheDone() {
+        var session = SyncSession(mode: .oneShot)
+        _ = session.receive(.hello(one, live: false))
+        #expect(session.receive(.have(two)).isEmpty)
+        #expect(session.receive(.done) == [.acknowledge, .finish])
+    }
+
+    @Test func liveSessionsPushChangesThePeerLacks() {
+        var session = SyncSession(mode: .live)
+        #expect(session.receive(.hello(one, live: true)) == [.sendDelta(above: one)])
+        #expect(session.isLive)
+        session.deltaSent(upTo: two)
+        #expect(session.localChanged(localVector: two).isEmpty, "the peer holds it already")
+        let three = VersionVector([author: 3])
+        #expect(session.localChanged(localVector: three) == [.sendDelta(above: two)])
+        #expect(session.ingested(senderVector: three, localVector: three) == [.send(.have(three))])
+        #expect(session.receive(.heartbeat).isEmpty)
+        #expect(session.receive(.done) == [.fail(.protocolViolation(.unexpectedDone))])
+    }
+
+    @Test func messagesOutOfOrderFail() {
+        var session = SyncSession(mode: .oneShot)
+        #expect(session.receive(.have(one)) == [.fail(.protocolViolation(.haveBeforeHello))])
+        session = SyncSession(mode: .oneShot)
+        #expect(session.receive(.bundlePart(bytes: [], final: true)) == [.fail(.protocolViolation(.bundleBeforeHello))])
+        session = SyncSession(mode: .oneShot)
+        #expect(session.receive(.done) == [.fail(.protocolViolation(.unexpectedDone))])
+        session = SyncSession(mode: .oneShot)
+        _ = session.receive(.hello(one, live: false))
+        _ = session.receive(.done)
+        #expect(session.receive(.done) == [.fail(.protocolViolation(.unexpectedDone))], "a second done")
+        session = SyncSession(mode: .live)
+        #expect(session.receive(.bye(reason: "bye")) == [.fail(.peerClosed(reason: "bye"))])
+    }
+
+    @Test func messagesRoundTripThroughTheirEncoding() throws {
+        let messages: [SyncMessage] = [
+            .hello(two, live: true), .bundlePart(bytes: [1, 2, 3], final: true), .have(one), .done, .bye(reason: "why"), .heartbeat,
+        ]
+        for message in messages { #expect(try SyncMessage(decoding: message.encoded()) == message) }
+        #expect(SyncMessage.heartbeat.encoded() == [6])
+        #expect(throws: DecodingError.self) { try SyncMessage(decoding: [6, 0]) }
+        #expect(throws: DecodingError.self) { try SyncMessage(decoding: [7]) }
+    }
+}
