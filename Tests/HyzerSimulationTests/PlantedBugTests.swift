@@ -22,10 +22,9 @@ import Testing
         Case(bug: .newestTimestampWins, name: "newestTimestampWins", kind: .oracle, evidence: "views show"),
         // Equal-clock course edits fall to arrival order: two replicas show different courses.
         Case(bug: .lastWriterWinsByClockOnly, name: "lastWriterWinsByClockOnly", kind: .convergence, evidence: "course"),
-        // A bundle read from the folder before the one below it leaves a gap (connections are
-        // ordered streams, so only the folder makes gaps); the ops above it vanish instead of
-        // waiting, and a replica that syncs only through the folder never converges.
-        Case(bug: .ingestDropsGaps, name: "ingestDropsGaps", kind: .convergence, evidence: "lacks"),
+        // Ops that must wait (above a gap, or stamped ahead of the receiver's clock) vanish
+        // instead: the check after each ingest finds them neither held nor pending.
+        Case(bug: .ingestDropsGaps, name: "ingestDropsGaps", kind: .safety, evidence: "ingest dropped ops"),
         // The phone never relays its watch's ops: the other phones never converge.
         Case(bug: .relayForgetsWatch, name: "relayForgetsWatch", kind: .convergence, evidence: "watch"),
     ]

@@ -37,6 +37,8 @@ final class SimulatedDevice {
     var replica: Replica?
     /// The process's memory for partial bundles, shared by its connections; new after a crash.
     var bundleBudget = BundleBudget()
+    /// The vector its connections were last told of.
+    var announcedVector: VersionVector?
     /// A crash waiting for the operation it interrupts.
     var pendingCrash: CrashKind?
     /// The phone a watch is paired with.

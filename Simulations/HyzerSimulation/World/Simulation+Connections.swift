@@ -40,7 +40,7 @@ extension Simulation {
         let replica = device.running
         return SyncEngine(
             role: role, mode: .live, author: device.author, sign: { replica.signature(of: $0) }, group: group,
-            ephemeral: KeyExchange(seed: random.bytes(KeyExchange.seedBytes)), localVector: try replica.versionVector(),
+            ephemeral: KeyExchange(seed: random.bytes(KeyExchange.seedBytes)), localVector: try vector(of: index),
             budget: device.bundleBudget, now: world.now)
     }
 
@@ -130,7 +130,7 @@ extension Simulation {
                 try transmit(bytes, connection, toward: 1 - end)
             case .prepareDelta(let above):
                 let replica = devices[index].running
-                let vector = try replica.versionVector()
+                let vector = try self.vector(of: index)
                 let bundles = HyzerSync.Bundle.packed(
                     try replica.delta(above: above), groupID: group.id, sender: replica.author, senderVector: vector,
                     bytesMax: connection.ends[end].engine.configuration.bundleBytesMax, signedBy: replica.signature(of:))
@@ -167,7 +167,7 @@ extension Simulation {
         let local: VersionVector
         do {
             report = try device.running.ingest(segments)
-            local = try device.running.versionVector()
+            local = try vector(of: index)
         } catch {
             throw fail(.unexpected, "\(label): \(error)")
         }
@@ -186,13 +186,24 @@ extension Simulation {
         return local
     }
 
+    /// The device's version vector. Reading it applies held ops whose time has come (docs/store.md,
+    /// "Held ops"), so a read that finds the store changed marks the device, as `serve`'s change
+    /// monitor would notice the commit.
+    func vector(of index: Int) throws -> VersionVector {
+        let vector = try devices[index].running.versionVector()
+        if vector != devices[index].announcedVector { changedDevices.insert(index) }
+        return vector
+    }
+
     /// Tells every open connection of the devices whose stores changed (a command, an ingest, a
-    /// folder sync): live engines send their peers what they lack. This is how ops are relayed.
+    /// folder sync, held ops applied): live engines send their peers what they lack. This is how
+    /// ops are relayed.
     func announceChanges() throws {
         while let index = changedDevices.min() {
             changedDevices.remove(index)
             guard devices[index].isRunning else { continue }
             let local = try devices[index].running.versionVector()
+            devices[index].announcedVector = local
             for connection in connections.values.sorted(by: { $0.id < $1.id }) where connection.isOpen {
                 guard let end = connection.end(of: index) else { continue }
                 try drive(connection, end) { engine, now in engine.localChanged(localVector: local, now: now) }
