@@ -4,6 +4,7 @@ import CSodium
 /// (libsodium's `crypto_kx`: BLAKE2b-512 of the shared point and both public keys).
 public struct KeyExchange: Sendable {
     public static let publicKeyBytes = Int(crypto_kx_PUBLICKEYBYTES)
+    public static let seedBytes = Int(crypto_kx_SEEDBYTES)
 
     public let publicKey: [UInt8]
     private let secretKey: [UInt8]
@@ -14,6 +15,18 @@ public struct KeyExchange: Sendable {
         var publicKey = [UInt8](repeating: 0, count: Int(crypto_kx_PUBLICKEYBYTES))
         var secretKey = [UInt8](repeating: 0, count: Int(crypto_kx_SECRETKEYBYTES))
         _ = crypto_kx_keypair(&publicKey, &secretKey)
+        self.publicKey = publicKey
+        self.secretKey = secretKey
+    }
+
+    /// The key pair a seed of `seedBytes` determines: the simulator draws handshake keys from
+    /// its seed, so a run is reproducible. A wrong-sized seed is hashed to the right size.
+    public init(seed: [UInt8]) {
+        Sodium.ready()
+        let seed = seed.count == Self.seedBytes ? seed : Blake2b.hash256(seed)
+        var publicKey = [UInt8](repeating: 0, count: Int(crypto_kx_PUBLICKEYBYTES))
+        var secretKey = [UInt8](repeating: 0, count: Int(crypto_kx_SECRETKEYBYTES))
+        _ = crypto_kx_seed_keypair(&publicKey, &secretKey, seed)
         self.publicKey = publicKey
         self.secretKey = secretKey
     }

@@ -22,7 +22,8 @@ import Testing
         Case(bug: .newestTimestampWins, name: "newestTimestampWins", kind: .oracle, evidence: "views show"),
         // Equal-clock course edits fall to arrival order: two replicas show different courses.
         Case(bug: .lastWriterWinsByClockOnly, name: "lastWriterWinsByClockOnly", kind: .convergence, evidence: "course"),
-        // A lost or overtaken message leaves a gap; the ops above it vanish instead of waiting.
+        // Ops that must wait (above a gap, or stamped ahead of the receiver's clock) vanish
+        // instead: the check after each ingest finds them neither held nor pending.
         Case(bug: .ingestDropsGaps, name: "ingestDropsGaps", kind: .safety, evidence: "ingest dropped ops"),
         // The phone never relays its watch's ops: the other phones never converge.
         Case(bug: .relayForgetsWatch, name: "relayForgetsWatch", kind: .convergence, evidence: "watch"),
@@ -53,5 +54,19 @@ import Testing
         #expect(again.traceHash == result.traceHash)
         let clean = Simulation(request: request).run()
         #expect(clean.passed, "\(clean.failure?.description ?? "")")
+
+        // Shrinking finds a smaller world that fails the same way, and its line reproduces it.
+        let shrunk = PlantedBug.$active.withValue(planted.bug) {
+            Shrinker(budget: Self.shrinkBudget).shrink(result, request: request, failure: failure)
+        }
+        print("\(planted.name) shrunk in \(shrunk.runs) runs from \(shrunk.originalSize) to \(shrunk.shrunkSize)")
+        #expect(shrunk.failure.kind == failure.kind)
+        #expect(shrunk.shrunkSize.isSmaller(than: shrunk.originalSize), "\(shrunk.shrunkSize) vs \(shrunk.originalSize)")
+        let smallest = try #require(SimulationRequest(commandLine: shrunk.reproduction))
+        let rerun = PlantedBug.$active.withValue(planted.bug) { Simulation(request: smallest).run() }
+        #expect(rerun.failure == shrunk.failure)
     }
+
+    /// Runs one shrink may make in the test suite (a user's `simulate` allows 100).
+    static let shrinkBudget = 12
 }

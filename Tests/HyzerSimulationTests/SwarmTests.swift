@@ -17,7 +17,8 @@ import Testing
         #expect(outcome.summary.missing.isEmpty, "cases no seed reached: \(outcome.summary.missing)")
         let coverage = outcome.summary.coverage
         for required: Coverage.Case in [
-            .offlinePeriods, .partitions, .oneWayPartitions, .messagesLost, .messagesDuplicated, .messagesReordered,
+            .offlinePeriods, .partitions, .oneWayPartitions, .connectionsOpened, .connectionsReset, .framesRetransmitted,
+            .streamStalls, .framesHeld, .peersDeclaredDead, .dialsFailed, .deltasSent,
             .crashes, .crashesMidWrite, .crashesMidIngest, .crashesMidFolderSync, .backwardClockSteps, .watchScores,
             .filesHalfWrittenRead, .filesDuplicated, .filesOutOfOrder, .silentMerges, .discrepancies, .resolutions,
             .exactTieCourseEdits, .roundsFinishedWhileOffline, .gapsKeptPending,

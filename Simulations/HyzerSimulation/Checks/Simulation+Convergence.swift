@@ -30,7 +30,7 @@ extension Simulation {
         let expected = registry.vector
         var lagging: [String] = []
         for device in devices {
-            let vector = try readReplica(device.index, { try $0.versionVector() }) ?? VersionVector()
+            let vector = device.isRunning ? try self.vector(of: device.index) : VersionVector()
             let missing = expected.sortedEntries.reduce(0) { $0 + Int($1.sequence - min($1.sequence, vector[$1.author])) }
             if missing > 0 || vector.heads != expected.heads {
                 let authors = expected.sortedEntries.filter { vector[$0.author] < $0.sequence }.map { author in

@@ -16,7 +16,7 @@ extension Simulation {
     func checkSafety(_ device: SimulatedDevice) throws {
         guard let replica = device.replica else { return }
         do {
-            let vector = try replica.versionVector()
+            let vector = try self.vector(of: device.index)
             if vector[device.author] < UInt64(registry.count(device.author)) {
                 throw fail(.safety, "\(device.name) holds \(vector[device.author]) of the \(registry.count(device.author)) ops it acknowledged")
             }

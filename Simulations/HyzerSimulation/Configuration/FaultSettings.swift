@@ -1,24 +1,27 @@
-/// The direct links' faults (phone↔phone, phone↔watch): how often devices sync, and what the
-/// network does to their messages. A rate of 0 or a count of 0 switches a fault kind off.
+/// The direct links' faults (phone↔phone, phone↔watch). Links are TCP connections carrying the
+/// shipped sync engine (docs/simulation.md): ordered, reliable byte streams, so the network cannot
+/// lose, duplicate or reorder a frame the engine sees; it delays frames, stalls a stream, resets
+/// a connection, and cuts devices off. A rate of 0 or a count of 0 switches a fault kind off.
 public struct NetworkSettings: Hashable, Sendable, Codable {
-    /// Mean seconds between two syncs of one device with one peer.
-    public var syncIntervalSeconds: Int = 60
-    /// Probability that a message is lost.
+    /// The longest pause between two attempts to reconnect (backoff doubles from 100 ms to this).
+    public var reconnectMaxSeconds: Int = 2
+    /// Probability that a frame's packet is lost. TCP retransmits it (the frame and those behind
+    /// it arrive late); one loss in eight resets the connection instead.
     public var lossRate = 0.05
-    /// Probability that a message is delivered twice.
-    public var duplicateRate = 0.03
+    /// The stream's bandwidth.
+    public var bandwidthKilobytesPerSecond = 500
     /// The usual one-way delay.
     public var minDelayMilliseconds = 20
     /// The longest usual delay.
     public var maxDelayMilliseconds = 800
-    /// Probability that a message straggles (a retransmission, a slow path): delayed up to
-    /// `stragglerMaxSeconds`, so later messages overtake it.
+    /// Probability, per ten frames, that a stream stalls (a slow path, a radio gap) for up to
+    /// `stragglerMaxSeconds`; longer than the engine's dead-peer bound, the peer is declared dead.
     public var stragglerRate = 0.05
-    /// The longest extra delay of a straggler.
+    /// The longest stall.
     public var stragglerMaxSeconds = 90
     /// Symmetric partitions: the phones split into two sides that cannot talk.
     public var partitions = 1
-    /// One-way partitions: messages from one device to another vanish, the other way works.
+    /// One-way partitions: frames from one device to another are held, the other way works.
     public var oneWayPartitions = 1
     /// The longest partition.
     public var maxPartitionMinutes = 30

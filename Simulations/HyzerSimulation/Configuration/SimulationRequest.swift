@@ -13,19 +13,27 @@ public struct SimulationRequest: Hashable, Sendable, Codable {
         public var hours: Double?
         /// `--holes N`.
         public var holes: Int?
+        /// `--set NAME=VALUE`: fault and workload knobs.
+        public var knobs: [Knob: Double]
 
         /// Overrides of the given values; nil leaves the scenario's or the swarm's.
-        public init(phones: Int? = nil, watch: Bool? = nil, laptop: Bool? = nil, hours: Double? = nil, holes: Int? = nil) {
+        public init(
+            phones: Int? = nil, watch: Bool? = nil, laptop: Bool? = nil, hours: Double? = nil, holes: Int? = nil,
+            knobs: [Knob: Double] = [:]
+        ) {
             self.phones = phones
             self.watch = watch
             self.laptop = laptop
             self.hours = hours
             self.holes = holes
+            self.knobs = knobs
         }
     }
 
     /// `--seed N`.
     public var seed: UInt64
+    /// `--scenario NAME`: the world a run that is not a swarm's starts from.
+    public var scenario: Scenario
     /// Whether the configuration is drawn from the seed, as a swarm does.
     public var swarm: Bool
     /// `--profile`: the ranges a swarm draws from.
@@ -34,8 +42,12 @@ public struct SimulationRequest: Hashable, Sendable, Codable {
     public var overrides: Overrides
 
     /// A request for `seed`.
-    public init(seed: UInt64, swarm: Bool = false, profile: SwarmProfile = .full, overrides: Overrides = Overrides()) {
+    public init(
+        seed: UInt64, scenario: Scenario = .standard, swarm: Bool = false, profile: SwarmProfile = .full,
+        overrides: Overrides = Overrides()
+    ) {
         self.seed = seed
+        self.scenario = scenario
         self.swarm = swarm
         self.profile = profile
         self.overrides = overrides
@@ -43,7 +55,7 @@ public struct SimulationRequest: Hashable, Sendable, Codable {
 
     /// The configuration this request runs.
     public var configuration: SimulationConfiguration {
-        var configuration = swarm ? SimulationConfiguration.drawn(seed: seed, profile: profile) : .standard(seed: seed)
+        var configuration = swarm ? SimulationConfiguration.drawn(seed: seed, profile: profile) : scenario.configuration(seed: seed)
         if let phones = overrides.phones { configuration.phones = phones }
         if let watch = overrides.watch { configuration.watch = watch }
         if let laptop = overrides.laptop { configuration.laptop = laptop }
@@ -54,6 +66,9 @@ public struct SimulationRequest: Hashable, Sendable, Codable {
             configuration.network.maxPartitionMinutes = min(configuration.network.maxPartitionMinutes, max(1, minutes / 3))
         }
         if let holes = overrides.holes { configuration.holes = holes }
+        for knob in Knob.allCases {
+            if let value = overrides.knobs[knob] { knob.apply(value, to: &configuration) }
+        }
         return configuration
     }
 
@@ -76,6 +91,9 @@ public struct SimulationRequest: Hashable, Sendable, Codable {
                 guard let value = words.popFirst().flatMap({ UInt64($0) }) else { return nil }
                 seed = value
             case "--swarm": swarm = true
+            case "--scenario":
+                guard let value = words.popFirst().flatMap({ Scenario(rawValue: $0) }) else { return nil }
+                scenario = value
             case "--profile":
                 guard let value = words.popFirst().flatMap({ SwarmProfile(rawValue: $0) }) else { return nil }
                 profile = value
@@ -90,7 +108,10 @@ public struct SimulationRequest: Hashable, Sendable, Codable {
                 overrides.hours = value
             case "--watch", "--no-watch": overrides.watch = word == "--watch"
             case "--laptop", "--no-laptop": overrides.laptop = word == "--laptop"
-            case "--json", "--check-determinism", "--trace": break
+            case "--set":
+                guard let (knob, value) = words.popFirst().flatMap(Knob.parse) else { return nil }
+                overrides.knobs[knob] = value
+            case "--json", "--check-determinism", "--trace", "--no-shrink": break
             default: return nil
             }
         }
@@ -99,6 +120,7 @@ public struct SimulationRequest: Hashable, Sendable, Codable {
     /// The command that runs exactly this again.
     public var commandLine: String {
         var words = ["hyzer-peer", "simulate", "--seed", String(seed)]
+        if scenario != .standard, !swarm { words += ["--scenario", scenario.rawValue] }
         if swarm {
             words.append("--swarm")
             if profile != .full { words += ["--profile", profile.rawValue] }
@@ -108,6 +130,9 @@ public struct SimulationRequest: Hashable, Sendable, Codable {
         if let laptop = overrides.laptop { words.append(laptop ? "--laptop" : "--no-laptop") }
         if let hours = overrides.hours { words += ["--hours", String(hours)] }
         if let holes = overrides.holes { words += ["--holes", String(holes)] }
+        for knob in Knob.allCases {
+            if let value = overrides.knobs[knob] { words += ["--set", knob.argument(value)] }
+        }
         return words.joined(separator: " ")
     }
 }

@@ -33,11 +33,12 @@ extension SimulationConfiguration {
 
     private static func drawNetwork(_ random: inout SimulationRandom, quick: Bool, minutes: Double) -> NetworkSettings {
         var network = NetworkSettings()
-        network.syncIntervalSeconds = random.integer(in: quick ? 30...120 : 15...180)
+        network.reconnectMaxSeconds = random.integer(in: 1...10)
         network.lossRate = random.chance(0.75) ? random.logUniform(0.005...0.4) : 0
-        network.duplicateRate = random.chance(0.65) ? random.logUniform(0.005...0.3) : 0
+        network.bandwidthKilobytesPerSecond = Int(random.logUniform(20...5_000))
         network.minDelayMilliseconds = random.integer(in: 1...200)
-        network.maxDelayMilliseconds = network.minDelayMilliseconds + random.integer(in: 0...5_000)
+        // One-way delays of a live connection: Wi-Fi and Bluetooth, up to a second; slower paths are stalls.
+        network.maxDelayMilliseconds = network.minDelayMilliseconds + random.integer(in: 0...1_000)
         network.stragglerRate = random.chance(0.6) ? random.logUniform(0.01...0.3) : 0
         network.stragglerMaxSeconds = random.integer(in: 5...300)
         network.partitions = random.chance(0.6) ? random.integer(in: 1...3) : 0

@@ -2,6 +2,7 @@ import Foundation
 import HyzerCrypto
 import HyzerDomain
 import HyzerKit
+import HyzerSync
 
 /// How a device is killed.
 enum CrashKind: String, CaseIterable {
@@ -28,12 +29,16 @@ final class SimulatedDevice {
     let usesFolder: Bool
     /// The devices it has a direct link with, in index order.
     var peers: [Int] = []
+    /// The peers it dials (the others dial it): each phone dials the phones after it, the watch its phone.
+    var dials: [Int] = []
     /// The player the device owns: a phone's own player, or for the watch its phone's.
     var ownedPlayer: UUID?
     /// The replica, while the device runs; nil while it is down after a crash.
     var replica: Replica?
-    /// Link state per peer; reset by a crash (it lives in the process, not in the store).
-    var links: [Int: DeltaExchangeLink] = [:]
+    /// The process's memory for partial bundles, shared by its connections; new after a crash.
+    var bundleBudget = BundleBudget()
+    /// The vector its connections were last told of.
+    var announcedVector: VersionVector?
     /// A crash waiting for the operation it interrupts.
     var pendingCrash: CrashKind?
     /// The phone a watch is paired with.
@@ -54,10 +59,4 @@ final class SimulatedDevice {
 
     /// The running replica; the caller checked `isRunning`.
     var running: Replica { replica! }
-
-    /// Fresh link states with every peer: what a restarted process starts from.
-    func resetLinks(resyncEvery: Int) {
-        links = [:]
-        for peer in peers { links[peer] = DeltaExchangeLink(exchange: DeltaExchange(resyncEvery: resyncEvery)) }
-    }
 }

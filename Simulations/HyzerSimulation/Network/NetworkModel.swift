@@ -1,12 +1,18 @@
-/// What the network does to one message: lose it, delay it, deliver it twice, let later
-/// messages overtake it. Draws from its own random stream.
+/// What the network does to one frame on a TCP stream: a delay (latency, bandwidth, a
+/// retransmission after a lost packet, a stall), or a reset of the connection. The stream keeps
+/// frames in order and never duplicates them; the caller queues each frame behind the previous
+/// one. Draws from its own random stream.
 struct NetworkModel {
-    /// The fate of one message: no copy (lost), one, or two (duplicated), each with its delay.
+    /// The fate of one frame.
     struct Fate {
-        var delays: [UInt64]
-        var lost: Bool { delays.isEmpty }
-        var duplicated: Bool { delays.count > 1 }
-        var straggled: Bool
+        /// Milliseconds until the frame has crossed, if it is the only one on the stream.
+        var delay: UInt64
+        /// A lost packet was retransmitted.
+        var retransmitted = false
+        /// The stream stalled at this frame.
+        var stalled = false
+        /// The connection is reset: the frame never arrives, and neither does anything after it.
+        var reset = false
     }
 
     let settings: NetworkSettings
@@ -18,27 +24,37 @@ struct NetworkModel {
         self.random = random
     }
 
-    /// After the heal: no loss, no duplicates, no stragglers, short delays.
+    /// After the heal: no loss, no stalls, short delays.
     mutating func heal() { healed = true }
 
-    mutating func fate() -> Fate {
+    mutating func fate(bytes: Int) -> Fate {
+        let transfer = UInt64(bytes) * 1_000 / UInt64(max(1, settings.bandwidthKilobytesPerSecond) * 1_024)
         if healed {
-            return Fate(delays: [UInt64(random.integer(in: 1...max(1, min(settings.maxDelayMilliseconds, 500))))], straggled: false)
+            return Fate(delay: UInt64(random.integer(in: 1...max(1, min(settings.maxDelayMilliseconds, 500)))) + transfer)
         }
-        if random.chance(settings.lossRate) { return Fate(delays: [], straggled: false) }
-        var straggled = false
-        var delays = [delay(&straggled)]
-        if random.chance(settings.duplicateRate) { delays.append(delay(&straggled)) }
-        return Fate(delays: delays, straggled: straggled)
+        let low = max(0, settings.minDelayMilliseconds)
+        var fate = Fate(delay: UInt64(random.integer(in: low...max(low, settings.maxDelayMilliseconds))) + transfer)
+        if random.chance(settings.lossRate) {
+            if random.below(8) == 0 {
+                fate.reset = true
+                return fate
+            }
+            fate.retransmitted = true
+            fate.delay += UInt64(random.integer(in: 200...1_500))
+        }
+        // A stall is rarer per frame than the rate per message it was drawn as: a live stream
+        // carries about ten frames (mostly heartbeats) for each sync a device used to make.
+        if random.chance(settings.stragglerRate / 10) {
+            fate.stalled = true
+            fate.delay += UInt64(random.integer(in: 1_000...max(1_000, settings.stragglerMaxSeconds * 1_000)))
+        }
+        return fate
     }
 
-    private mutating func delay(_ straggled: inout Bool) -> UInt64 {
-        let low = max(0, settings.minDelayMilliseconds)
-        var delay = UInt64(random.integer(in: low...max(low, settings.maxDelayMilliseconds)))
-        if random.chance(settings.stragglerRate) {
-            straggled = true
-            delay += UInt64(random.integer(in: 1_000...max(1_000, settings.stragglerMaxSeconds * 1_000)))
-        }
-        return delay
+    /// The pause before reconnect attempt `attempt` (0 first): 100 ms doubling to the cap, ±20 %.
+    mutating func backoff(attempt: Int) -> UInt64 {
+        let cap = UInt64(max(1, settings.reconnectMaxSeconds)) * 1_000
+        let base = min(cap, 100 << UInt64(min(attempt, 16)))
+        return base * UInt64(random.integer(in: 80...120)) / 100
     }
 }

@@ -20,12 +20,24 @@ public struct Coverage: Hashable, Sendable, Encodable {
         case restarts
         case backwardClockSteps
         case forwardClockSteps
-        case messagesSent
-        case messagesLost
-        case messagesDuplicated
-        case messagesReordered
-        /// Messages stopped by a partition, an offline device or a crashed receiver.
-        case messagesBlocked
+        /// Frames the engines put on connections.
+        case framesSent
+        /// Frames whose packet was lost and retransmitted (late, in order).
+        case framesRetransmitted
+        /// Streams stalled at a frame (a slow path, a radio gap).
+        case streamStalls
+        /// Frames waiting at a cut path (partition, offline, the watch out of range).
+        case framesHeld
+        /// Connections whose handshake completed.
+        case connectionsOpened
+        /// Connections the network reset.
+        case connectionsReset
+        /// Connections an engine closed because nothing arrived for the dead-peer bound.
+        case peersDeclaredDead
+        /// Connection attempts to an unreachable peer.
+        case dialsFailed
+        /// Deltas sent over a connection.
+        case deltasSent
         /// Ingests that kept a segment pending above a gap.
         case gapsKeptPending
         case folderSyncs

@@ -34,6 +34,8 @@ public struct SimulationResult: Sendable, Encodable {
     public let reproduction: String
     /// Wall-clock seconds the run took (not part of the JSON: it differs between runs).
     public let wallSeconds: Double
+    /// For a failed run: the smallest world found that fails the same way.
+    public var shrunk: Shrinker.Outcome?
 
     /// The same run, failed with `failure` (a determinism check that found two runs differ).
     public func with(failure: SimulationFailure) -> SimulationResult {
@@ -52,6 +54,6 @@ public struct SimulationResult: Sendable, Encodable {
 
     enum CodingKeys: String, CodingKey {
         case seed, converged, traceHash, standingsDigest, storeDigest, simulatedSeconds, healSeconds, opsCreated, bytesSent,
-            events, devices, configuration, coverage, failure, reproduction
+            events, devices, configuration, coverage, failure, reproduction, shrunk
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import HyzerKit
+import HyzerSync
 
 extension Simulation {
     /// A crash comes due: idle crashes happen now; the others wait for the operation they
@@ -31,9 +32,10 @@ extension Simulation {
         } catch {
             throw fail(.unexpected, "\(device.name) could not be closed: \(error)")
         }
+        try closeConnections(of: index)
         device.replica = nil
         device.pendingCrash = nil
-        device.links = [:]
+        device.bundleBudget = BundleBudget()
         coverage.count(.crashes)
         switch kind {
         case .idle: break
@@ -55,7 +57,7 @@ extension Simulation {
         } catch {
             throw fail(.safety, "\(device.name) could not reopen its store after a crash: \(error)")
         }
-        device.resetLinks(resyncEvery: 3)
+        dialPeers(of: index)
         coverage.count(.restarts)
         let recovered = try capture(device)
         if !recovered.isEmpty {

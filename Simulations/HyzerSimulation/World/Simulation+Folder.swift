@@ -22,6 +22,8 @@ extension Simulation {
             throw fail(.unexpected, "\(device.name) folder sync failed: \(error)")
         }
         coverage.count(.folderSyncs)
+        if report.opsIngested > 0 { changedDevices.insert(index) }
+        if report.opsPending > 0 { coverage.count(.gapsKeptPending) }
         coverage.count(.folderRejections, report.rejected.count)
         bytesSent += report.bytesWritten
         let after = store.counters

@@ -53,7 +53,8 @@ extension Simulation {
             devices[watchIndex].pairedPhone = pairedPhone
             devices[pairedPhone].peers = (devices[pairedPhone].peers + [watchIndex]).sorted()
         }
-        for device in devices { device.resetLinks(resyncEvery: 3) }
+        for phone in 0..<phones { devices[phone].dials = devices[phone].peers.filter { $0 > phone && $0 < phones } }
+        if let watchIndex { devices[watchIndex].dials = [pairedPhone] }
 
         plan = WorkloadPlan.draw(
             configuration, start: start, watch: watchIndex.map { ($0, pairedPhone) }, random: &workloadRandom)
@@ -115,7 +116,7 @@ extension Simulation {
                 let device = candidates[random.below(candidates.count)]
                 let before = UInt64(random.integer(in: 30_000...20 * 60_000))
                 let after = UInt64(random.integer(in: 60_000...max(60_000, settings.maxOfflineMinutes * 60_000)))
-                offline(device, TimeWindow(start: time > before ? time - before : time, end: time + after))
+                offline(device, TimeWindow(start: max(start, time > before ? time - before : time), end: time + after))
             }
         }
         let phones = configuration.phones
@@ -160,11 +161,12 @@ extension Simulation {
         }
     }
 
-    /// Periodic syncs, folder syncs, checkpoints and the heal.
+    /// The first connections, folder syncs, checkpoints and the heal.
     private func scheduleRoutines() {
-        let interval = configuration.network.syncIntervalSeconds * 1_000
-        for device in devices where !device.peers.isEmpty {
-            queue.schedule(.syncTick(device: device.index), at: start + 5_000 + UInt64(random.integer(in: 0...interval)))
+        for device in devices {
+            for peer in device.dials {
+                queue.schedule(.dial(from: device.index, to: peer), at: start + 5_000 + UInt64(random.integer(in: 0...5_000)))
+            }
         }
         let folderInterval = configuration.folder.syncIntervalSeconds * 1_000
         for device in devices where device.usesFolder {

@@ -29,6 +29,7 @@ extension Simulation {
         do {
             let value = try body(device.running)
             lastCaptured = try capture(device)
+            changedDevices.insert(index)  // new ops, or held ops the command applied
             record("\(device.name) \(label) -> " + lastCaptured.map { "#\($0.sequence)@\($0.clock)" }.joined(separator: ","))
             return .done(value)
         } catch let error as ReplicaError {

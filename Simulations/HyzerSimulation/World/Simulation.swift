@@ -31,8 +31,13 @@ public final class Simulation {
     var coverage = Coverage()
     var trace: Trace
     var plan = WorkloadPlan()
-    var sentOnLink: [LinkKey: Int] = [:]
-    var deliveredOnLink: [LinkKey: Int] = [:]
+    /// Open connections by id.
+    var connections: [Int: SimulatedConnection] = [:]
+    var nextConnectionID = 0
+    /// Failed attempts since a dialer's last established connection: its backoff.
+    var dialAttempts: [DialKey: Int] = [:]
+    /// Devices whose stores changed since their connections were last told.
+    var changedDevices: Set<Int> = []
     var bytesSent = 0
     var root: URL?
     var convergedAt: UInt64?
@@ -73,6 +78,7 @@ public final class Simulation {
             while convergedAt == nil, let (time, event) = queue.pop() {
                 world.advance(to: time)
                 try handle(event)
+                try announceChanges()
                 reportProgress()
             }
             if convergedAt == nil { throw fail(.convergence, "the event queue ran dry before convergence") }
@@ -101,8 +107,9 @@ public final class Simulation {
         switch event {
         case .clubhouse: try clubhouse()
         case .workload(let action): try perform(action)
-        case .syncTick(let device): try syncTick(device)
-        case .deliver(let message): try deliver(message)
+        case .dial(let from, let to): try dial(from, to)
+        case .arrive(let connection, let end): try arrive(connection, end)
+        case .engineTick(let connection): try engineTick(connection)
         case .folderSync(let device): try folderSync(device)
         case .crash(let device, let kind): try crash(device, kind)
         case .restart(let device): try restart(device)

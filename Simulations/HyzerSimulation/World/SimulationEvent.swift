@@ -4,10 +4,12 @@ enum SimulationEvent {
     case clubhouse
     /// A player does something on a device.
     case workload(WorkloadAction)
-    /// A device's periodic sync with each peer it can reach.
-    case syncTick(device: Int)
-    /// A link message arrives.
-    case deliver(LinkMessage)
+    /// A device tries to connect to a peer it dials.
+    case dial(from: Int, to: Int)
+    /// The head frame on a connection's stream toward one end has crossed.
+    case arrive(connection: Int, end: Int)
+    /// Time passes for a connection's engines (heartbeats, timeouts).
+    case engineTick(connection: Int)
     /// A device's periodic sync through the shared folder.
     case folderSync(device: Int)
     case crash(device: Int, kind: CrashKind)

@@ -15,6 +15,7 @@ struct SimulateCommand: ParsableCommand {
     @Option(help: "The seed of the run, or the first seed of a swarm (default 1).") var seed: UInt64?
     @Option(help: "Run a swarm of this many seeds, each drawing its own configuration.") var seeds: Int?
     @Flag(help: "Draw the configuration from the seed, as a swarm does.") var swarm = false
+    @Option(help: "The world of a single run: standard or partition.") var scenario = "standard"
     @Option(help: "The ranges a swarm draws from: full or quick.") var profile = "full"
     @Option(help: "Phones, each owned by its own player.") var phones: Int?
     @Flag(inversion: .prefixedNo, help: "Add a watch paired with one phone.") var watch: Bool?
@@ -23,15 +24,30 @@ struct SimulateCommand: ParsableCommand {
     @Option(help: "Holes per round (18 plays a seeded course).") var holes: Int?
     @Flag(help: "Run each seed twice and compare the traces and digests.") var checkDeterminism = false
     @Flag(help: "Print every event of a single run on standard error.") var trace = false
+    @Flag(inversion: .prefixedNo, help: "Shrink a failing run to the smallest world that still fails the same way.") var shrink = true
+    @Option(
+        name: .customLong("set"),
+        help: ArgumentHelp("Pin a fault or workload knob, as NAME=VALUE (repeatable).", discussion: "Knobs: \(Knob.allCases.map(\.rawValue).joined(separator: ", "))."))
+    var knobs: [String] = []
     @OptionGroup var output: OutputOptions
 
     func run() throws {
         guard let swarmProfile = SwarmProfile(rawValue: profile) else {
             throw ValidationError("--profile must be one of \(SwarmProfile.allCases.map(\.rawValue).joined(separator: ", "))")
         }
+        guard let named = Scenario(rawValue: scenario) else {
+            throw ValidationError("--scenario must be one of \(Scenario.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        var pinned: [Knob: Double] = [:]
+        for argument in knobs {
+            guard let (knob, value) = Knob.parse(argument) else {
+                throw ValidationError("--set takes NAME=VALUE with a number of at least 0 and one of: \(Knob.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            pinned[knob] = value
+        }
         let template = SimulationRequest(
-            seed: seed ?? 1, swarm: swarm || seeds != nil, profile: swarmProfile,
-            overrides: .init(phones: phones, watch: watch, laptop: laptop, hours: hours, holes: holes))
+            seed: seed ?? 1, scenario: named, swarm: swarm || seeds != nil, profile: swarmProfile,
+            overrides: .init(phones: phones, watch: watch, laptop: laptop, hours: hours, holes: holes, knobs: pinned))
         if let problem = template.configuration.problem() { throw ValidationError(problem) }
         if let seeds {
             guard seeds >= 1 else { throw ValidationError("--seeds must be at least 1") }
@@ -43,7 +59,7 @@ struct SimulateCommand: ParsableCommand {
 
     private func runOne(_ request: SimulationRequest) throws {
         let bar = ProgressBar()
-        let result: SimulationResult
+        var result: SimulationResult
         var lines: [String] = []
         if checkDeterminism {
             bar.show(0, label: "seed \(request.seed), twice")
@@ -56,6 +72,7 @@ struct SimulateCommand: ParsableCommand {
         }
         bar.clear()
         for line in lines { Terminal.error(line) }
+        result.shrunk = shrunk(result, request, bar)
         if output.json {
             try JSONOutput.print(result)
         } else {
@@ -63,8 +80,22 @@ struct SimulateCommand: ParsableCommand {
         }
         if let failure = result.failure {
             Terminal.error(Terminal.paint(failure.description, .red))
+            if let shrunk = result.shrunk { Terminal.error(Terminal.paint(Self.describe(shrunk), .red)) }
             throw ReportedFailure(exitCode: 1)
         }
+    }
+
+    /// The smallest world that fails like `result`, unless shrinking is off or nothing failed.
+    private func shrunk(_ result: SimulationResult, _ request: SimulationRequest, _ bar: ProgressBar) -> Shrinker.Outcome? {
+        guard shrink, !checkDeterminism, let failure = result.failure, failure.kind != .determinism else { return nil }
+        bar.show(0, label: "shrinking seed \(request.seed)")
+        defer { bar.clear() }
+        return Shrinker().shrink(result, request: request, failure: failure)
+    }
+
+    static func describe(_ shrunk: Shrinker.Outcome) -> String {
+        "shrunk in \(shrunk.runs) runs from \(shrunk.originalSize) to \(shrunk.shrunkSize): \(shrunk.failure.kind): \(shrunk.failure.message)\n"
+            + "reproduce the smallest: \(shrunk.reproduction)"
     }
 
     private func runSwarm(_ template: SimulationRequest, count: Int) throws {
@@ -73,11 +104,13 @@ struct SimulateCommand: ParsableCommand {
         for offset in 0..<count {
             let request = template.with(seed: template.seed + UInt64(offset))
             bar.show(Double(offset) / Double(count), label: "seed \(request.seed) (\(offset + 1)/\(count)), \(runs.filter { !$0.passed }.count) failed")
-            let result = checkDeterminism ? Simulation.checkDeterminism(request) : Simulation(request: request).run()
+            var result = checkDeterminism ? Simulation.checkDeterminism(request) : Simulation(request: request).run()
+            result.shrunk = shrunk(result, request, bar)
             runs.append(result)
             if let failure = result.failure {
                 bar.clear()
                 Terminal.error(Terminal.paint(failure.description, .red))
+                if let shrunk = result.shrunk { Terminal.error(Terminal.paint(Self.describe(shrunk), .red)) }
             }
         }
         bar.clear()

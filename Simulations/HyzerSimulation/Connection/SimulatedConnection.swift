@@ -1,0 +1,42 @@
+import HyzerSync
+
+/// One TCP connection between two devices of the simulated world: an ordered, reliable stream
+/// of frames each way, with the shipped `SyncEngine` at each end (docs/simulation.md,
+/// "Connections"). The world delivers the head frame of each direction when it has crossed;
+/// the frames behind it wait, so order is kept whatever the delays.
+final class SimulatedConnection {
+    /// One end: the device, its engine, and the frames on their way to it.
+    struct End {
+        let device: Int
+        var engine: SyncEngine
+        /// Frames travelling toward this end, oldest first, each with the instant it has crossed.
+        var inbound: [(bytes: [UInt8], due: UInt64)] = []
+        /// Whether a delivery event for the head of `inbound` is scheduled.
+        var deliveryScheduled = false
+        /// When the last frame toward this end is due: a later frame is never due before it.
+        var lastDue: UInt64 = 0
+        /// Whether the head frame is waiting for a cut path to come back.
+        var held = false
+    }
+
+    /// The run's number of this connection, in the trace and in events.
+    let id: Int
+    /// The dialer (0) and the listener (1).
+    var ends: [End]
+    var isOpen = true
+    /// Set once the handshake has completed at the dialer: the dialer's backoff starts over.
+    var established = false
+
+    init(id: Int, dialer: End, listener: End) {
+        self.id = id
+        self.ends = [dialer, listener]
+    }
+
+    /// The end of `device`, if it is one of the two.
+    func end(of device: Int) -> Int? {
+        ends.firstIndex { $0.device == device }
+    }
+
+    var dialer: Int { ends[0].device }
+    var listener: Int { ends[1].device }
+}

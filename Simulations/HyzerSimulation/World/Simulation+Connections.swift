@@ -1,0 +1,287 @@
+import Foundation
+import HyzerCrypto
+import HyzerDomain
+import HyzerKit
+import HyzerSync
+
+extension Simulation {
+    // MARK: Dialing
+
+    /// A device tries to connect to a peer it dials (each phone dials the phones after it; the
+    /// watch dials its phone). An unreachable peer costs a timed-out attempt and a backoff, as
+    /// a real `serve --peer` does.
+    func dial(_ from: Int, _ to: Int) throws {
+        let key = DialKey(from: from, to: to)
+        guard devices[from].isRunning, connectionBetween(from, to) == nil else { return }
+        if let reason = unreachable(from: from, to: to) ?? (devices[to].isRunning ? nil : "\(devices[to].name) down") {
+            coverage.count(.dialsFailed)
+            let attempt = dialAttempts[key, default: 0]
+            dialAttempts[key] = attempt + 1
+            let retry = 1_000 + network.backoff(attempt: attempt)
+            record("dial \(devices[from].name)->\(devices[to].name) failed: \(reason); again in \(retry)ms")
+            scheduleIn(retry, .dial(from: from, to: to))
+            return
+        }
+        nextConnectionID += 1
+        let connection = SimulatedConnection(
+            id: nextConnectionID,
+            dialer: .init(device: from, engine: try engine(for: from, role: .dialer)),
+            listener: .init(device: to, engine: try engine(for: to, role: .listener)))
+        connections[connection.id] = connection
+        record("connect #\(connection.id) \(devices[from].name)->\(devices[to].name)")
+        try drive(connection, 0) { engine, now in engine.start(now: now) }
+        scheduleIn(Self.engineTickMilliseconds, .engineTick(connection: connection.id))
+    }
+
+    /// The engine a device runs for one connection: the shipped `SyncEngine`, live, with a
+    /// handshake key drawn from the seed.
+    private func engine(for index: Int, role: Handshake.Role) throws -> SyncEngine {
+        let device = devices[index]
+        let replica = device.running
+        return SyncEngine(
+            role: role, mode: .live, author: device.author, sign: { replica.signature(of: $0) }, group: group,
+            ephemeral: KeyExchange(seed: random.bytes(KeyExchange.seedBytes)), localVector: try vector(of: index),
+            budget: device.bundleBudget, now: world.now)
+    }
+
+    func connectionBetween(_ a: Int, _ b: Int) -> SimulatedConnection? {
+        connections.values.first { $0.isOpen && Set([$0.dialer, $0.listener]) == Set([a, b]) }
+    }
+
+    // MARK: Frames
+
+    /// Puts a frame on the stream toward `end`: it crosses after the network's delay, never
+    /// before the frame ahead of it.
+    private func transmit(_ bytes: [UInt8], _ connection: SimulatedConnection, toward end: Int) throws {
+        bytesSent += bytes.count + 4
+        coverage.count(.framesSent)
+        let fate = network.fate(bytes: bytes.count + 4)
+        if fate.reset {
+            coverage.count(.connectionsReset)
+            try close(connection, "reset by the network")
+            return
+        }
+        if fate.retransmitted { coverage.count(.framesRetransmitted) }
+        if fate.stalled {
+            coverage.count(.streamStalls)
+            record("stream #\(connection.id) toward \(devices[connection.ends[end].device].name) stalls \(fate.delay)ms")
+        }
+        let due = max(connection.ends[end].lastDue, world.now + fate.delay)
+        connection.ends[end].lastDue = due
+        connection.ends[end].inbound.append((bytes, due))
+        scheduleDelivery(connection, end)
+    }
+
+    private func scheduleDelivery(_ connection: SimulatedConnection, _ end: Int) {
+        guard connection.isOpen, !connection.ends[end].deliveryScheduled, let head = connection.ends[end].inbound.first else { return }
+        connection.ends[end].deliveryScheduled = true
+        queue.schedule(.arrive(connection: connection.id, end: end), at: max(world.now, head.due))
+    }
+
+    /// The head frame toward `end` has crossed. While a partition, an offline period or the
+    /// watch's range cuts the path, TCP keeps retransmitting: the frame waits.
+    func arrive(_ id: Int, _ end: Int) throws {
+        guard let connection = connections[id], connection.isOpen else { return }
+        connection.ends[end].deliveryScheduled = false
+        guard !connection.ends[end].inbound.isEmpty else { return }
+        if let reason = unreachable(from: connection.ends[1 - end].device, to: connection.ends[end].device) {
+            coverage.count(.framesHeld)
+            if !connection.ends[end].held {
+                connection.ends[end].held = true
+                record("stream #\(id) toward \(devices[connection.ends[end].device].name) held: \(reason)")
+            }
+            connection.ends[end].inbound[0].due = world.now + 1_000
+            connection.ends[end].lastDue = max(connection.ends[end].lastDue, world.now + 1_000)
+            scheduleDelivery(connection, end)
+            return
+        }
+        connection.ends[end].held = false
+        let frame = connection.ends[end].inbound.removeFirst()
+        try drive(connection, end) { engine, now in engine.receive(frame: frame.bytes, now: now) }
+        scheduleDelivery(connection, end)
+    }
+
+    /// Time passes for both engines of a connection: heartbeats, the dead-peer bound, the
+    /// handshake timeout.
+    func engineTick(_ id: Int) throws {
+        guard let connection = connections[id], connection.isOpen else { return }
+        for end in 0..<2 where connection.isOpen {
+            try drive(connection, end) { engine, now in engine.tick(now: now) }
+        }
+        if connection.isOpen { scheduleIn(Self.engineTickMilliseconds, .engineTick(connection: id)) }
+    }
+
+    /// How often engines are told the time: heartbeats every 5 s, a dead peer after 15 s.
+    static let engineTickMilliseconds: UInt64 = 1_000
+
+    // MARK: Actions
+
+    /// Feeds one end's engine and performs what it asks, as the network shell does: frames go on
+    /// the stream, store work runs on the device's replica at once.
+    private func drive(
+        _ connection: SimulatedConnection, _ end: Int, _ step: (inout SyncEngine, UInt64) -> [SyncEngine.Action]
+    ) throws {
+        guard connection.isOpen else { return }
+        var actions = step(&connection.ends[end].engine, world.now)
+        let index = connection.ends[end].device
+        while connection.isOpen, !actions.isEmpty {
+            switch actions.removeFirst() {
+            case .write(let bytes):
+                try transmit(bytes, connection, toward: 1 - end)
+            case .prepareDelta(let above):
+                let replica = devices[index].running
+                let vector = try self.vector(of: index)
+                let bundles = HyzerSync.Bundle.packed(
+                    try replica.delta(above: above), groupID: group.id, sender: replica.author, senderVector: vector,
+                    bytesMax: connection.ends[end].engine.configuration.bundleBytesMax, signedBy: replica.signature(of:))
+                if !bundles.isEmpty { coverage.count(.deltasSent) }
+                actions += connection.ends[end].engine.deltaPrepared(bundles, upTo: vector, now: world.now)
+            case .ingest(let bundle):
+                guard let local = try ingest(bundle, from: connection.ends[1 - end].device, into: index) else { return }
+                actions += connection.ends[end].engine.ingested(senderVector: bundle.senderVector, localVector: local, now: world.now)
+            case .close(let failure):
+                try closed(connection, by: index, failure)
+            case .finish:
+                try close(connection, "finished")
+            }
+        }
+        if connection.isOpen, !connection.established, connection.ends[0].engine.isOpen {
+            connection.established = true
+            dialAttempts[DialKey(from: connection.dialer, to: connection.listener)] = 0
+            coverage.count(.connectionsOpened)
+            record("open #\(connection.id) \(devices[connection.dialer].name)->\(devices[connection.listener].name)")
+        }
+        try announceChanges()
+    }
+
+    /// Ingests a bundle the engine checked (its sender is the peer the handshake proved): all of
+    /// it, or only its first segments when a crash cuts the ingest short. Returns the local
+    /// vector after it, or nil when the device died.
+    private func ingest(_ bundle: HyzerSync.Bundle, from sender: Int, into index: Int) throws -> VersionVector? {
+        let device = devices[index]
+        let label = "recv \(devices[sender].name)->\(device.name)"
+        var segments = bundle.segments
+        let dies = device.pendingCrash == .midIngest
+        if dies { segments = Array(segments.prefix(segments.isEmpty ? 0 : random.below(segments.count))) }
+        let report: IngestReport
+        let local: VersionVector
+        do {
+            report = try device.running.ingest(segments)
+            local = try vector(of: index)
+        } catch {
+            throw fail(.unexpected, "\(label): \(error)")
+        }
+        record("\(label) segments=\(segments.count) applied=\(report.opsApplied) held=\(report.opsAlreadyHeld) pending=\(report.segmentsPending)")
+        if !report.rejected.isEmpty {
+            throw fail(.safety, "\(device.name) refused ops from \(devices[sender].name): \(report.rejected.map(\.description))")
+        }
+        if report.segmentsPending > 0 { coverage.count(.gapsKeptPending) }
+        try checkNothingDropped(device, segments, vector: local)
+        if dies {
+            record("\(device.name) killed mid-ingest after \(segments.count) of \(bundle.segments.count) segments")
+            try crashNow(index, kind: .midIngest)
+            return nil
+        }
+        if report.opsApplied > 0 { changedDevices.insert(index) }
+        return local
+    }
+
+    /// The device's version vector. Reading it applies held ops whose time has come (docs/store.md,
+    /// "Held ops"), so a read that finds the store changed marks the device, as `serve`'s change
+    /// monitor would notice the commit.
+    func vector(of index: Int) throws -> VersionVector {
+        let vector = try devices[index].running.versionVector()
+        if vector != devices[index].announcedVector { changedDevices.insert(index) }
+        return vector
+    }
+
+    /// Tells every open connection of the devices whose stores changed (a command, an ingest, a
+    /// folder sync, held ops applied): live engines send their peers what they lack. This is how
+    /// ops are relayed.
+    func announceChanges() throws {
+        while let index = changedDevices.min() {
+            changedDevices.remove(index)
+            guard devices[index].isRunning else { continue }
+            let local = try devices[index].running.versionVector()
+            devices[index].announcedVector = local
+            for connection in connections.values.sorted(by: { $0.id < $1.id }) where connection.isOpen {
+                guard let end = connection.end(of: index) else { continue }
+                try drive(connection, end) { engine, now in engine.localChanged(localVector: local, now: now) }
+            }
+        }
+    }
+
+    // MARK: Closing
+
+    /// An engine closed its connection: a failure among honest devices must be one the network
+    /// explains (a dead peer, a timeout), never a refusal of what an honest peer sent.
+    private func closed(_ connection: SimulatedConnection, by index: Int, _ failure: SyncFailure) throws {
+        switch failure {
+        case .peerDead, .handshakeTimeout, .idleTimeout, .connectionLost, .peerClosed:
+            if failure == .peerDead { coverage.count(.peersDeclaredDead) }
+            try close(connection, "\(devices[index].name): \(failure)")
+        default:
+            throw fail(.safety, "connection #\(connection.id): \(devices[index].name) refused an honest peer: \(failure)")
+        }
+    }
+
+    /// Ends a connection at both ends; the dialer dials again after a backoff.
+    func close(_ connection: SimulatedConnection, _ reason: String) throws {
+        guard connection.isOpen else { return }
+        connection.isOpen = false
+        connections[connection.id] = nil
+        record("close #\(connection.id) \(devices[connection.dialer].name)->\(devices[connection.listener].name): \(reason)")
+        let key = DialKey(from: connection.dialer, to: connection.listener)
+        let attempt = dialAttempts[key, default: 0]
+        dialAttempts[key] = attempt + 1
+        if devices[connection.dialer].isRunning {
+            scheduleIn(network.backoff(attempt: attempt), .dial(from: connection.dialer, to: connection.listener))
+        }
+    }
+
+    /// A device's process died: its connections are gone (the kernel closes its sockets).
+    func closeConnections(of index: Int) throws {
+        for connection in connections.values.sorted(by: { $0.id < $1.id }) where connection.end(of: index) != nil {
+            try close(connection, "\(devices[index].name) died")
+        }
+    }
+
+    /// A restarted device dials its peers again.
+    func dialPeers(of index: Int) {
+        for peer in devices[index].dials {
+            dialAttempts[DialKey(from: index, to: peer)] = 0
+            scheduleIn(network.backoff(attempt: 0), .dial(from: index, to: peer))
+        }
+    }
+
+    /// Why `from` cannot reach `to` now, or nil.
+    func unreachable(from: Int, to: Int) -> String? {
+        let now = world.now
+        if schedule.isOffline(from, at: now) { return "\(devices[from].name) offline" }
+        if schedule.isOffline(to, at: now) { return "\(devices[to].name) offline" }
+        if schedule.blocks(from: from, to: to, at: now) { return "partition" }
+        if devices[from].kind == .watch || devices[to].kind == .watch, !schedule.watchInRange(at: now) { return "watch out of range" }
+        return nil
+    }
+
+    /// Every op handed to ingest is now held or kept pending above a gap: ingest never drops
+    /// an op it was given (docs/replication.md, "Version vectors and deltas").
+    private func checkNothingDropped(_ device: SimulatedDevice, _ segments: [AuthorSegment], vector: VersionVector) throws {
+        guard !segments.isEmpty else { return }
+        var waiting = 0
+        for segment in segments where segment.lastSequence > vector[segment.author] {
+            waiting += Int(segment.lastSequence - max(segment.firstSequence - 1, vector[segment.author]))
+        }
+        guard waiting > 0 else { return }
+        let pending = try readReplica(device.index, { try $0.status().pendingOps }) ?? 0
+        if pending < waiting {
+            throw fail(.safety, "\(device.name) was given \(waiting) ops above a gap but keeps only \(pending) pending: ingest dropped ops")
+        }
+    }
+}
+
+/// A dialer and the peer it dials, as a dictionary key (only ever looked up, never iterated).
+struct DialKey: Hashable {
+    let from: Int
+    let to: Int
+}
