@@ -20,10 +20,8 @@ struct PlayerCommand: ParsableCommand {
         @OptionGroup var storeOptions: StoreOptions
         @OptionGroup var output: OutputOptions
 
-        struct Entry: Encodable { let id: String; let name: String }
-
         func run() throws {
-            let entries = try storeOptions.open().players().map { Entry(id: $0.id.lowercased, name: $0.displayName) }
+            let entries = try storeOptions.open().players().map(PlayerDocument.init)
             if output.json { return try JSONOutput.print(entries) }
             var table = Table([("Player", .left), ("Id", .left)])
             for entry in entries { table.add(entry.name, entry.id) }

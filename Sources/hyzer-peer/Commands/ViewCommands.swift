@@ -10,21 +10,6 @@ struct StandingsCommand: AsyncParsableCommand {
     @Argument(help: "The round's id, id prefix, or latest.") var round: String
     @Flag(help: "Redraw whenever new ops land in the store (from any process), until interrupted.") var watch = false
 
-    /// The `standings --json` document (PRODUCT.md).
-    struct Document: Encodable {
-        let round: String
-        let course: String
-        let status: String
-        let standings: [StandingsEntry]
-
-        init(_ view: RoundView) {
-            round = view.round.id.lowercased
-            course = view.round.courseName
-            status = view.evaluation.status.rawValue
-            standings = view.evaluation.standings
-        }
-    }
-
     func run() async throws {
         let replica = try storeOptions.open()
         let id = try replica.resolveRound(round)
@@ -52,7 +37,7 @@ struct StandingsCommand: AsyncParsableCommand {
     /// Prints the standings once; on a terminal, redraws in place.
     private func show(_ replica: Replica, _ id: UUID, clear: Bool) throws {
         guard let view = try replica.roundView(id) else { throw ReplicaError.unknown(kind: "round", text: round) }
-        if output.json { return try JSONOutput.print(Document(view)) }
+        if output.json { return try JSONOutput.print(StandingsDocument(view)) }
         Terminal.line((clear ? "\u{1B}[H\u{1B}[2J" : "") + Self.render(view) + (watch && !clear ? "\n" : ""))
     }
 
@@ -79,7 +64,7 @@ struct BreakdownCommand: ParsableCommand {
 
     func run() throws {
         let replica = try storeOptions.open()
-        let view = try RoundLookup.view(round, in: replica)
+        let view = try replica.roundView(matching: round)
         let participant = try replica.resolveParticipant(player, in: view.round)
         let breakdown = view.evaluation.breakdown(player: participant.id)!
         if output.json { return try JSONOutput.print(breakdown) }
@@ -108,16 +93,11 @@ struct DiscrepanciesCommand: ParsableCommand {
     @OptionGroup var output: OutputOptions
     @Argument(help: "The round's id, id prefix, or latest.") var round: String
 
-    struct Document: Encodable {
-        let round: String
-        let discrepancies: [Discrepancy]
-    }
-
     func run() throws {
         let replica = try storeOptions.open()
-        let view = try RoundLookup.view(round, in: replica)
+        let view = try replica.roundView(matching: round)
         let discrepancies = view.evaluation.discrepancies
-        if output.json { return try JSONOutput.print(Document(round: view.round.id.lowercased, discrepancies: discrepancies)) }
+        if output.json { return try JSONOutput.print(DiscrepanciesDocument(view)) }
         guard !discrepancies.isEmpty else { return print("no discrepancies") }
         let devices = Dictionary(try replica.devices().map { ($0.id.hex, $0.name) }, uniquingKeysWith: { first, _ in first })
         var table = Table([("Player", .left), ("Hole", .right), ("Strokes", .right), ("Device", .left), ("Event", .left)])
