@@ -19,8 +19,8 @@ struct TrendChart {
 
     let width = 640
     let height = 220
-    let left = 44
-    let right = 624
+    let left = 64
+    let right = 620
     let parY: Int
     let parLabelY: Int
     let polyline: String
@@ -28,8 +28,8 @@ struct TrendChart {
     let gridLabels: [Label]
     let description: String
 
-    private static let top = 16
-    private static let bottom = 200
+    private static let top = 24
+    private static let bottom = 196
 
     /// Nil without any round to draw.
     init?(_ oldestFirst: [PlayerHistoryDocument.Entry]) {
@@ -47,8 +47,8 @@ struct TrendChart {
         }
         polyline = points.map { "\($0.x),\($0.y)" }.joined(separator: " ")
         parY = y(0)
-        parLabelY = y(0) - 4
-        gridLabels = [high, low].map { Label(x: left - 6, y: y($0) + 4, text: ScoreFormatting.formatted($0)) }
+        parLabelY = y(0) - 8
+        gridLabels = [high, low].map { Label(x: left - 14, y: y($0) + 8, text: ScoreFormatting.formatted($0)) }
         description = "Score against par in \(oldestFirst.count) completed rounds, oldest first: "
             + oldestFirst.map(\.formatted).joined(separator: ", ")
     }

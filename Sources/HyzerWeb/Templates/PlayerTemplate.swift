@@ -29,10 +29,10 @@ enum PlayerTemplate {
         <svg class="chart" viewBox="0 0 {{width}} {{height}}" role="img" aria-labelledby="trend-title trend-desc">
         <desc id="trend-desc">{{description}}</desc>
         <line x1="{{left}}" x2="{{right}}" y1="{{parY}}" y2="{{parY}}" stroke="#b4c2b9" stroke-dasharray="4 4"/>
-        <text x="{{left}}" y="{{parLabelY}}" fill="#b4c2b9" font-size="12">par</text>
-        {{#gridLabels}}<text x="{{x}}" y="{{y}}" fill="#b4c2b9" font-size="12" text-anchor="end">{{text}}</text>{{/gridLabels}}
-        <polyline points="{{polyline}}" fill="none" stroke="#7cc4ff" stroke-width="2.5" stroke-linejoin="round"/>
-        {{#points}}<circle cx="{{x}}" cy="{{y}}" r="4.5" class="tier-{{tier}}" fill="currentColor"><title>{{label}}</title></circle>{{/points}}
+        <text x="{{right}}" y="{{parLabelY}}" fill="#b4c2b9" font-size="22" text-anchor="end">par</text>
+        {{#gridLabels}}<text x="{{x}}" y="{{y}}" fill="#b4c2b9" font-size="22" text-anchor="end">{{text}}</text>{{/gridLabels}}
+        <polyline points="{{polyline}}" fill="none" stroke="#7cc4ff" stroke-width="4" stroke-linejoin="round"/>
+        {{#points}}<circle cx="{{x}}" cy="{{y}}" r="8" class="tier-{{tier}}" fill="currentColor"><title>{{label}}</title></circle>{{/points}}
         </svg>
         """
 }
