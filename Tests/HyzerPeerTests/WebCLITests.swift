@@ -100,6 +100,35 @@ import Testing
         #expect(interrupt(open) == 0)
     }
 
+    @Test func metricsCountWhatAPeerSyncCarried() async throws {
+        let (a, b) = (BinaryRunner(store: directory.path("a")), BinaryRunner(store: directory.path("b")))
+        let round = try prepare(a)
+        _ = try ok(b, "init", "--name", "phone")
+        _ = try ok(b, "group", "join", try ok(a, "group", "invite"))
+        let (server, output, url) = try Self.serveWeb(a, ["--http", "127.0.0.1:0"])
+        _ = try ok(b, "sync", "--peer", "127.0.0.1:\(Self.peerPort(output))")
+        _ = try ok(b, "score", round, "--player", "Ben", "--hole", "1", "--strokes", "3")
+        _ = try ok(b, "sync", "--peer", "127.0.0.1:\(Self.peerPort(output))")
+        func value(_ metrics: String, _ name: String) -> Int? {
+            metrics.split(separator: "\n").first { $0.hasPrefix(name + " ") }.flatMap { $0.split(separator: " ").last }.flatMap { Int($0) }
+        }
+        var metrics = ""
+        for _ in 0..<200 {
+            metrics = try await HTTPProbe.fetch(port: Self.port(url), path: "/metrics").body
+            if value(metrics, "hyzer_peer_connections_ended_total") == 2, let ingested = value(metrics, "hyzer_ops_ingested_total"), ingested >= 2,
+                value(metrics, "hyzer_ingest_latency_seconds_count") == ingested { break }
+            try await Task.sleep(for: .milliseconds(25))
+        }
+        #expect(value(metrics, "hyzer_peer_connections_ended_total") == 2, "\(metrics)")
+        // b's device record and its score arrived; each got a latency observation.
+        let ingested = value(metrics, "hyzer_ops_ingested_total") ?? 0
+        #expect(ingested >= 2, "\(metrics)")
+        #expect(value(metrics, "hyzer_ingest_latency_seconds_count") == ingested)
+        #expect((value(metrics, "hyzer_peer_bytes_received_total") ?? 0) > 0, "\(metrics)")
+        #expect((value(metrics, "hyzer_peer_bytes_sent_total") ?? 0) > 0, "\(metrics)")
+        #expect(interrupt(server) == 0)
+    }
+
     @Test func aMalformedHTTPAddressIsRefused() throws {
         let cli = BinaryRunner(store: directory.path("a"))
         _ = try prepare(cli)

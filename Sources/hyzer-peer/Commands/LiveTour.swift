@@ -42,10 +42,11 @@ struct LiveTour {
         print("four replicas hold the same \(try jake.status().opCount) ops")
 
         let id = round.id.lowercased
-        step("Sam's phone also serves the leaderboard on the web (serve --http), live as each score lands")
+        step("Sam's phone also serves the live leaderboard on the web, as `serve --http` does")
         let web = try await WebServer(replica: sam, access: .open, metrics: WebMetrics(), logger: logger).start()
         defer { web.stop() }
         print("open http://127.0.0.1:\(web.port)/rounds/\(id) now to watch the back nine")
+        fflush(nil)  // at once, even into a pipe
 
         step("the back nine, scored live: Jake on his watch, everyone else on Maya's phone")
         let card: [String: [Int]] = ["Jake": [3, 3, 2, 3, 3, 3, 4, 3, 3], "Maya": [3, 2, 3, 3, 3, 3, 3, 2, 3],

@@ -71,10 +71,13 @@ struct ServeCommand: AsyncParsableCommand {
         }
     }
 
-    /// Open on loopback or with `--http-public`; otherwise only with the viewing token.
+    /// Open on loopback or with `--http-public`; otherwise only with the viewing token (whose salt
+    /// `--rotate-view-token` renews either way).
     private func webAccess(_ web: PeerAddress, groupSecret: [UInt8]) throws -> WebAccess {
+        let open = Self.isLoopback(web.host) || httpPublic
+        guard !open || rotateViewToken else { return .open }
         let token = try ViewingToken.current(groupSecret: groupSecret, store: storeOptions.directory, rotate: rotateViewToken)
-        return Self.isLoopback(web.host) || httpPublic ? .open : .token(token)
+        return open ? .open : .token(token)
     }
 
     static func isLoopback(_ host: String) -> Bool {
