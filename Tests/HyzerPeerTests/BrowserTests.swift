@@ -43,11 +43,11 @@ import Testing
         for name in ["Ben", "Cat"] { _ = try ok(phone, "player", "add", name) }
         let round = try ok(phone, "round", "start", "--course", "Morley Field", "--players", "Ann,Ben,Cat")
 
-        let (server, output, url) = try WebCLITests.serveWeb(clubhouse, ["--http", "127.0.0.1:0"])
+        var (server, output, url) = try WebCLITests.serveWeb(clubhouse, ["--http", "127.0.0.1:0"])
         // The phone keeps a live connection to the clubhouse's replica.
         let phoneServer = try phone.start(["serve", "--listen", "127.0.0.1:0", "--peer", "127.0.0.1:\(WebCLITests.peerPort(output))"])
         defer {
-            for process in [server, phoneServer] {
+            for process in [server, phoneServer] where process.isRunning {
                 kill(process.processIdentifier, SIGINT)
                 process.waitUntilExit()
             }
@@ -86,6 +86,15 @@ import Testing
         _ = try ok(phone, "score", round, "--player", "Ben", "--hole", "2", "--strokes", "1")
         expect(["Ben", "Cat", "Ann"])
         #expect(said.output.hasSuffix("ok T1 Ben -1;T1 Cat -1;3 Ann E\n"), "\(said.output)")
+
+        // The page's connection drops: the clubhouse's serve stops and starts again on the same
+        // port. The page reconnects by itself and shows a score recorded while it was away.
+        kill(server.processIdentifier, SIGINT)
+        server.waitUntilExit()
+        _ = try ok(clubhouse, "score", round, "--player", "Ann", "--hole", "2", "--strokes", "1")
+        (server, output, url) = try WebCLITests.serveWeb(clubhouse, ["--http", "127.0.0.1:\(WebCLITests.port(url))"])
+        expect(["Ann", "Ben", "Cat"])
+        #expect(said.output.hasSuffix("ok 1 Ann -2;T2 Ben -1;T2 Cat -1\n"), "\(said.output)")
 
         // At a phone's width, for the record (docs/web-leaderboard.png is one such picture).
         try? commands.fileHandleForWriting.write(contentsOf: Data("shot\n".utf8))
