@@ -42,7 +42,7 @@ public final class HTTPProbe: @unchecked Sendable {
     /// returns whether the condition held. The waiting happens on a thread of its own, never on
     /// the concurrency pool the server under test may need.
     @discardableResult
-    public func read(seconds: Double = 10, until condition: @escaping @Sendable (String) -> Bool = { _ in false }) async -> Bool {
+    public func read(seconds: Double = 30, until condition: @escaping @Sendable (String) -> Bool = { _ in false }) async -> Bool {
         await withCheckedContinuation { continuation in
             Thread.detachNewThread { continuation.resume(returning: self.blockingRead(seconds: seconds, until: condition)) }
         }
