@@ -1,6 +1,7 @@
 import Foundation
 import HyzerBench
 import HyzerKit
+@testable import HyzerWeb
 import Testing
 
 /// `/rounds/R/events`: the whole board at once, then again after each change that changed it.
@@ -34,6 +35,31 @@ import Testing
         #expect(stream.received.contains("tier-overPar\">+1<"))
         // Adding a player outside the round did not send a board of its own.
         #expect(Self.boards(stream.received) == 2)
+    }
+
+    @Test func openStreamsAreBoundedAndAGonePageFreesItsPlace() async throws {
+        let served = try await ServedRound()
+        var streams: [HTTPProbe] = []
+        for _ in 0..<LiveEvents.streamsMax {
+            let stream = try HTTPProbe(port: served.port, path: "/rounds/\(served.round)/events")
+            #expect(await stream.read { Self.boards($0) == 1 })
+            streams.append(stream)
+        }
+        #expect(try await served.get("/rounds/\(served.round)/events").status == 503)
+        // A page goes away; writing the next changes finds its connection closed (the first write
+        // after a close still succeeds, as TCP does) and frees the place.
+        streams.removeLast()
+        _ = try served.replica.recordScore(round: served.round, player: "Ann", hole: 1, strokes: 2)
+        #expect(await streams[0].read { Self.boards($0) == 2 })
+        _ = try served.replica.recordScore(round: served.round, player: "Ann", hole: 2, strokes: 2)
+        #expect(await streams[0].read { Self.boards($0) == 3 })
+        var admitted = false
+        for _ in 0..<100 where !admitted {
+            let stream = try HTTPProbe(port: served.port, path: "/rounds/\(served.round)/events")
+            admitted = await stream.read(seconds: 5) { $0.contains(" 200 ") && Self.boards($0) == 1 }
+            if !admitted { try await Task.sleep(for: .milliseconds(20)) }
+        }
+        #expect(admitted)
     }
 
     @Test func anUnknownRoundHasNoStream() async throws {
