@@ -38,6 +38,11 @@ public final class HTTPProbe: @unchecked Sendable {
 
     deinit { close(descriptor) }
 
+    /// Forgets what was received so far, so the next `read` looks at new text only.
+    public func discard() {
+        received = ""
+    }
+
     /// Reads until `condition` holds for everything received, the peer closes, or `seconds` pass;
     /// returns whether the condition held. The waiting happens on a thread of its own, never on
     /// the concurrency pool the server under test may need.
