@@ -73,7 +73,7 @@ import Testing
         func expect(_ order: [String]) {
             let before = said.output.split(separator: "\n").count
             try? commands.fileHandleForWriting.write(contentsOf: Data("expect \(order.joined(separator: ","))\n".utf8))
-            #expect(said.wait(seconds: 30) { $0.split(separator: "\n").count > before }, "no answer: \(complained.output)")
+            #expect(said.wait(seconds: 30) { $0.split(separator: "\n").count > before && $0.hasSuffix("\n") }, "no answer: \(complained.output)")
             let answer = said.output.split(separator: "\n").last ?? ""
             #expect(answer.hasPrefix("ok "), "the board is not \(order): \(answer)")
         }
