@@ -24,6 +24,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/swiftcsv/SwiftCSV", from: "0.10.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         // libsodium, as the system installs it (libsodium-dev).
@@ -57,10 +62,27 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // The read-only web side of `serve --http`: pages, JSON, live events and metrics (docs/web.md).
+        .target(
+            name: "HyzerWeb",
+            dependencies: [
+                "HyzerKit", "HyzerSync", "HyzerDomain", "HyzerCrypto",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Mustache", package: "swift-mustache"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
         // The performance suite and its in-run baselines.
         .target(
             name: "HyzerBench",
-            dependencies: ["HyzerKit", "HyzerSync", "HyzerSimulation", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "HyzerKit", "HyzerSync", "HyzerWeb", "HyzerSimulation", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strict
         ),
         // The deterministic simulator: real replicas over a simulated world (docs/simulation.md).
@@ -73,7 +95,7 @@ let package = Package(
         .executableTarget(
             name: "hyzer-peer",
             dependencies: [
-                "HyzerKit", "HyzerSync", "HyzerBench", "HyzerSimulation",
+                "HyzerKit", "HyzerSync", "HyzerWeb", "HyzerBench", "HyzerSimulation",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -103,7 +125,12 @@ let package = Package(
         ),
         .testTarget(
             name: "HyzerPeerTests",
-            dependencies: ["HyzerKit", "HyzerSync", "HyzerCrypto", "HyzerDomain", "HyzerTestSupport"],
+            dependencies: ["HyzerKit", "HyzerSync", "HyzerCrypto", "HyzerDomain", "HyzerBench", "HyzerTestSupport"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "HyzerWebTests",
+            dependencies: ["HyzerWeb", "HyzerKit", "HyzerSync", "HyzerBench", "HyzerTestSupport"],
             swiftSettings: strict
         ),
         .testTarget(

@@ -3,7 +3,7 @@ import Foundation
 /// `hyzer-peer bench`: every figure beside a baseline measured in the same run.
 public struct BenchSuite {
     public let quick: Bool
-    /// The groups to run (`ingest`, `sync`, `views`); all when empty.
+    /// The groups to run (`ingest`, `sync`, `views`, `web`, `simulation`); all when empty.
     public let only: Set<String>
 
     public init(quick: Bool, only: Set<String> = []) {
@@ -11,7 +11,7 @@ public struct BenchSuite {
         self.only = only
     }
 
-    public static let groups = ["ingest", "sync", "views", "simulation"]
+    public static let groups = ["ingest", "sync", "views", "web", "simulation"]
 
     private func runs(_ group: String) -> Bool { only.isEmpty || only.contains(group) }
 
@@ -33,6 +33,10 @@ public struct BenchSuite {
         if runs("views") {
             progress("views on years of play")
             figures += try ViewBenchmark(rounds: quick ? 25 : 250, largeRounds: quick ? 100 : 2000, repetitions: quick ? 3 : 7, scratch: scratch).run()
+        }
+        if runs("web") {
+            progress("live leaderboard over HTTP")
+            figures += try await WebBenchmark(samples: quick ? 50 : 300, scratch: scratch).run()
         }
         if runs("simulation") {
             progress("simulation speed")

@@ -83,6 +83,18 @@ public final class ConnectionSignals: @unchecked Sendable {
         }
     }
 
+    /// "The store changed" as a stream, for a reader beside the connections (the web's live
+    /// pages): at most one signal waits, so a burst of commits costs one wake-up.
+    public func storeChanges() -> AsyncStream<Void> {
+        let (stream, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        let id = subscribe { signal, done in
+            if signal == .storeChanged { continuation.yield() }
+            done()
+        }
+        continuation.onTermination = { [weak self] _ in self?.unsubscribe(id) }
+        return stream
+    }
+
     /// Publishes each change `monitor` reports (commits of this process and of others, noticed
     /// without polling: docs/sync-protocol.md), until cancelled.
     public func watch(_ monitor: StoreChangeMonitor) async {

@@ -72,6 +72,31 @@ public enum SyncFailure: Error, Equatable, Sendable, CustomStringConvertible, En
         }
     }
 
+    /// The failure's kind without its details, a fixed set of names: a metric's label.
+    public var reason: String {
+        switch self {
+        case .notAGroupMember: "notAGroupMember"
+        case .handshakeRefused: "handshakeRefused"
+        case .handshakeTimeout: "handshakeTimeout"
+        case .idleTimeout: "idleTimeout"
+        case .peerDead: "peerDead"
+        case .malformedStreamHeader: "malformedStreamHeader"
+        case .frameAuthenticationFailed: "frameAuthenticationFailed"
+        case .malformedMessage: "malformedMessage"
+        case .frameTooLarge: "frameTooLarge"
+        case .protocolViolation: "protocolViolation"
+        case .bundleRefused: "bundleRefused"
+        case .bundleFromAnotherSender: "bundleFromAnotherSender"
+        case .bundleTooLarge: "bundleTooLarge"
+        case .budgetExhausted: "budgetExhausted"
+        case .deltaTooLarge: "deltaTooLarge"
+        case .peerClosed: "peerClosed"
+        case .connectionLost: "connectionLost"
+        case .stalled: "stalled"
+        case .storeFailed: "storeFailed"
+        }
+    }
+
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(description)

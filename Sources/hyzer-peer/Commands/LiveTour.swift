@@ -2,6 +2,7 @@ import Foundation
 import HyzerDomain
 import HyzerKit
 import HyzerSync
+import HyzerWeb
 import Logging
 
 /// The demo's second part: the back nine played live over loopback TCP by three phones and
@@ -40,8 +41,14 @@ struct LiveTour {
         try await converge(replicas)
         print("four replicas hold the same \(try jake.status().opCount) ops")
 
-        step("the back nine, scored live: Jake on his watch, everyone else on Maya's phone")
         let id = round.id.lowercased
+        step("Sam's phone also serves the live leaderboard on the web, as `serve --http` does")
+        let web = try await WebServer(replica: sam, access: .open, metrics: WebMetrics(), logger: logger).start()
+        defer { web.stop() }
+        print("open http://127.0.0.1:\(web.port)/rounds/\(id) now to watch the back nine")
+        fflush(nil)  // at once, even into a pipe
+
+        step("the back nine, scored live: Jake on his watch, everyone else on Maya's phone")
         let card: [String: [Int]] = ["Jake": [3, 3, 2, 3, 3, 3, 4, 3, 3], "Maya": [3, 2, 3, 3, 3, 3, 3, 2, 3],
                                      "Sam": [3, 3, 3, 4, 3, 2, 3, 3, 3], "Priya": [2, 3, 3, 3, 3, 3, 3, 3, 3]]
         var watchLatency: [Double] = []
@@ -54,6 +61,8 @@ struct LiveTour {
             }
             watchLatency.append(Double((ContinuousClock.now - started) / .microseconds(1)) / 1000)
             for name in ["Maya", "Sam", "Priya"] { try maya.recordScore(round: id, player: name, hole: hole, strokes: card[name]![hole - 10]) }
+            // A hole at a watchable pace, for whoever opened the page.
+            try await Task.sleep(for: .milliseconds(Self.holePause))
         }
         print(String(format: "each watch score reached Sam's phone, two hops away, in %.1f ms at the median",
                      watchLatency.sorted()[watchLatency.count / 2]))
@@ -65,6 +74,9 @@ struct LiveTour {
         let boards = try Set(replicas.map { try StandingsCommand.render($0.roundView(round.id)!) })
         print(boards.count == 1 ? "byte-identical on all four replicas" : "NOT identical")
     }
+
+    /// The pause between holes of the back nine, so the web page can be watched as it changes.
+    static let holePause = 600
 
     private func converge(_ replicas: [Replica]) async throws {
         for _ in 0..<2000 {

@@ -20,12 +20,8 @@ struct PlayerCommand: ParsableCommand {
         @OptionGroup var storeOptions: StoreOptions
         @OptionGroup var output: OutputOptions
 
-        struct Entry: Encodable { let id: String; let name: String; let aliases: [String] }
-
         func run() throws {
-            let replica = try storeOptions.open()
-            let aliases = try replica.aliases()
-            let entries = try replica.players().map { Entry(id: $0.id.lowercased, name: $0.displayName, aliases: aliases[$0.id] ?? []) }
+            let entries = try storeOptions.open().playerDocuments()
             if output.json { return try JSONOutput.print(entries) }
             var table = Table([("Player", .left), ("Id", .left), ("Aliases", .left)])
             for entry in entries { table.add(entry.name, entry.id, entry.aliases.joined(separator: ", ")) }

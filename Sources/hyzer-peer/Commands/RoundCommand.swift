@@ -23,48 +23,13 @@ struct RoundCommand: ParsableCommand {
         }
     }
 
-    /// A round as `round list --json` and `round show --json` print it.
-    struct Document: Encodable {
-        struct Member: Encodable { let id: String; let name: String; let isGuest: Bool }
-        let id: String
-        let course: String
-        let courseID: String
-        let status: String
-        let organizerID: String
-        let startedAt: UInt64
-        let holeCount: Int
-        let pars: [Int]
-        let participants: [Member]
-        /// The round signature as this replica computes it now (hex), and every device's receipt.
-        let signature: String
-        let receipts: [Receipt]
-
-        struct Receipt: Encodable { let device: String; let signature: String }
-
-        init(_ view: RoundView, receipts: [RoundReceipt]) {
-            signature = Hex.encode(RoundSignature.of(view.evaluation))
-            self.receipts = receipts.map { Receipt(device: $0.device.hex, signature: Hex.encode($0.signature)) }
-            let round = view.round
-            id = round.id.lowercased
-            course = round.courseName
-            courseID = round.courseID.lowercased
-            status = view.evaluation.status.rawValue
-            organizerID = round.organizerID
-            startedAt = round.startedAt.physicalMilliseconds
-            holeCount = round.holeCount
-            pars = round.pars
-            participants = round.participants.map { Member(id: $0.id, name: $0.name, isGuest: $0.isGuest) }
-        }
-    }
-
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Rounds, most recently started first.")
         @OptionGroup var storeOptions: StoreOptions
         @OptionGroup var output: OutputOptions
 
         func run() throws {
-            let replica = try storeOptions.open()
-            let rounds = try replica.rounds().map { try Document($0, receipts: replica.receipts(round: $0.round.id)) }
+            let rounds = try storeOptions.open().roundDocuments()
             if output.json { return try JSONOutput.print(rounds) }
             var table = Table([("Round", .left), ("Course", .left), ("Started", .left), ("Players", .right), ("Status", .left)])
             for round in rounds {
@@ -82,8 +47,8 @@ struct RoundCommand: ParsableCommand {
 
         func run() throws {
             let replica = try storeOptions.open()
-            let view = try RoundLookup.view(round, in: replica)
-            let document = Document(view, receipts: try replica.receipts(round: view.round.id))
+            let view = try replica.roundView(matching: round)
+            let document = try replica.roundDocument(view)
             if output.json { return try JSONOutput.print(document) }
             print("\(document.course) · round \(document.id) · \(document.status)")
             print("started \(DateText.minute(document.startedAt)), \(document.holeCount) holes, par \(view.round.totalPar)")
@@ -118,27 +83,5 @@ struct RoundCommand: ParsableCommand {
             try replica.signReceipts()
             print("finished round \(finished.id.lowercased)")
         }
-    }
-}
-
-/// Finding a round's view from the user's text.
-enum RoundLookup {
-    static func view(_ text: String, in replica: Replica) throws -> RoundView {
-        guard let view = try replica.roundView(try replica.resolveRound(text)) else {
-            throw ReplicaError.unknown(kind: "round", text: text)
-        }
-        return view
-    }
-}
-
-/// Dates in human output, in UTC so that every replica prints the same text.
-enum DateText {
-    static func day(_ milliseconds: UInt64) -> String {
-        String(minute(milliseconds).prefix(10))
-    }
-
-    static func minute(_ milliseconds: UInt64) -> String {
-        let text = ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: Double(milliseconds) / 1000))
-        return text.prefix(16).replacingOccurrences(of: "T", with: " ") + " UTC"
     }
 }

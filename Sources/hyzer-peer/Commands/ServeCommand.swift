@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HyzerKit
 import HyzerSync
+import HyzerWeb
 import Logging
 
 struct ServeCommand: AsyncParsableCommand {
@@ -13,6 +14,10 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Also sync this shared folder on a schedule.") var folder: String?
     @Option(help: "Seconds between folder syncs.") var folderInterval = 10
     @Option(help: "trace, debug, info, notice, warning, error or critical.") var logLevel = "info"
+    @Option(help: ArgumentHelp("Also serve the read-only web pages, as HOST:PORT or PORT (loopback).", valueName: "HOST:PORT"))
+    var http: String?
+    @Flag(help: "Serve the web pages beyond loopback without a viewing token.") var httpPublic = false
+    @Flag(help: "Draw a new viewing-token salt first, revoking every link handed out before.") var rotateViewToken = false
 
     func run() async throws {
         guard let address = PeerAddress(listen) else { throw ReplicaError.invalidValue("'\(listen)' is not HOST:PORT") }
@@ -23,15 +28,39 @@ struct ServeCommand: AsyncParsableCommand {
         guard let level = Logger.Level(rawValue: logLevel) else {
             throw ReplicaError.invalidValue("'\(logLevel)' is not a log level; use trace, debug, info, notice, warning, error or critical")
         }
+        let web = try http.map { text in
+            guard let web = PeerAddress(text) ?? Int(text).flatMap({ PeerAddress("127.0.0.1:\($0)") }) else {
+                throw ReplicaError.invalidValue("'\(text)' is not HOST:PORT or PORT for --http")
+            }
+            return web
+        }
         let replica = try storeOptions.open()
-        var server = PeerServer(replica: replica, group: try replica.requireGroup(), logger: Log.make("serve", level: level))
+        let group = try replica.requireGroup()
+        let metrics = WebMetrics()
+        var server = PeerServer(replica: replica, group: group, logger: Log.make("serve", level: level))
         server.peers = dials
         server.folder = folder.map { DirectoryFolder(root: URL(fileURLWithPath: $0)) }
         server.folderInterval = .seconds(folderInterval)
+        server.observer = { metrics.record($0) }
+        let access = try web.map { try webAccess($0, groupSecret: group.secret) }
         let task = Task { [server] in
-            try await server.run(listeningOn: address) { port in
-                // One line on stdout, so scripts and tests learn the port.
-                Terminal.line("listening on \(address.host):\(port)")
+            try await withThrowingTaskGroup { tasks in
+                tasks.addTask {
+                    try await server.run(listeningOn: address) { port in
+                        // One line on stdout, so scripts and tests learn the port.
+                        Terminal.line("listening on \(address.host):\(port)")
+                    }
+                }
+                if let web, let access {
+                    let site = WebServer(replica: replica, access: access, metrics: metrics, logger: Log.make("web", level: level))
+                    tasks.addTask {
+                        try await site.run(host: web.host, port: web.port) { port in
+                            Terminal.line("web on \(Self.url(host: web.host, port: port, access: access))")
+                        }
+                    }
+                }
+                try await tasks.next()
+                tasks.cancelAll()
             }
         }
         let signals = SignalWatch(SIGINT, SIGTERM) { task.cancel() }
@@ -40,5 +69,25 @@ struct ServeCommand: AsyncParsableCommand {
             try await task.value
         } catch is CancellationError {
         }
+    }
+
+    /// Open on loopback or with `--http-public`; otherwise only with the viewing token (whose salt
+    /// `--rotate-view-token` renews either way).
+    private func webAccess(_ web: PeerAddress, groupSecret: [UInt8]) throws -> WebAccess {
+        let open = Self.isLoopback(web.host) || httpPublic
+        guard !open || rotateViewToken else { return .open }
+        let token = try ViewingToken.current(groupSecret: groupSecret, store: storeOptions.directory, rotate: rotateViewToken)
+        return open ? .open : .token(token)
+    }
+
+    static func isLoopback(_ host: String) -> Bool {
+        host == "localhost" || host == "::1" || host.hasPrefix("127.")
+    }
+
+    /// The address to open: with the token when one is needed.
+    static func url(host: String, port: Int, access: WebAccess) -> String {
+        let base = "http://\(host.contains(":") ? "[\(host)]" : host):\(port)/"
+        guard case .token(let token) = access else { return base }
+        return base + "?token=" + token
     }
 }

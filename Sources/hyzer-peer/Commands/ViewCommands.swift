@@ -10,21 +10,6 @@ struct StandingsCommand: AsyncParsableCommand {
     @Argument(help: "The round's id, id prefix, or latest.") var round: String
     @Flag(help: "Redraw whenever new ops land in the store (from any process), until interrupted.") var watch = false
 
-    /// The `standings --json` document (docs/cli.md).
-    struct Document: Encodable {
-        let round: String
-        let course: String
-        let status: String
-        let standings: [StandingsEntry]
-
-        init(_ view: RoundView) {
-            round = view.round.id.lowercased
-            course = view.round.courseName
-            status = view.evaluation.status.rawValue
-            standings = view.evaluation.standings
-        }
-    }
-
     /// A `standings --watch --json` document: each entry also carries its position in the
     /// previous document (`null` in the first, and for a participant who had not scored then).
     struct WatchDocument: Encodable {
@@ -93,7 +78,7 @@ struct StandingsCommand: AsyncParsableCommand {
         let positions = Dictionary(
             view.evaluation.standings.filter { $0.holesPlayed > 0 }.map { ($0.playerID, $0.position) }, uniquingKeysWith: { first, _ in first })
         if output.json {
-            if watch { try JSONOutput.print(WatchDocument(view, previous: previous)) } else { try JSONOutput.print(Document(view)) }
+            if watch { try JSONOutput.print(WatchDocument(view, previous: previous)) } else { try JSONOutput.print(StandingsDocument(view)) }
             return positions
         }
         Terminal.line((clear ? "\u{1B}[H\u{1B}[2J" : "") + Self.render(view, previous: watch ? previous ?? [:] : nil) + (watch && !clear ? "\n" : ""))
@@ -138,7 +123,7 @@ struct BreakdownCommand: ParsableCommand {
 
     func run() throws {
         let replica = try storeOptions.open()
-        let view = try RoundLookup.view(round, in: replica)
+        let view = try replica.roundView(matching: round)
         let participant = try replica.resolveParticipant(player, in: view.round)
         let breakdown = view.evaluation.breakdown(player: participant.id)!
         if output.json { return try JSONOutput.print(breakdown) }
@@ -167,16 +152,11 @@ struct DiscrepanciesCommand: ParsableCommand {
     @OptionGroup var output: OutputOptions
     @Argument(help: "The round's id, id prefix, or latest.") var round: String
 
-    struct Document: Encodable {
-        let round: String
-        let discrepancies: [Discrepancy]
-    }
-
     func run() throws {
         let replica = try storeOptions.open()
-        let view = try RoundLookup.view(round, in: replica)
+        let view = try replica.roundView(matching: round)
         let discrepancies = view.evaluation.discrepancies
-        if output.json { return try JSONOutput.print(Document(round: view.round.id.lowercased, discrepancies: discrepancies)) }
+        if output.json { return try JSONOutput.print(DiscrepanciesDocument(view)) }
         guard !discrepancies.isEmpty else { return print("no discrepancies") }
         let devices = Dictionary(try replica.devices().map { ($0.id.hex, $0.name) }, uniquingKeysWith: { first, _ in first })
         var table = Table([("Player", .left), ("Hole", .right), ("Strokes", .right), ("Device", .left), ("Event", .left)])

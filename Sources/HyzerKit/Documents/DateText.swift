@@ -1,0 +1,13 @@
+import Foundation
+
+/// Dates in human output, in UTC so that every replica prints the same text.
+public enum DateText {
+    public static func day(_ milliseconds: UInt64) -> String {
+        String(minute(milliseconds).prefix(10))
+    }
+
+    public static func minute(_ milliseconds: UInt64) -> String {
+        let text = ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: Double(milliseconds) / 1000))
+        return text.prefix(16).replacingOccurrences(of: "T", with: " ") + " UTC"
+    }
+}

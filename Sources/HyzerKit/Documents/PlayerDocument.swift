@@ -1,0 +1,15 @@
+import HyzerDomain
+
+/// A registered player as `player list --json` and the web's `/api/players` print it.
+public struct PlayerDocument: Encodable, Sendable {
+    public let id: String
+    public let name: String
+    /// Other names `card` accepts (`player alias`), sorted by their bytes.
+    public let aliases: [String]
+
+    public init(_ player: Player, aliases: [String]) {
+        id = player.id.lowercased
+        name = player.displayName
+        self.aliases = aliases
+    }
+}

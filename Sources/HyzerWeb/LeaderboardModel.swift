@@ -1,0 +1,75 @@
+import HyzerDomain
+import HyzerKit
+
+/// What the leaderboard templates show of one round.
+struct LeaderboardModel {
+    struct Row {
+        let playerID: String
+        let position: Int
+        let positionText: String
+        let movement: String
+        let arrow: String
+        let movementText: String
+        let name: String
+        let cardURL: String
+        let scoreText: String
+        let tier: String
+        let thru: String
+        let strokes: String
+        let disputed: Int?
+    }
+
+    let title: String
+    let course: String
+    let id: String
+    let shortID: String
+    let holeCount: Int
+    let par: Int
+    let status: String
+    let statusText: String
+    let eventsURL: String
+    let api: String
+    let rows: [Row]
+
+    init(_ view: RoundView) {
+        let round = view.round
+        let evaluation = view.evaluation
+        id = round.id.lowercased
+        shortID = String(id.prefix(8))
+        course = round.courseName
+        title = "\(course) leaderboard"
+        holeCount = round.holeCount
+        par = round.totalPar
+        status = evaluation.status.rawValue
+        statusText = Self.statusText(evaluation.status)
+        eventsURL = "/rounds/\(id)/events"
+        api = "/api/rounds/\(id)/standings"
+        let gained = PositionMovement.placesGained(evaluation)
+        let positions = evaluation.standings.filter { $0.holesPlayed > 0 }.map(\.position)
+        rows = evaluation.standings.map { [id, holeCount] entry in
+            let scored = entry.holesPlayed > 0
+            let places = gained[entry.playerID] ?? 0
+            let tied = positions.count { $0 == entry.position } > 1
+            return Row(
+                playerID: entry.playerID, position: entry.position,
+                positionText: scored ? (tied ? "T\(entry.position)" : "\(entry.position)") : "–",
+                movement: places > 0 ? "up" : places < 0 ? "down" : "same",
+                arrow: places > 0 ? "▲\(places)" : places < 0 ? "▼\(-places)" : "",
+                movementText: places > 0 ? "up \(places)" : places < 0 ? "down \(-places)" : "no change",
+                name: entry.name, cardURL: "/rounds/\(id)/players/\(entry.playerID)",
+                scoreText: scored ? entry.formatted : "–",
+                tier: scored ? ScoreTier(relativeToPar: entry.relativeToPar).rawValue : "none",
+                thru: entry.holesPlayed == holeCount ? "F" : scored ? "\(entry.holesPlayed)" : "–",
+                strokes: scored ? "\(entry.totalStrokes)" : "–",
+                disputed: entry.disputedHoles > 0 ? entry.disputedHoles : nil)
+        }
+    }
+
+    static func statusText(_ status: RoundStatus) -> String {
+        switch status {
+        case .active: "in progress"
+        case .awaitingFinalization: "awaiting the organizer"
+        case .completed: "final"
+        }
+    }
+}

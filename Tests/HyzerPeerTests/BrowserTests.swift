@@ -1,0 +1,104 @@
+import Foundation
+import HyzerTestSupport
+import Testing
+
+/// The live leaderboard in a real browser: headless Chromium driven by Selenium
+/// (Tests/Browser/leaderboard.py), while scores are recorded on another replica that reaches the
+/// served one over TCP. Needs Debian's chromium, chromium-driver and python3-selenium (CI
+/// installs them).
+@Suite struct BrowserTests {
+    static let python = "/usr/bin/python3"
+    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Browser/leaderboard.py")
+
+    static var browserAvailable: Bool {
+        let files = ["/usr/bin/chromium", "/usr/bin/chromedriver", python]
+        guard files.allSatisfy(FileManager.default.isExecutableFile(atPath:)) else { return false }
+        let check = Process()
+        check.executableURL = URL(fileURLWithPath: python)
+        check.arguments = ["-c", "import selenium"]
+        check.standardOutput = FileHandle.nullDevice
+        check.standardError = FileHandle.nullDevice
+        guard (try? check.run()) != nil else { return false }
+        check.waitUntilExit()
+        return check.terminationStatus == 0
+    }
+
+    let directory = TemporaryDirectory("web-browser")
+
+    func ok(_ cli: BinaryRunner, _ arguments: String...) throws -> String {
+        let result = try cli.run(arguments)
+        #expect(result.status == 0, "\(arguments.joined(separator: " ")) failed: \(result)")
+        return result.output
+    }
+
+    @Test(.enabled(if: browserAvailable, "needs chromium, chromium-driver and python3-selenium: apt-get install chromium chromium-driver python3-selenium"))
+    func theLeaderboardUpdatesItselfWhenAnotherDeviceScores() throws {
+        let clubhouse = BinaryRunner(store: directory.path("clubhouse"))
+        let phone = BinaryRunner(store: directory.path("phone"))
+        _ = try ok(clubhouse, "init", "--name", "clubhouse")
+        _ = try ok(phone, "init", "--name", "phone", "--owner", "Ann")
+        _ = try ok(clubhouse, "group", "create")
+        _ = try ok(phone, "group", "join", try ok(clubhouse, "group", "invite"))
+        for name in ["Ben", "Cat"] { _ = try ok(phone, "player", "add", name) }
+        let round = try ok(phone, "round", "start", "--course", "Morley Field", "--players", "Ann,Ben,Cat")
+
+        var (server, output, url) = try WebCLITests.serveWeb(clubhouse, ["--http", "127.0.0.1:0"])
+        // The phone keeps a live connection to the clubhouse's replica.
+        let phoneServer = try phone.start(["serve", "--listen", "127.0.0.1:0", "--peer", "127.0.0.1:\(WebCLITests.peerPort(output))"])
+        defer {
+            for process in [server, phoneServer] where process.isRunning {
+                kill(process.processIdentifier, SIGINT)
+                process.waitUntilExit()
+            }
+        }
+        #expect(OutputCollector.poll(seconds: 20) { (try? clubhouse.run("round", "show", round).status) == 0 }, "the round never arrived")
+
+        let browser = Process()
+        browser.executableURL = URL(fileURLWithPath: Self.python)
+        browser.arguments = [Self.script.path, url + "rounds/\(round)", directory.path("leaderboard.png").path]
+        let commands = Pipe()
+        browser.standardInput = commands
+        browser.standardOutput = Pipe()
+        browser.standardError = Pipe()
+        let said = OutputCollector(browser.standardOutput as! Pipe)
+        let complained = OutputCollector(browser.standardError as! Pipe)
+        try browser.run()
+        defer {
+            try? commands.fileHandleForWriting.write(contentsOf: Data("quit\n".utf8))
+            browser.waitUntilExit()
+        }
+        #expect(said.wait(seconds: 60) { $0.contains("loaded\n") }, "the page did not load: \(said.output) \(complained.output)")
+
+        func expect(_ order: [String]) {
+            let before = said.output.split(separator: "\n").count
+            try? commands.fileHandleForWriting.write(contentsOf: Data("expect \(order.joined(separator: ","))\n".utf8))
+            #expect(said.wait(seconds: 30) { $0.split(separator: "\n").count > before && $0.hasSuffix("\n") }, "no answer: \(complained.output)")
+            let answer = said.output.split(separator: "\n").last ?? ""
+            #expect(answer.hasPrefix("ok "), "the board is not \(order): \(answer)")
+        }
+
+        // Scored on the phone: each score reaches the page without a reload.
+        _ = try ok(phone, "score", round, "--player", "Cat", "--hole", "1", "--strokes", "2")
+        expect(["Cat", "Ann", "Ben"])
+        _ = try ok(phone, "score", round, "--player", "Ann", "--hole", "1", "--strokes", "3")
+        _ = try ok(phone, "score", round, "--player", "Ben", "--hole", "1", "--strokes", "4")
+        _ = try ok(phone, "score", round, "--player", "Ben", "--hole", "2", "--strokes", "1")
+        expect(["Ben", "Cat", "Ann"])
+        #expect(said.output.hasSuffix("ok T1 Ben -1;T1 Cat -1;3 Ann E\n"), "\(said.output)")
+
+        // The page's connection drops: the clubhouse's serve stops and starts again on the same
+        // port. The page reconnects by itself and shows a score recorded while it was away.
+        kill(server.processIdentifier, SIGINT)
+        server.waitUntilExit()
+        _ = try ok(clubhouse, "score", round, "--player", "Ann", "--hole", "2", "--strokes", "1")
+        (server, output, url) = try WebCLITests.serveWeb(clubhouse, ["--http", "127.0.0.1:\(WebCLITests.port(url))"])
+        expect(["Ann", "Ben", "Cat"])
+        #expect(said.output.hasSuffix("ok 1 Ann -2;T2 Ben -1;T2 Cat -1\n"), "\(said.output)")
+
+        // At a phone's width, for the record (docs/web-leaderboard.png is one such picture).
+        try? commands.fileHandleForWriting.write(contentsOf: Data("shot\n".utf8))
+        #expect(said.wait(seconds: 30) { $0.hasSuffix("ok\n") })
+        #expect(FileManager.default.fileExists(atPath: directory.path("leaderboard.png").path))
+    }
+}
