@@ -8,6 +8,7 @@ import HyzerKit
 /// ```
 /// "HYZB" ‖ version:u8 ‖ group:16 ‖ sender:32 ‖ vector ‖ varint n ‖ n × segment ‖ signature:64
 /// vector    = varint m ‖ m × (author:32 ‖ sequence:varint)        (authors ascending)
+/// sequences ≤ 2^63 − 1, in the vector and in every segment (first to last)
 /// signature = Ed25519(sender, "hyzer-bundle/v1" ‖ 0x00 ‖ BLAKE2b-256(every byte before it))
 /// ```
 /// A bundle with no segments publishes its sender's version vector.
@@ -16,6 +17,9 @@ public struct Bundle: Hashable, Sendable {
     public static let formatVersion: UInt8 = 1
     /// The largest bundle this build reads or writes.
     public static let bytesMax = 512 * 1024 * 1024
+    /// The highest sequence number a bundle, a vector or a sync message may name: the store keeps
+    /// sequences as SQLite's signed 64-bit integers, so anything above 2^63 − 1 is refused here.
+    public static let sequenceMax = UInt64(Int64.max)
 
     public let groupID: UUID
     public let sender: AuthorID
@@ -67,7 +71,11 @@ public struct Bundle: Hashable, Sendable {
             senderVector = try Self.readVector(&reader)
             let count = try reader.readCount(maximum: 1_000_000)
             var segments: [AuthorSegment] = []
-            for _ in 0..<count { segments.append(try AuthorSegment(from: &reader)) }
+            for _ in 0..<count {
+                let segment = try AuthorSegment(from: &reader)
+                try Self.checkSequences(of: segment)
+                segments.append(segment)
+            }
             try reader.expectEnd()
             self.segments = segments
         } catch let error as BundleError {
@@ -75,6 +83,12 @@ public struct Bundle: Hashable, Sendable {
         } catch {
             throw .notABundle(reason: "\(error)")
         }
+    }
+
+    /// Refuses a segment whose ops would run past `sequenceMax`.
+    static func checkSequences(of segment: AuthorSegment) throws(DecodingError) {
+        let (last, overflow) = segment.firstSequence.addingReportingOverflow(UInt64(segment.tails.count) - 1)
+        guard !overflow, last <= sequenceMax else { throw .outOfRange(field: "segment sequence") }
     }
 
     static func signedMessage(_ bytes: [UInt8]) -> [UInt8] {
@@ -98,7 +112,9 @@ public struct Bundle: Hashable, Sendable {
             let author = try reader.readAuthorID()
             guard previous.map({ $0 < author }) ?? true else { throw .outOfRange(field: "vector order") }
             previous = author
-            vector[author] = try reader.readVarint()
+            let sequence = try reader.readVarint()
+            guard sequence <= sequenceMax else { throw .outOfRange(field: "vector sequence") }
+            vector[author] = sequence
         }
         return vector
     }

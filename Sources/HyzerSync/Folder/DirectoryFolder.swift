@@ -24,7 +24,10 @@ public struct DirectoryFolder: SharedFolder {
             guard lstat(base.appendingPathComponent(name).path, &info) == 0 else { return nil }
             let kind = info.st_mode & S_IFMT
             guard kind == S_IFDIR || kind == S_IFREG else { return nil }  // links and devices are not ours
-            let modified = UInt64(info.st_mtim.tv_sec) * 1_000_000_000 + UInt64(info.st_mtim.tv_nsec)
+            // Anyone with the folder sets a file's time, before 1970 or centuries ahead: the time is
+            // only an identity, so its bits are taken as they are and the arithmetic wraps.
+            let modified = UInt64(bitPattern: Int64(info.st_mtim.tv_sec)) &* 1_000_000_000
+                &+ UInt64(bitPattern: Int64(info.st_mtim.tv_nsec))
             return FolderEntry(name: name, isDirectory: kind == S_IFDIR, size: UInt64(info.st_size), modified: modified)
         }
     }

@@ -72,10 +72,7 @@ public struct FolderSync {
             .compactMap(BundleRanges.init(encoded:)).flatMap(\.ranges).sorted { $0.first < $1.first }
         var from = vector
         for (author, head) in vector.heads {
-            var start = lacking[author]
-            for range in written where range.author == author && range.first <= start + 1 && range.last > start {
-                start = range.last
-            }
+            let start = Self.deltaStart(of: author, lacking: lacking, written: written)
             if head > start { from[author] = start }
         }
         let segments = try replica.delta(above: from)
@@ -133,6 +130,18 @@ public struct FolderSync {
         return lowest
     }
 
+    /// The sequence after which `author`'s ops still need writing: what every member holds,
+    /// moved past the ranges our bundles already carry (`written`, sorted by first sequence).
+    /// Members' vectors come from their files: `range.last > start` is tested first, so `start + 1`
+    /// cannot overflow whatever a vector says.
+    static func deltaStart(of author: AuthorID, lacking: VersionVector, written: [BundleRanges.Range]) -> UInt64 {
+        var start = lacking[author]
+        for range in written where range.author == author && range.last > start && range.first <= start + 1 {
+            start = range.last
+        }
+        return start
+    }
+
     /// A file's identity for "already read": its size and modification time.
     private static func fingerprint(_ file: FolderEntry) -> [UInt8] {
         var writer = ByteWriter()
@@ -152,6 +161,7 @@ public struct FolderSync {
             if let vector = try? Bundle.readVector(&reader) { return vector }
         }
         do {
+            guard file.size <= UInt64(SealedFile.bytesMax) else { throw BundleError.tooLarge(bytes: Int(clamping: file.size)) }
             let bytes = try folder.read(path)
             report.bytesRead += bytes.count
             let bundle = try Bundle(decoding: try SealedFile.open(bytes, group: group), expectedGroup: group.id)
@@ -181,6 +191,7 @@ public struct FolderSync {
             return
         }
         do {
+            guard file.size <= UInt64(SealedFile.bytesMax) else { throw BundleError.tooLarge(bytes: Int(clamping: file.size)) }
             let bytes = try folder.read(path)
             report.bytesRead += bytes.count
             guard FolderLayout.bundleName(contentHash: Blake2b.hash256(bytes)) == (path as NSString).lastPathComponent else {
