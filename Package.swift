@@ -121,13 +121,14 @@ if Context.environment["HYZER_FUZZ"] != nil {
         "FuzzSealedFile", "FuzzBundle", "FuzzIngest", "FuzzFrames", "FuzzHandshake",
         "FuzzSyncMessage", "FuzzInvite", "FuzzVectorFile", "FuzzOpPayload",
     ]
-    // libFuzzer's driver, declared for Swift.
+    // libFuzzer's driver, declared for Swift, and the entry every target's `main` calls.
     package.targets.append(.target(name: "CLibFuzzer", path: "Fuzz/CLibFuzzer"))
+    package.targets.append(.target(name: "FuzzDriver", dependencies: ["CLibFuzzer"], path: "Fuzz/FuzzDriver", swiftSettings: strict))
     package.targets.append(
         .target(
             name: "FuzzSupport",
             dependencies: [
-                "CLibFuzzer", "HyzerKit", "HyzerSync", "HyzerCrypto", "HyzerDomain",
+                "HyzerKit", "HyzerSync", "HyzerCrypto", "HyzerDomain",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Fuzz/FuzzSupport",
@@ -138,7 +139,7 @@ if Context.environment["HYZER_FUZZ"] != nil {
             .executableTarget(
                 name: name,
                 dependencies: [
-                    "FuzzSupport", "HyzerKit", "HyzerSync", "HyzerCrypto", "HyzerDomain",
+                    "FuzzDriver", "FuzzSupport", "HyzerKit", "HyzerSync", "HyzerCrypto", "HyzerDomain",
                     .product(name: "NIOCore", package: "swift-nio"),
                     .product(name: "NIOEmbedded", package: "swift-nio"),
                 ],

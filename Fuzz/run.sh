@@ -3,13 +3,15 @@
 #   Fuzz/run.sh replay TARGET…          every checked-in corpus file once (-runs=0)
 #   Fuzz/run.sh fuzz SECONDS TARGET…     each target for SECONDS, one after another
 # Fails on any crash, hang (-timeout=5) or memory blow-up (-rss_limit_mb=2048); prints, per
-# target, the inputs executed, libFuzzer's final coverage and the log's path.
+# target, the inputs executed, libFuzzer's final coverage and the log's path. Leak detection is
+# off: Swift packs enum payload pointers with spare bits, which LeakSanitizer takes for leaks.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bin=.build-fuzz/debug
 work=.build-fuzz/work
 mode=$1; shift
 if [ "$mode" = fuzz ]; then seconds=$1; shift; fi
+export ASAN_OPTIONS=detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}
 failed=0
 printf '%-16s %12s %8s %8s  %s\n' target inputs cov ft result
 for target in "$@"; do

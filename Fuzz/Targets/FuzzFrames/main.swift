@@ -1,16 +1,19 @@
+import FuzzDriver
 import FuzzSupport
 import NIOCore
 import NIOEmbedded
 @testable import HyzerSync
 
-/// The TCP framing: the input's first byte sets the size of the chunks the rest arrives in.
+/// The TCP framing: the input's first byte sets the size of the chunks the rest arrives in
+/// (at most 64 chunks, so a long input stays quick).
 /// The frames delivered must be exactly those a plain reading of the stream finds, and a
 /// length above the bound must close the stream before its frame is buffered.
 @_cdecl("LLVMFuzzerTestOneInput")
 func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let bytes = FuzzDriver.bytes(data, size)
-    guard let chunk = bytes.first.map({ Int($0) + 1 }) else { return 0 }
+    guard let first = bytes.first else { return 0 }
     let stream = Array(bytes.dropFirst())
+    let chunk = max(Int(first) + 1, stream.count / 64)
 
     // What the stream holds, read plainly.
     var expected: [[UInt8]] = []

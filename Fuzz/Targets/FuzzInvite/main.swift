@@ -1,3 +1,4 @@
+import FuzzDriver
 import FuzzSupport
 import HyzerSync
 

@@ -8,7 +8,7 @@ import HyzerKit
 /// ```
 /// "HYZB" ‖ version:u8 ‖ group:16 ‖ sender:32 ‖ vector ‖ varint n ‖ n × segment ‖ signature:64
 /// vector    = varint m ‖ m × (author:32 ‖ sequence:varint)        (authors ascending)
-/// sequences ≤ 2^63 − 1, in the vector and in every segment (first to last)
+/// sequences 1 … 2^63 − 1, in the vector and in every segment (first to last)
 /// signature = Ed25519(sender, "hyzer-bundle/v1" ‖ 0x00 ‖ BLAKE2b-256(every byte before it))
 /// ```
 /// A bundle with no segments publishes its sender's version vector.
@@ -113,7 +113,8 @@ public struct Bundle: Hashable, Sendable {
             guard previous.map({ $0 < author }) ?? true else { throw .outOfRange(field: "vector order") }
             previous = author
             let sequence = try reader.readVarint()
-            guard sequence <= sequenceMax else { throw .outOfRange(field: "vector sequence") }
+            // A vector holds no zero entries: accepting one would give one vector two encodings.
+            guard sequence >= 1, sequence <= sequenceMax else { throw .outOfRange(field: "vector sequence") }
             vector[author] = sequence
         }
         return vector
