@@ -47,7 +47,7 @@ soak: release
 # directory; the targets exist in the package only when HYZER_FUZZ is set.
 FUZZ_TARGETS := FuzzSealedFile FuzzBundle FuzzIngest FuzzFrames FuzzHandshake FuzzSyncMessage FuzzInvite FuzzVectorFile FuzzOpPayload
 FUZZ_SECONDS ?= 300
-FUZZ_SMOKE_SECONDS ?= 20
+FUZZ_SMOKE_SECONDS ?= 15
 FUZZ_BUILD := HYZER_FUZZ=1 $(SWIFT) build --scratch-path .build-fuzz -c debug -Xswiftc -sanitize=fuzzer,address
 
 fuzz-build: deps

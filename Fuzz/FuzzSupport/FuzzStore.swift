@@ -38,9 +38,18 @@ public final class FuzzStore {
     }
 
     /// The database file and its write-ahead log, which may still hold the last transactions.
+    /// libFuzzer's timer signal can interrupt a copy (EINTR): a failed copy is tried again.
     private static func copyDatabase(from source: URL, to target: URL) throws {
         for suffix in ["", "-wal"] where FileManager.default.fileExists(atPath: source.path + suffix) {
-            try FileManager.default.copyItem(atPath: source.path + suffix, toPath: target.path + suffix)
+            for attempt in 1...5 {
+                try? FileManager.default.removeItem(atPath: target.path + suffix)
+                do {
+                    try FileManager.default.copyItem(atPath: source.path + suffix, toPath: target.path + suffix)
+                    break
+                } catch where attempt < 5 {
+                    continue
+                }
+            }
         }
     }
 }

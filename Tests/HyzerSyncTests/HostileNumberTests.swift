@@ -7,8 +7,9 @@ import HyzerTestSupport
 import Testing
 
 /// Numbers from outside at the edges of their types (docs/security.md, "Decoders and
-/// fuzzing"): sequences and stamps of 2^63 and 2^64 − 1 in bundles, vectors and sync messages.
-/// Each used to trap (SIGILL) in the replica that read it; each is refused, or read, without one.
+/// fuzzing"): sequences and stamps of 2^63 and 2^64 − 1 in bundles, vectors and sync messages,
+/// and files in a shared folder with hostile times and sizes. Each is refused, or read, without
+/// a trap (SIGILL) in the replica that reads it.
 @Suite struct HostileNumberTests {
     /// Mallory's signed segment of `count` ops starting at `first`, linked to a made-up
     /// previous op (sequences wrap as a hostile writer's would).

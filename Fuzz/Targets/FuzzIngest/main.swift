@@ -26,7 +26,7 @@ func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     return 0
 }
 
-/// The store, created on the first input.
+/// The store, created when the process starts.
 nonisolated(unsafe) private let store = try! FuzzStore()
 
 FuzzDriver.run(fuzz)
