@@ -8,7 +8,7 @@ import HyzerKit
 // Writes the seed corpora (`make fuzz-corpus`): real bundles, sealed files, vectors, ops,
 // tokens, frames and messages made by the real code, one directory per fuzz target, under the
 // directory given as the only argument. Keys, group and clock are fixed, so a run writes the
-// same files every time.
+// same files every time, except the handshake's, whose ephemeral keys are fresh.
 
 struct FixedClock: WallClock {
     func nowMilliseconds() -> UInt64 { 1_717_200_000_000 }
