@@ -3,7 +3,7 @@ SWIFT ?= swift
 PREFIX ?= /usr/local
 BIN := .build/debug/hyzer-peer
 
-.PHONY: deps build test demo install release soak bench nettest clean
+.PHONY: deps build test demo install release soak bench nettest clean fuzz fuzz-smoke fuzz-build fuzz-corpus
 
 # System libraries: installed when missing, every time, idempotently.
 deps:
@@ -49,5 +49,31 @@ soak: release
 nettest: build
 	python3 Tests/NetworkTestBed/nettest.py --binary $(BIN)
 
+# libFuzzer targets (docs/fuzzing.md), built with -sanitize=fuzzer,address in their own scratch
+# directory; the targets exist in the package only when HYZER_FUZZ is set.
+FUZZ_TARGETS := FuzzSealedFile FuzzBundle FuzzIngest FuzzFrames FuzzHandshake FuzzSyncMessage FuzzInvite FuzzVectorFile FuzzOpPayload
+FUZZ_SECONDS ?= 300
+FUZZ_SMOKE_SECONDS ?= 15
+FUZZ_BUILD := HYZER_FUZZ=1 $(SWIFT) build --scratch-path .build-fuzz -c debug -Xswiftc -sanitize=fuzzer,address
+
+fuzz-build: deps
+	@for target in $(FUZZ_TARGETS); do $(FUZZ_BUILD) --product $$target || exit 1; done
+
+# Every target for FUZZ_SECONDS, one after another; fails on any crash or hang.
+fuzz: fuzz-build
+	Fuzz/run.sh replay $(FUZZ_TARGETS)
+	Fuzz/run.sh fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+# CI's short run: the checked-in corpus replayed, then every target for FUZZ_SMOKE_SECONDS.
+fuzz-smoke: fuzz-build
+	Fuzz/run.sh replay $(FUZZ_TARGETS)
+	Fuzz/run.sh fuzz $(FUZZ_SMOKE_SECONDS) $(FUZZ_TARGETS)
+
+# Writes the seed corpora again from real bundles, files, tokens and messages.
+fuzz-corpus: deps
+	HYZER_FUZZ=1 $(SWIFT) build --product FuzzCorpus
+	rm -rf Fuzz/Corpus
+	.build/debug/FuzzCorpus Fuzz/Corpus
+
 clean:
-	rm -rf .build
+	rm -rf .build .build-fuzz

@@ -145,3 +145,47 @@ let package = Package(
         ),
     ]
 )
+
+// The libFuzzer targets (docs/fuzzing.md): declared only when `HYZER_FUZZ` is set, because they
+// link only with `-sanitize=fuzzer`, which supplies libFuzzer. `make fuzz` builds them in their
+// own scratch directory; the ordinary build and tests never see them.
+if Context.environment["HYZER_FUZZ"] != nil {
+    let fuzzTargets = [
+        "FuzzSealedFile", "FuzzBundle", "FuzzIngest", "FuzzFrames", "FuzzHandshake",
+        "FuzzSyncMessage", "FuzzInvite", "FuzzVectorFile", "FuzzOpPayload",
+    ]
+    // libFuzzer's driver, declared for Swift, and the entry every target's `main` calls.
+    package.targets.append(.target(name: "CLibFuzzer", path: "Fuzz/CLibFuzzer"))
+    package.targets.append(.target(name: "FuzzDriver", dependencies: ["CLibFuzzer"], path: "Fuzz/FuzzDriver", swiftSettings: strict))
+    package.targets.append(
+        .target(
+            name: "FuzzSupport",
+            dependencies: [
+                "HyzerKit", "HyzerSync", "HyzerCrypto", "HyzerDomain",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            path: "Fuzz/FuzzSupport",
+            swiftSettings: strict
+        ))
+    for name in fuzzTargets {
+        package.targets.append(
+            .executableTarget(
+                name: name,
+                dependencies: [
+                    "FuzzDriver", "FuzzSupport", "HyzerKit", "HyzerSync", "HyzerCrypto", "HyzerDomain",
+                    .product(name: "NIOCore", package: "swift-nio"),
+                    .product(name: "NIOEmbedded", package: "swift-nio"),
+                ],
+                path: "Fuzz/Targets/\(name)",
+                swiftSettings: strict
+            ))
+    }
+    // Writes the seed corpora from real bundles, files, tokens and messages: `make fuzz-corpus`.
+    package.targets.append(
+        .executableTarget(
+            name: "FuzzCorpus",
+            dependencies: ["FuzzSupport", "HyzerKit", "HyzerSync", "HyzerCrypto", "HyzerDomain"],
+            path: "Fuzz/FuzzCorpus",
+            swiftSettings: strict
+        ))
+}

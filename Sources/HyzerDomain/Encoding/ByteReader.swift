@@ -123,6 +123,7 @@ public struct ByteReader {
     }
 
     private func need(_ count: Int) throws(DecodingError) {
+        guard count >= 0 else { throw .outOfRange(field: "byte count") }
         guard count <= remaining else { throw .truncated(needed: count, remaining: remaining) }
     }
 }

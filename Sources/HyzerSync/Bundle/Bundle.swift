@@ -9,6 +9,7 @@ import HyzerKit
 /// "HYZB" ‖ version:u8(=2) ‖ group:16 ‖ sender:32 ‖ vector ‖ varint n ‖ n × segment ‖ signature:64
 /// vector    = varint m ‖ m × entry                                 (authors ascending)
 /// entry     = author:32 ‖ sequence:varint ‖ flags:u8 ‖ [hash prefix:8 if flags & 1] ‖ [fork point:varint if flags & 2]
+/// sequences 1 … 2^63 − 1, in the vector and in every segment (first to last)
 /// signature = Ed25519(sender, "hyzer-bundle/v1" ‖ 0x00 ‖ BLAKE2b-256(every byte before it))
 /// ```
 /// Version 1 bundles (entries `author ‖ sequence` only) are still read. A bundle with no
@@ -70,7 +71,9 @@ public struct Bundle: Hashable, Sendable {
             senderVector = try Self.readVector(&reader, version: version)
             let count = try reader.readCount(maximum: 1_000_000)
             var segments: [AuthorSegment] = []
-            for _ in 0..<count { segments.append(try AuthorSegment(from: &reader)) }
+            for _ in 0..<count {
+                segments.append(try AuthorSegment(from: &reader))
+            }
             try reader.expectEnd()
             self.segments = segments
         } catch let error as BundleError {
@@ -108,6 +111,8 @@ public struct Bundle: Hashable, Sendable {
             guard previous.map({ $0 < author }) ?? true else { throw .outOfRange(field: "vector order") }
             previous = author
             let sequence = try reader.readVarint()
+            // A vector holds no zero entries: accepting one would give one vector two encodings.
+            guard sequence >= 1, sequence <= AuthorSegment.sequenceMax else { throw .outOfRange(field: "vector sequence") }
             guard version >= 2 else {
                 entries[author] = .init(sequence: sequence)
                 continue
@@ -116,7 +121,7 @@ public struct Bundle: Hashable, Sendable {
             guard flags & ~3 == 0 else { throw .unknownTag(flags, field: "vector entry flags") }
             let hash = flags & 1 != 0 ? try reader.readRaw(VersionVector.Entry.hashPrefixBytes) : nil
             let frozenAt = flags & 2 != 0 ? try reader.readVarint() : nil
-            guard sequence >= 1, frozenAt.map({ $0 >= 1 && $0 <= sequence }) ?? true else {
+            guard frozenAt.map({ $0 >= 1 && $0 <= sequence }) ?? true else {
                 throw .outOfRange(field: "vector entry")
             }
             entries[author] = .init(sequence: sequence, hashPrefix: hash, frozenAt: frozenAt)

@@ -16,6 +16,7 @@ enum SealedFile {
     static let magic = Array("HYZS".utf8)
     static let version: UInt8 = 1
     static let headerBytes = 4 + 1 + 16
+    /// The largest sealed file: the largest bundle and the encryption's overhead. Folder sync
 
     static func seal(_ bundle: [UInt8], group: GroupMembership) -> [UInt8] {
         let key = GroupKeys(group).fileKey
@@ -29,7 +30,7 @@ enum SealedFile {
             throw .notABundle(reason: file.isEmpty ? "the file is empty" : "no sealed-file header")
         }
         guard file[4] == version else { throw .unsupportedVersion(file[4]) }
-        let found = UUID(bytes: file[5..<21])!
+        guard let found = UUID(bytes: file[5..<headerBytes]) else { throw .notABundle(reason: "no sealed-file header") }
         guard found == group.id else { throw .wrongGroup(expected: group.id, found: found) }
         let header = Array(file.prefix(headerBytes))
         let nonce = Array(file[headerBytes..<headerBytes + SecretBox.nonceBytes])

@@ -38,7 +38,10 @@ public struct DirectoryFolder: SharedFolder {
                 case S_IFDIR: .directory
                 default: .other
                 }
-            let modified = UInt64(info.st_mtim.tv_sec) &* 1_000_000_000 &+ UInt64(info.st_mtim.tv_nsec)
+            // Anyone with the folder sets a file's time, before 1970 or centuries ahead: the time is
+            // only an identity, so its bits are taken as they are and the arithmetic wraps.
+            let modified = UInt64(bitPattern: Int64(info.st_mtim.tv_sec)) &* 1_000_000_000
+                &+ UInt64(bitPattern: Int64(info.st_mtim.tv_nsec))
             entries.append(FolderEntry(name: name, kind: kind, size: UInt64(max(0, info.st_size)), modified: modified))
         }
         return entries.sorted { $0.name < $1.name }

@@ -45,10 +45,7 @@ public struct FolderSync {
             .compactMap(BundleRanges.init(encoded:)).flatMap(\.ranges).sorted { $0.first < $1.first }
         var from = vector
         for (author, head) in vector.heads {
-            var start = lacking[author]
-            for range in written where range.author == author && range.first <= start + 1 && range.last > start {
-                start = range.last
-            }
+            let start = Self.deltaStart(of: author, lacking: lacking, written: written)
             if head > start { from[author] = start }
         }
         from.formEvidenceNeeds(of: memberVectors.values, local: vector)
@@ -250,6 +247,18 @@ public struct FolderSync {
         guard !vectors.isEmpty else { return lowest }
         for author in authors { lowest[author] = vectors.map { $0[author] }.min() ?? 0 }
         return lowest
+    }
+
+    /// The sequence after which `author`'s ops still need writing: what every member holds,
+    /// moved past the ranges our bundles already carry (`written`, sorted by first sequence).
+    /// Members' vectors come from their files: `range.last > start` is tested first, so `start + 1`
+    /// cannot overflow whatever a vector says.
+    static func deltaStart(of author: AuthorID, lacking: VersionVector, written: [BundleRanges.Range]) -> UInt64 {
+        var start = lacking[author]
+        for range in written where range.author == author && range.last > start && range.first <= start + 1 {
+            start = range.last
+        }
+        return start
     }
 
     /// A file's identity for "already read": its size and modification time.

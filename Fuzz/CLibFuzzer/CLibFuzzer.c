@@ -1,0 +1,1 @@
+// Declarations only: the driver is in libFuzzer, which `-sanitize=fuzzer` links.

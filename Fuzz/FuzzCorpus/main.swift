@@ -1,0 +1,140 @@
+import Foundation
+import FuzzSupport
+import HyzerCrypto
+import HyzerDomain
+import HyzerKit
+@testable import HyzerSync
+
+// Writes the seed corpora (`make fuzz-corpus`): real bundles, sealed files, vectors, ops,
+// tokens, frames and messages made by the real code, one directory per fuzz target, under the
+// directory given as the only argument. Keys, group and clock are fixed, so a run writes the
+// same files every time, except the handshake's, whose ephemeral keys are fresh.
+
+struct FixedClock: WallClock {
+    func nowMilliseconds() -> UInt64 { 1_717_200_000_000 }
+}
+
+let output = URL(fileURLWithPath: CommandLine.arguments.dropFirst().first ?? "Fuzz/Corpus")
+let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-fuzz-corpus-\(getpid())")
+defer { try? FileManager.default.removeItem(at: scratch) }
+
+func need<Value>(_ value: Value?, _ what: String) -> Value {
+    guard let value else { fatalError("the corpus generator found no \(what)") }
+    return value
+}
+
+func write(_ target: String, _ name: String, _ bytes: [UInt8]) throws {
+    let directory = output.appendingPathComponent(target)
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    try Data(bytes).write(to: directory.appendingPathComponent(name))
+}
+
+func replica(_ name: String, keys: SigningKeyPair, owner: String) throws -> Replica {
+    let replica = try Replica.create(
+        at: scratch.appendingPathComponent(name), name: name, kind: .phone, owner: owner, clock: FixedClock(), keys: keys)
+    try replica.join(FuzzFixtures.group)
+    return replica
+}
+
+// Two replicas whose ops cover every payload kind.
+let phone = try replica("phone", keys: FuzzFixtures.authors[0], owner: "Ann")
+let watch = try replica("watch", keys: FuzzFixtures.authors[1], owner: "Ben")
+_ = try phone.addPlayer(name: "Cy")
+_ = try phone.renamePlayer("Cy", to: "Cyd")
+_ = try phone.addCourse(name: "Tiny", pars: [3, 4, 5])
+try phone.setPar(course: "Tiny", hole: 2, par: 3)
+try phone.renameCourse("Tiny", to: "Little")
+let round = try phone.startRound(course: "Maple Hill", players: ["Ann", "Cyd"], guests: ["Gus"])
+let first = try phone.recordScore(round: round.id.lowercased, player: "Ann", hole: 1, strokes: 4)
+_ = try phone.recordScore(round: round.id.lowercased, player: "Gus", hole: 1, strokes: 3)
+_ = try phone.correct(event: first.id.lowercased, strokes: 3)
+_ = try phone.finishRound(round.id.lowercased, force: true)
+try phone.deleteCourse("Little")
+_ = try BundleFiles.import(try BundleFiles.export(phone), into: watch)
+try watch.linkDevice(phone.author.hex, owner: "Ben")
+
+func vectorBundle(_ replica: Replica) throws -> [UInt8] {
+    Bundle(groupID: FuzzFixtures.group.id, sender: replica.author, senderVector: try replica.versionVector(), segments: [])
+        .encoded(signedBy: replica.signature(of:))
+}
+
+let phoneExport = try BundleFiles.export(phone)
+let watchExport = try BundleFiles.export(watch)
+let phoneBundle = try SealedFile.open(phoneExport, group: FuzzFixtures.group)
+let watchBundle = try SealedFile.open(watchExport, group: FuzzFixtures.group)
+let phoneVector = try vectorBundle(phone)
+let watchVector = try vectorBundle(watch)
+
+// Sealed files, as folders and `export` hold them.
+try write("FuzzSealedFile", "phone-export.hzb", phoneExport)
+try write("FuzzSealedFile", "watch-export.hzb", watchExport)
+try write("FuzzSealedFile", "phone-vector.hzv", SealedFile.seal(phoneVector, group: FuzzFixtures.group))
+
+// Bundles, once opened; vector files' bundles.
+try write("FuzzBundle", "phone.bundle", phoneBundle)
+try write("FuzzBundle", "watch.bundle", watchBundle)
+try write("FuzzBundle", "phone-vector.bundle", phoneVector)
+try write("FuzzVectorFile", "phone-vector.bundle", phoneVector)
+try write("FuzzVectorFile", "watch-vector.bundle", watchVector)
+
+// Ingest inputs: the phone's ops whole, split around a gap, and forked.
+let phoneOps = need(try phone.delta(above: VersionVector()).first { $0.author == phone.author }, "phone ops").tails
+let watchOps = need(try watch.delta(above: VersionVector()).first { $0.author == watch.author }, "watch ops").tails
+func ingestInput(_ segments: [IngestInput.Segment]) -> [UInt8] { IngestInput(segments: segments).encoded() }
+try write("FuzzIngest", "whole-logs", ingestInput([
+    .init(selector: 0, firstSequence: 1, tails: phoneOps), .init(selector: 1, firstSequence: 1, tails: watchOps),
+]))
+try write("FuzzIngest", "gap-then-fill", ingestInput([
+    .init(selector: 0, firstSequence: 6, tails: Array(phoneOps[5...])), .init(selector: 0, firstSequence: 1, tails: Array(phoneOps[..<5])),
+]))
+try write("FuzzIngest", "fork", ingestInput([
+    .init(selector: 0, firstSequence: 1, tails: Array(phoneOps[..<4])), .init(selector: 0, firstSequence: 3, tails: [watchOps[2]]),
+]))
+
+// Op payloads, one of each kind, and segments as bundles carry them.
+var kinds = Set<UInt8>()
+for tail in phoneOps + watchOps where tail.count > 12 && kinds.insert(tail[12]).inserted {
+    try write("FuzzOpPayload", "payload-\(tail[12])", Array(tail.dropFirst(12)))
+}
+try write("FuzzOpPayload", "segment", need(try watch.delta(above: VersionVector()).first, "a segment").encoded())
+
+// Session messages, and the same as frames on the wire.
+let messages: [(String, SyncMessage)] = [
+    ("hello", .hello(try phone.versionVector(), live: true)),
+    ("have", .have(try watch.versionVector())),
+    ("bundle-part", .bundlePart(bytes: Array(phoneBundle.prefix(600)), final: false)),
+    ("done", .done),
+    ("bye", .bye(reason: "shutting down")),
+]
+for (name, message) in messages { try write("FuzzSyncMessage", name, message.encoded()) }
+func frame(_ bytes: [UInt8]) -> [UInt8] {
+    var writer = ByteWriter()
+    writer.write(UInt32(bytes.count))
+    writer.write(raw: bytes)
+    return writer.bytes
+}
+try write("FuzzFrames", "messages-whole", [255] + messages.flatMap { frame($0.1.encoded()) })
+try write("FuzzFrames", "messages-in-small-chunks", [6] + messages.flatMap { frame($0.1.encoded()) })
+try write("FuzzFrames", "oversized-length", [3] + frame([1, 2, 3]) + [0x00, 0x04, 0x00, 0x41])
+
+// Handshake messages: a state selector, then what a real peer sends in that state.
+func party(_ role: Handshake.Role, _ keys: SigningKeyPair) -> Handshake {
+    Handshake(role: role, author: FuzzFixtures.author(keys), sign: { keys.sign($0) }, group: FuzzFixtures.group)
+}
+var dialer = party(.dialer, FuzzFixtures.keys(6))
+var listener = party(.listener, FuzzFixtures.keys(7))
+let hello = need(dialer.start(), "a hello")
+guard case .send(let reply) = try listener.receive(hello), case .send(let identity) = try dialer.receive(reply),
+    case .established(_, let listenerIdentity?) = try listener.receive(identity)
+else { fatalError("the handshake failed") }
+try write("FuzzHandshake", "0-dialer-hello", [0] + hello)
+try write("FuzzHandshake", "1-listener-hello", [1] + reply)
+try write("FuzzHandshake", "2-dialer-identity", [2] + identity)
+try write("FuzzHandshake", "3-listener-identity", [3] + listenerIdentity)
+
+// Invite tokens.
+let token = GroupInvite.token(for: FuzzFixtures.group)
+try write("FuzzInvite", "token", Array(token.utf8))
+try write("FuzzInvite", "token-with-spaces", Array("  \(token)\n".utf8))
+
+print("wrote the corpora under \(output.path)")

@@ -1,0 +1,21 @@
+import FuzzDriver
+import FuzzSupport
+import HyzerDomain
+@testable import HyzerSync
+
+/// A decrypted bundle: decoded as it is (the sender's signature stops almost everything), then
+/// with its sender replaced and signed again, so the vector and segment decoders are reached.
+/// A bundle that decodes must encode to the very same bytes: the format has one form.
+@_cdecl("LLVMFuzzerTestOneInput")
+func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    let bytes = FuzzDriver.bytes(data, size)
+    _ = try? Bundle(decoding: bytes, expectedGroup: FuzzFixtures.group.id)
+    guard let resigned = BundleResigning.resign(bytes),
+        let bundle = try? Bundle(decoding: resigned, expectedGroup: FuzzFixtures.group.id)
+    else { return 0 }
+    FuzzFixtures.require(bundle.encoded(signedBy: FuzzFixtures.sender.sign) == resigned, "a decoded bundle encodes to its bytes")
+    for segment in bundle.segments { _ = try? segment.verifiedOps() }
+    return 0
+}
+
+FuzzDriver.run(fuzz)
