@@ -3,7 +3,7 @@ SWIFT ?= swift
 PREFIX ?= /usr/local
 BIN := .build/debug/hyzer-peer
 
-.PHONY: deps build test demo install release soak bench nettest clean fuzz fuzz-smoke fuzz-build fuzz-corpus
+.PHONY: deps build test demo install release soak bench nettest clean fuzz fuzz-smoke fuzz-build fuzz-corpus format lint
 
 # System libraries: installed when missing, every time, idempotently.
 deps:
@@ -74,6 +74,15 @@ fuzz-corpus: deps
 	HYZER_FUZZ=1 $(SWIFT) build --product FuzzCorpus
 	rm -rf Fuzz/Corpus
 	.build/debug/FuzzCorpus Fuzz/Corpus
+
+# Formatting (.swift-format): `make format` rewrites, `make lint` fails on any finding (CI runs it).
+FORMATTED := Sources Tests Simulations Fuzz Package.swift
+
+format:
+	$(SWIFT) format -i -r $(FORMATTED)
+
+lint:
+	$(SWIFT) format lint --strict -r $(FORMATTED)
 
 clean:
 	rm -rf .build .build-fuzz

@@ -81,15 +81,22 @@ try write("FuzzVectorFile", "watch-vector.bundle", watchVector)
 let phoneOps = need(try phone.delta(above: VersionVector()).first { $0.author == phone.author }, "phone ops").tails
 let watchOps = need(try watch.delta(above: VersionVector()).first { $0.author == watch.author }, "watch ops").tails
 func ingestInput(_ segments: [IngestInput.Segment]) -> [UInt8] { IngestInput(segments: segments).encoded() }
-try write("FuzzIngest", "whole-logs", ingestInput([
-    .init(selector: 0, firstSequence: 1, tails: phoneOps), .init(selector: 1, firstSequence: 1, tails: watchOps),
-]))
-try write("FuzzIngest", "gap-then-fill", ingestInput([
-    .init(selector: 0, firstSequence: 6, tails: Array(phoneOps[5...])), .init(selector: 0, firstSequence: 1, tails: Array(phoneOps[..<5])),
-]))
-try write("FuzzIngest", "fork", ingestInput([
-    .init(selector: 0, firstSequence: 1, tails: Array(phoneOps[..<4])), .init(selector: 0, firstSequence: 3, tails: [watchOps[2]]),
-]))
+try write(
+    "FuzzIngest", "whole-logs",
+    ingestInput([
+        .init(selector: 0, firstSequence: 1, tails: phoneOps), .init(selector: 1, firstSequence: 1, tails: watchOps),
+    ]))
+try write(
+    "FuzzIngest", "gap-then-fill",
+    ingestInput([
+        .init(selector: 0, firstSequence: 6, tails: Array(phoneOps[5...])),
+        .init(selector: 0, firstSequence: 1, tails: Array(phoneOps[..<5])),
+    ]))
+try write(
+    "FuzzIngest", "fork",
+    ingestInput([
+        .init(selector: 0, firstSequence: 1, tails: Array(phoneOps[..<4])), .init(selector: 0, firstSequence: 3, tails: [watchOps[2]]),
+    ]))
 
 // Op payloads, one of each kind, and segments as bundles carry them.
 var kinds = Set<UInt8>()

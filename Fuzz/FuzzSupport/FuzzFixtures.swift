@@ -27,4 +27,13 @@ public enum FuzzFixtures {
     public static func require(_ condition: Bool, _ message: @autoclosure () -> String) {
         if !condition { fatalError("fuzz invariant broken: \(message())") }
     }
+
+    /// The value of a fixture that cannot fail unless the harness itself is broken.
+    public static func require<Value>(_ make: () throws -> Value) -> Value {
+        do {
+            return try make()
+        } catch {
+            fatalError("fuzz fixture failed: \(error)")
+        }
+    }
 }

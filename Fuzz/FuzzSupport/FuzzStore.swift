@@ -14,7 +14,8 @@ public final class FuzzStore {
     private let pristine: URL
 
     public init() throws {
-        let base = FileManager.default.fileExists(atPath: "/dev/shm") ? URL(fileURLWithPath: "/dev/shm") : FileManager.default.temporaryDirectory
+        let base =
+            FileManager.default.fileExists(atPath: "/dev/shm") ? URL(fileURLWithPath: "/dev/shm") : FileManager.default.temporaryDirectory
         let root = base.appendingPathComponent("hyzer-fuzz-\(getpid())")
         try? FileManager.default.removeItem(at: root)
         store = root.appendingPathComponent("store")
@@ -46,7 +47,7 @@ public final class FuzzStore {
                 do {
                     try FileManager.default.copyItem(atPath: source.path + suffix, toPath: target.path + suffix)
                     break
-                } catch where attempt < 5 {
+                } catch  where attempt < 5 {
                     continue
                 }
             }

@@ -67,7 +67,8 @@ public struct IngestInput: Equatable {
         return segments.map { segment in
             let keys = FuzzFixtures.authors[Int(segment.selector & 1)]
             let author = FuzzFixtures.author(keys)
-            let previousHash = chains[author]?[segment.firstSequence &- 1]
+            let previousHash =
+                chains[author]?[segment.firstSequence &- 1]
                 ?? (segment.firstSequence == 1 || segment.selector & 2 != 0
                     ? SignedOp.noPreviousHash : Blake2b.hash256(author.bytes))
             var previous = previousHash
@@ -77,7 +78,8 @@ public struct IngestInput: Equatable {
                 chains[author, default: [:]][sequence] = op.hash
                 previous = op.hash
             }
-            let signature = segment.tails.isEmpty
+            let signature =
+                segment.tails.isEmpty
                 ? [UInt8](repeating: 0, count: SigningKeyPair.signatureBytes) : keys.sign(SignedOp.signedMessage(hash: previous))
             return AuthorSegment(
                 author: author, firstSequence: segment.firstSequence, previousHash: previousHash, tails: segment.tails,

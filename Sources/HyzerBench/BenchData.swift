@@ -20,14 +20,16 @@ public enum BenchData {
         for index in 0..<count {
             let payload: OpPayload
             if scored == 144 {
-                payload = .roundStarted(RoundStart(
-                    courseID: course.id, courseName: course.name, organizer: .player(players[0]),
-                    participants: players.map { .player($0) }, pars: course.pars))
+                payload = .roundStarted(
+                    RoundStart(
+                        courseID: course.id, courseName: course.name, organizer: .player(players[0]),
+                        participants: players.map { .player($0) }, pars: course.pars))
                 scored = 0
             } else {
-                payload = .scoreRecorded(ScoreRecord(
-                    roundID: round, hole: scored / players.count + 1, player: .player(players[scored % players.count]),
-                    strokes: 2 + index % 4, supersedes: [], reportedBy: .player(players[0])))
+                payload = .scoreRecorded(
+                    ScoreRecord(
+                        roundID: round, hole: scored / players.count + 1, player: .player(players[scored % players.count]),
+                        strokes: 2 + index % 4, supersedes: [], reportedBy: .player(players[0])))
                 scored += 1
             }
             let clock = HLCTimestamp(physicalMilliseconds: startMilliseconds + UInt64(index) * 750)

@@ -31,20 +31,26 @@ enum BenchHistory {
         var lastRound = UUID()
         var ends: [Int] = []
         for roundIndex in 0..<(rounds + later) {
-            let start = append(.roundStarted(RoundStart(
-                courseID: course.id, courseName: course.name, organizer: .player(players[0]),
-                participants: players.map { .player($0) }, pars: course.pars)))
+            let start = append(
+                .roundStarted(
+                    RoundStart(
+                        courseID: course.id, courseName: course.name, organizer: .player(players[0]),
+                        participants: players.map { .player($0) }, pars: course.pars)))
             if roundIndex < rounds { lastRound = start.entityID }
             for hole in 1...18 {
                 for (index, player) in players.enumerated() {
                     let strokes = 2 + (roundIndex + hole * 3 + index * 7) % 4
-                    let score = append(.scoreRecorded(ScoreRecord(
-                        roundID: start.entityID, hole: hole, player: .player(player), strokes: strokes, supersedes: [],
-                        reportedBy: .player(players[0]))))
+                    let score = append(
+                        .scoreRecorded(
+                            ScoreRecord(
+                                roundID: start.entityID, hole: hole, player: .player(player), strokes: strokes, supersedes: [],
+                                reportedBy: .player(players[0]))))
                     if (hole + index + roundIndex) % 37 == 0 {
-                        append(.scoreRecorded(ScoreRecord(
-                            roundID: start.entityID, hole: hole, player: .player(player), strokes: strokes + 1,
-                            supersedes: [score.entityID], reportedBy: .player(players[0]))))
+                        append(
+                            .scoreRecorded(
+                                ScoreRecord(
+                                    roundID: start.entityID, hole: hole, player: .player(player), strokes: strokes + 1,
+                                    supersedes: [score.entityID], reportedBy: .player(players[0]))))
                     }
                 }
             }

@@ -26,13 +26,16 @@ public struct BenchSuite {
         }
         if runs("sync") {
             progress("sync over loopback TCP and live latency")
-            figures += try await SyncBenchmark(opCount: quick ? 10_000 : 100_000, latencySamples: quick ? 100 : 1000, scratch: scratch).run()
+            figures += try await SyncBenchmark(opCount: quick ? 10_000 : 100_000, latencySamples: quick ? 100 : 1000, scratch: scratch)
+                .run()
             progress("an idle serve's CPU")
             figures += try IdleBenchmark(window: .seconds(quick ? 1 : 20), scratch: scratch).run()
         }
         if runs("views") {
             progress("views on years of play")
-            figures += try ViewBenchmark(rounds: quick ? 25 : 250, largeRounds: quick ? 100 : 2000, repetitions: quick ? 3 : 7, scratch: scratch).run()
+            figures += try ViewBenchmark(
+                rounds: quick ? 25 : 250, largeRounds: quick ? 100 : 2000, repetitions: quick ? 3 : 7, scratch: scratch
+            ).run()
         }
         if runs("web") {
             progress("live leaderboard over HTTP")

@@ -43,7 +43,8 @@ struct IdleBenchmark {
             Figure(
                 name: "idle serve CPU (\(Int(seconds)) s)", value: percent(serveTicks), unit: "% of a core",
                 baseline: percent(sleepTicks),
-                baselineName: "a sleep process over the same window (serve: \(serveTicks) ticks, sleep: \(sleepTicks), of \(Int(perSecond)) a second)",
+                baselineName:
+                    "a sleep process over the same window (serve: \(serveTicks) ticks, sleep: \(sleepTicks), of \(Int(perSecond)) a second)",
                 ratio: nil, target: "< 0.1%", met: percent(serveTicks) < 0.1, spread: 0)
         ]
     }

@@ -45,9 +45,10 @@ struct IngestBenchmark {
         for _ in 0..<repetitions {
             verify.add(try Stopwatch.seconds { _ = try segment.verifiedOps() })
             let signed = ops.map { $0.with(signature: keys.sign(SignedOp.signedMessage(hash: $0.hash))) }
-            individual.add(Stopwatch.seconds {
-                for op in signed { precondition(op.hasValidSignature) }
-            })
+            individual.add(
+                Stopwatch.seconds {
+                    for op in signed { precondition(op.hasValidSignature) }
+                })
         }
 
         let events = Double(opCount)
@@ -79,14 +80,16 @@ struct IngestBenchmark {
         let queue = try DatabaseQueue(path: url.path)
         try queue.writeWithoutTransaction { db in
             try db.execute(sql: "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL")
-            try db.execute(sql: """
-                CREATE TABLE ops (author INTEGER NOT NULL, sequence INTEGER NOT NULL, hash BLOB NOT NULL,
-                tail BLOB NOT NULL, signature BLOB, PRIMARY KEY (author, sequence)) WITHOUT ROWID
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE ops (author INTEGER NOT NULL, sequence INTEGER NOT NULL, hash BLOB NOT NULL,
+                    tail BLOB NOT NULL, signature BLOB, PRIMARY KEY (author, sequence)) WITHOUT ROWID
+                    """)
         }
         return try Stopwatch.seconds {
             try queue.write { db in
-                let statement = try db.makeStatement(sql: "INSERT INTO ops (author, sequence, hash, tail, signature) VALUES (?, ?, ?, ?, ?)")
+                let statement = try db.makeStatement(
+                    sql: "INSERT INTO ops (author, sequence, hash, tail, signature) VALUES (?, ?, ?, ?, ?)")
                 for op in ops {
                     try statement.execute(arguments: [1, Int64(op.sequence), Data(op.hash), Data(op.tail), op.signature.map { Data($0) }])
                 }

@@ -20,15 +20,18 @@ struct SyncBenchmark {
         let history = AuthorSegment(ops: BenchData.ops(keys: SigningKeyPair(seed: Array(repeating: 12, count: 32)), count: opCount))
         func replica(_ name: String, _ seed: UInt8) throws -> Replica {
             let replica = try Replica.create(
-                at: scratch.appendingPathComponent(name), name: name, kind: .phone, owner: name, keys: SigningKeyPair(seed: Array(repeating: seed, count: 32)))
+                at: scratch.appendingPathComponent(name), name: name, kind: .phone, owner: name,
+                keys: SigningKeyPair(seed: Array(repeating: seed, count: 32)))
             try replica.join(group)
             _ = try replica.ingest([history])
             return replica
         }
         let a = try replica("a", 13)
         let b = try replica("b", 14)
-        let fullBundle = Bundle(groupID: group.id, sender: a.author, senderVector: try a.versionVector(), segments: try a.delta(above: VersionVector()))
-            .encoded(signedBy: a.signature(of:)).count
+        let fullBundle = Bundle(
+            groupID: group.id, sender: a.author, senderVector: try a.versionVector(), segments: try a.delta(above: VersionVector())
+        )
+        .encoded(signedBy: a.signature(of:)).count
 
         let server = try await PeerServer(replica: a, group: group, logger: logger).start()
         defer { server.stop() }
@@ -112,7 +115,10 @@ struct SyncBenchmark {
         }
         var samples = Samples()
         for index in 0..<count {
-            samples.add(try Stopwatch.seconds { try queue.write { try $0.execute(sql: "INSERT INTO t VALUES (?)", arguments: [Data([UInt8(index % 256)])]) } })
+            samples.add(
+                try Stopwatch.seconds {
+                    try queue.write { try $0.execute(sql: "INSERT INTO t VALUES (?)", arguments: [Data([UInt8(index % 256)])]) }
+                })
         }
         return samples.median * 1000
     }

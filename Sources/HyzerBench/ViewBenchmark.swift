@@ -18,7 +18,8 @@ struct ViewBenchmark {
     func run() throws -> [Figure] {
         let history = BenchHistory.segments(keys: SigningKeyPair(seed: Array(repeating: 21, count: 32)), rounds: rounds, later: repetitions)
         let directory = scratch.appendingPathComponent("views")
-        let replica = try Replica.create(at: directory, name: "bench", kind: .laptop, keys: SigningKeyPair(seed: Array(repeating: 22, count: 32)))
+        let replica = try Replica.create(
+            at: directory, name: "bench", kind: .laptop, keys: SigningKeyPair(seed: Array(repeating: 22, count: 32)))
         _ = try replica.ingest([history.first])
         try replica.close()
 
@@ -33,16 +34,21 @@ struct ViewBenchmark {
         for _ in 0..<repetitions {
             let opened = try Replica.open(at: directory)
             standings.add(try Stopwatch.seconds { _ = try opened.roundView(history.lastRound)!.evaluation.standings })
-            breakdown.add(try Stopwatch.seconds { _ = try opened.roundView(history.lastRound)!.evaluation.breakdown(player: history.player) })
+            breakdown.add(
+                try Stopwatch.seconds { _ = try opened.roundView(history.lastRound)!.evaluation.breakdown(player: history.player) })
             let players = try opened.players()
             let player = players.first { $0.id.lowercased == history.player }!
             let opponent = players.first { $0.id != player.id }!
             let course = try opened.course(SeededCourses.all[1].id)!
-            playerStats.add(try Stopwatch.seconds {
-                _ = PlayerStats(player: player, rounds: try opened.completedRounds { $0.participants.contains { $0.id == history.player } })
-            })
-            headToHead.add(try Stopwatch.seconds { _ = HeadToHead(player: player, opponent: opponent, rounds: try opened.completedRounds()) })
-            courseStats.add(try Stopwatch.seconds { _ = CourseStats(course: course, rounds: try opened.completedRounds { $0.courseID == course.id }) })
+            playerStats.add(
+                try Stopwatch.seconds {
+                    _ = PlayerStats(
+                        player: player, rounds: try opened.completedRounds { $0.participants.contains { $0.id == history.player } })
+                })
+            headToHead.add(
+                try Stopwatch.seconds { _ = HeadToHead(player: player, opponent: opponent, rounds: try opened.completedRounds()) })
+            courseStats.add(
+                try Stopwatch.seconds { _ = CourseStats(course: course, rounds: try opened.completedRounds { $0.courseID == course.id }) })
             try opened.close()
             let raw = try DatabaseQueue(path: directory.appendingPathComponent(Replica.databaseFileName).path)
             rawRound.add(try Stopwatch.seconds { _ = try raw.read { try Self.rawRows(db: $0, round: history.lastRound) } })
@@ -50,13 +56,15 @@ struct ViewBenchmark {
             try raw.close()
         }
 
-        let large = BenchHistory.segments(keys: SigningKeyPair(seed: Array(repeating: 23, count: 32)), rounds: largeRounds, later: repetitions)
+        let large = BenchHistory.segments(
+            keys: SigningKeyPair(seed: Array(repeating: 23, count: 32)), rounds: largeRounds, later: repetitions)
         let largeDirectory = scratch.appendingPathComponent("views-large")
         let largeReplica = try Replica.create(
             at: largeDirectory, name: "bench", kind: .laptop, keys: SigningKeyPair(seed: Array(repeating: 24, count: 32)))
         _ = try largeReplica.ingest([large.first])
         try largeReplica.close()
-        let largeFigures = try historyFigures(largeDirectory, rounds: largeRounds, later: large.later, target: 60, suffix: " (\(largeRounds) rounds)")
+        let largeFigures = try historyFigures(
+            largeDirectory, rounds: largeRounds, later: large.later, target: 60, suffix: " (\(largeRounds) rounds)")
 
         return [
             figure("standings (1 round of \(rounds))", standings, rawRound, target: 2),

@@ -49,8 +49,9 @@ public enum SecretStream {
             var out = [UInt8](repeating: 0, count: sealed.count - SecretStream.overheadBytes)
             var written: UInt64 = 0
             var tag: UInt8 = 0
-            guard crypto_secretstream_xchacha20poly1305_pull(
-                &state, &out, &written, &tag, sealed, UInt64(sealed.count), nil, 0) == 0
+            guard
+                crypto_secretstream_xchacha20poly1305_pull(
+                    &state, &out, &written, &tag, sealed, UInt64(sealed.count), nil, 0) == 0
             else { return nil }
             return Array(out.prefix(Int(written)))
         }

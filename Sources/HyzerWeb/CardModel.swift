@@ -39,8 +39,9 @@ struct CardModel {
         totalPar = breakdown.totalPar
         holeCount = breakdown.holes.count
         holes = breakdown.holes.map { hole in
-            Hole(hole: hole.hole, par: hole.par, strokesText: hole.strokes.map(String.init) ?? "·", formatted: hole.formatted ?? "",
-                 tier: hole.tier?.rawValue ?? "none", disputed: hole.disputed)
+            Hole(
+                hole: hole.hole, par: hole.par, strokesText: hole.strokes.map(String.init) ?? "·", formatted: hole.formatted ?? "",
+                tier: hole.tier?.rawValue ?? "none", disputed: hole.disputed)
         }
     }
 }

@@ -21,12 +21,15 @@ struct ErrorPages: RouterMiddleware {
             throw error
         } catch {
             context.logger.error("request failed", metadata: ["path": "\(request.uri.path)", "reason": "\(error)"])
-            return page(.internalServerError, Model(title: "Cannot read the replica", message: "The store could not be read; see the server's log."))
+            return page(
+                .internalServerError, Model(title: "Cannot read the replica", message: "The store could not be read; see the server's log.")
+            )
         }
     }
 
     private func page(_ status: HTTPResponse.Status, _ model: Model) -> Response {
-        Response(status: status, headers: [.contentType: "text/html; charset=utf-8"],
-                 body: .init(byteBuffer: ByteBuffer(string: templates.render(.error, model))))
+        Response(
+            status: status, headers: [.contentType: "text/html; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(string: templates.render(.error, model))))
     }
 }

@@ -31,7 +31,9 @@ final class LiveEvents: Sendable {
             return true
         }
         guard admitted else {
-            return Response(status: .serviceUnavailable, headers: [.retryAfter: "5"], body: .init(byteBuffer: ByteBuffer(string: "too many live pages\n")))
+            return Response(
+                status: .serviceUnavailable, headers: [.retryAfter: "5"],
+                body: .init(byteBuffer: ByteBuffer(string: "too many live pages\n")))
         }
         metrics.liveStreams.increment()
         // Subscribe before the first render, so a change in between is not missed.

@@ -27,8 +27,9 @@ struct PlayerModel {
         title = player.name
         api = "/api/players/\(player.id)"
         rounds = player.rounds.map { entry in
-            Round(url: "/rounds/\(entry.round)", day: DateText.day(entry.finishedAt), course: entry.course, position: entry.position,
-                  formatted: entry.formatted, tier: ScoreTier(relativeToPar: entry.relativeToPar).rawValue)
+            Round(
+                url: "/rounds/\(entry.round)", day: DateText.day(entry.finishedAt), course: entry.course, position: entry.position,
+                formatted: entry.formatted, tier: ScoreTier(relativeToPar: entry.relativeToPar).rawValue)
         }
         roundCount = rounds.count
         hasRounds = !rounds.isEmpty

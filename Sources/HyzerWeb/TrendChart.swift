@@ -40,16 +40,20 @@ struct TrendChart {
         let span = high - low
         let (left, right) = (left, right)
         func y(_ score: Int) -> Int { Self.top + (high - score) * (Self.bottom - Self.top) / span }
-        func x(_ index: Int) -> Int { oldestFirst.count == 1 ? (left + right) / 2 : left + index * (right - left) / (oldestFirst.count - 1) }
+        func x(_ index: Int) -> Int {
+            oldestFirst.count == 1 ? (left + right) / 2 : left + index * (right - left) / (oldestFirst.count - 1)
+        }
         points = oldestFirst.enumerated().map { index, entry in
-            Point(x: x(index), y: y(entry.relativeToPar), tier: ScoreTier(relativeToPar: entry.relativeToPar).rawValue,
-                  label: "\(DateText.day(entry.finishedAt)) \(entry.course): \(entry.formatted)")
+            Point(
+                x: x(index), y: y(entry.relativeToPar), tier: ScoreTier(relativeToPar: entry.relativeToPar).rawValue,
+                label: "\(DateText.day(entry.finishedAt)) \(entry.course): \(entry.formatted)")
         }
         polyline = points.map { "\($0.x),\($0.y)" }.joined(separator: " ")
         parY = y(0)
         parLabelY = y(0) - 8
         gridLabels = [high, low].map { Label(x: left - 14, y: y($0) + 8, text: ScoreFormatting.formatted($0)) }
-        description = "Score against par in \(oldestFirst.count) completed rounds, oldest first: "
+        description =
+            "Score against par in \(oldestFirst.count) completed rounds, oldest first: "
             + oldestFirst.map(\.formatted).joined(separator: ", ")
     }
 }

@@ -32,7 +32,8 @@ public enum ViewingToken {
         guard FileManager.default.fileExists(atPath: file.path) else { return nil }
         let attributes = try FileManager.default.attributesOfItem(atPath: file.path)
         guard attributes[.type] as? FileAttributeType == .typeRegular, (attributes[.size] as? Int ?? 0) <= 64,
-            let salt = UInt64(String(decoding: try Data(contentsOf: file), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines), radix: 16)
+            let salt = UInt64(
+                String(decoding: try Data(contentsOf: file), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines), radix: 16)
         else {
             throw ReplicaError.invalidValue("\(file.path) is not a viewing-token salt; remove it, or run `serve` with --rotate-view-token")
         }
@@ -43,7 +44,9 @@ public enum ViewingToken {
     private static func writeSalt(_ file: URL) throws -> UInt64 {
         let salt = SecureRandom.bytes(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
         let temporary = file.deletingLastPathComponent().appendingPathComponent(".\(saltFileName).\(UUID().uuidString)")
-        guard FileManager.default.createFile(atPath: temporary.path, contents: Data(String(salt, radix: 16).utf8), attributes: [.posixPermissions: 0o600])
+        guard
+            FileManager.default.createFile(
+                atPath: temporary.path, contents: Data(String(salt, radix: 16).utf8), attributes: [.posixPermissions: 0o600])
         else { throw ReplicaError.invalidValue("cannot write \(temporary.path); check the replica directory's permissions") }
         guard rename(temporary.path, file.path) == 0 else {
             try? FileManager.default.removeItem(at: temporary)

@@ -18,8 +18,9 @@ struct AccessMiddleware: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard request.method == .get else {
-            return Response(status: .methodNotAllowed, headers: [.allow: "GET", .contentType: "text/plain; charset=utf-8"],
-                            body: .init(byteBuffer: ByteBuffer(string: "read-only: only GET is served here\n")))
+            return Response(
+                status: .methodNotAllowed, headers: [.allow: "GET", .contentType: "text/plain; charset=utf-8"],
+                body: .init(byteBuffer: ByteBuffer(string: "read-only: only GET is served here\n")))
         }
         guard case .token(let token) = access, request.uri.path != "/health" else { return try await next(request, context) }
         if let offered = request.uri.queryParameters["token"], ViewingToken.matches(offered, token) {
@@ -28,10 +29,12 @@ struct AccessMiddleware: RouterMiddleware {
             return response
         }
         let bearer = request.headers[.authorization].flatMap { $0.hasPrefix("Bearer ") ? $0.dropFirst(7) : nil }
-        if let offered = bearer ?? request.cookies[WebAccess.cookieName].map({ Substring($0.value) }), ViewingToken.matches(offered, token) {
+        if let offered = bearer ?? request.cookies[WebAccess.cookieName].map({ Substring($0.value) }), ViewingToken.matches(offered, token)
+        {
             return try await next(request, context)
         }
-        return Response(status: .unauthorized, headers: [.contentType: "text/plain; charset=utf-8"],
-                        body: .init(byteBuffer: ByteBuffer(string: "this page needs the viewing link that `hyzer-peer serve` printed\n")))
+        return Response(
+            status: .unauthorized, headers: [.contentType: "text/plain; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(string: "this page needs the viewing link that `hyzer-peer serve` printed\n")))
     }
 }

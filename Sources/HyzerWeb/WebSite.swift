@@ -42,13 +42,15 @@ struct WebSite: Sendable {
         router.get("/api/players/:player") { _, context in try json(playerHistory(context)) }
 
         router.get("/metrics") { _, _ in
-            Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
-                     body: .init(byteBuffer: ByteBuffer(string: metrics.exposition())))
+            Response(
+                status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+                body: .init(byteBuffer: ByteBuffer(string: metrics.exposition())))
         }
         router.get("/health") { _, _ in
             let ops = try replica.versionVector().heads.values.reduce(0, +)
-            return Response(status: .ok, headers: [.contentType: "application/json"],
-                            body: .init(byteBuffer: ByteBuffer(string: #"{"ops":\#(ops),"status":"ok"}"#)))
+            return Response(
+                status: .ok, headers: [.contentType: "application/json"],
+                body: .init(byteBuffer: ByteBuffer(string: #"{"ops":\#(ops),"status":"ok"}"#)))
         }
     }
 
@@ -89,12 +91,14 @@ struct WebSite: Sendable {
     // MARK: Responses
 
     private func html(_ page: WebTemplates.Page, _ model: Any) -> Response {
-        Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8"],
-                 body: .init(byteBuffer: ByteBuffer(string: templates.render(page, model))))
+        Response(
+            status: .ok, headers: [.contentType: "text/html; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(string: templates.render(page, model))))
     }
 
     private func json(_ value: some Encodable) throws -> Response {
-        Response(status: .ok, headers: [.contentType: "application/json"],
-                 body: .init(byteBuffer: ByteBuffer(data: try DocumentEncoding.encode(value))))
+        Response(
+            status: .ok, headers: [.contentType: "application/json"],
+            body: .init(byteBuffer: ByteBuffer(data: try DocumentEncoding.encode(value))))
     }
 }

@@ -11,8 +11,10 @@ struct PlayerOpKindsTests {
     @Test func eachKindHasOneEncoding() throws {
         let payloads: [(OpPayload, String)] = [
             (.playerAliasAdded(playerID: Self.player, alias: "Mo"), "0c39b3aca1401e8a52bb3fcb0e9231751d024d6f"),
-            (.roundReceipt(roundID: Self.player, signature: Array(repeating: 0xab, count: 32)),
-             "0d39b3aca1401e8a52bb3fcb0e9231751d" + String(repeating: "ab", count: 32)),
+            (
+                .roundReceipt(roundID: Self.player, signature: Array(repeating: 0xab, count: 32)),
+                "0d39b3aca1401e8a52bb3fcb0e9231751d" + String(repeating: "ab", count: 32)
+            ),
             (.courseHolesSet(courseID: Self.player, holes: 21), "0e39b3aca1401e8a52bb3fcb0e9231751d15"),
         ]
         for (payload, hex) in payloads {

@@ -5,12 +5,14 @@ import Testing
 @Suite("Quick card")
 struct QuickCardTests {
     @Test func namesNumbersWordsAndGolfTerms() throws {
-        let card = try QuickCard(parsing: "Mike 3, jake  FOUR; Sarah Lee birdie\nZoë double bogey, Sam ace, Ann par, Bo eagle, Cy bogey, Di ten")
+        let card = try QuickCard(
+            parsing: "Mike 3, jake  FOUR; Sarah Lee birdie\nZoë double bogey, Sam ace, Ann par, Bo eagle, Cy bogey, Di ten")
         #expect(card.entries.map(\.name) == ["Mike", "jake", "Sarah Lee", "Zoë", "Sam", "Ann", "Bo", "Cy", "Di"])
-        #expect(card.entries.map(\.score) == [
-            .strokes(3), .strokes(4), .relativeToPar(-1), .relativeToPar(2), .strokes(1), .relativeToPar(0), .relativeToPar(-2),
-            .relativeToPar(1), .strokes(10),
-        ])
+        #expect(
+            card.entries.map(\.score) == [
+                .strokes(3), .strokes(4), .relativeToPar(-1), .relativeToPar(2), .strokes(1), .relativeToPar(0), .relativeToPar(-2),
+                .relativeToPar(1), .strokes(10),
+            ])
         #expect(card.entries.map { $0.score.strokes(par: 4) } == [3, 4, 3, 6, 1, 4, 2, 5, 10])
         #expect(card.entries[1].text == "jake FOUR")
     }
@@ -21,7 +23,10 @@ struct QuickCardTests {
         ("Mike", "'Mike' has no score; write each entry as NAME SCORE, like \"Mike 3, Jake four, Sarah birdie\""),
         ("3", "'3' names nobody; write each entry as NAME SCORE, like \"Mike 3, Jake four, Sarah birdie\""),
         ("double bogey", "'double bogey' names nobody; write each entry as NAME SCORE, like \"Mike 3, Jake four, Sarah birdie\""),
-        ("Mike 3, Jake tree", "'tree' in 'Jake tree' is not a score; use strokes (3 or three) or ace, eagle, birdie, par, bogey, double bogey"),
+        (
+            "Mike 3, Jake tree",
+            "'tree' in 'Jake tree' is not a score; use strokes (3 or three) or ace, eagle, birdie, par, bogey, double bogey"
+        ),
         ("Mike +1", "'+1' in 'Mike +1' is not a score; use strokes (3 or three) or ace, eagle, birdie, par, bogey, double bogey"),
         ("Mike 100", "'100' in 'Mike 100' is not a score; use strokes (3 or three) or ace, eagle, birdie, par, bogey, double bogey"),
     ])

@@ -22,9 +22,10 @@ struct StatsTests {
         for participant in players {
             for (index, strokes) in (cards[participant] ?? []).enumerated() {
                 guard let strokes else { continue }
-                events.append(F.event(
-                    number * 100 + events.count, participant, hole: index + 1, strokes: strokes, device: F.organizerPhone,
-                    at: milliseconds + 1 + UInt64(events.count), round: round.id))
+                events.append(
+                    F.event(
+                        number * 100 + events.count, participant, hole: index + 1, strokes: strokes, device: F.organizerPhone,
+                        at: milliseconds + 1 + UInt64(events.count), round: round.id))
             }
         }
         let finishes = finished ? [F.finish(at: milliseconds + 500, force: true, round: round.id)] : []
@@ -51,7 +52,8 @@ struct StatsTests {
         #expect(stats.best?.round == F.uuid(1, prefix: 0xB0).lowercased, "the earliest of two -1 rounds")
         #expect(stats.personalBests.map(\.round) == [F.uuid(1, prefix: 0xB0).lowercased])
         let round1 = F.uuid(1, prefix: 0xB0).lowercased
-        let best = #"{"course":"Morley Field","courseID":"\#(F.uuid(1, prefix: 0xC0).lowercased)","formatted":"-1","relativeToPar":-1,"round":"\#(round1)","startedAt":1000,"totalStrokes":9}"#
+        let best =
+            #"{"course":"Morley Field","courseID":"\#(F.uuid(1, prefix: 0xC0).lowercased)","formatted":"-1","relativeToPar":-1,"round":"\#(round1)","startedAt":1000,"totalStrokes":9}"#
         #expect(try F.encodedJSON(stats).hasPrefix(#"{"averageRelativeToPar":-0.67,"best":\#(best),"name":"Anna","#))
         // Ben's third round misses a hole: it does not count.
         #expect(PlayerStats(player: Self.player(F.ben), rounds: Self.rounds).roundsPlayed == 2)
@@ -60,7 +62,10 @@ struct StatsTests {
     @Test func aPlayerWithNoRoundHasNullAverageAndBest() throws {
         let zed = Participant(id: F.uuid(9, prefix: 0xA0).lowercased, name: "Zed")
         let stats = PlayerStats(player: Self.player(zed), rounds: Self.rounds)
-        #expect(try F.encodedJSON(stats) == #"{"averageRelativeToPar":null,"best":null,"name":"Zed","personalBests":[],"playerID":"\#(zed.id)","roundsPlayed":0,"trend":[]}"#)
+        #expect(
+            try F.encodedJSON(stats)
+                == #"{"averageRelativeToPar":null,"best":null,"name":"Zed","personalBests":[],"playerID":"\#(zed.id)","roundsPlayed":0,"trend":[]}"#
+        )
     }
 
     @Test func headToHeadCountsSharedFullCardsNewestFirst() throws {
@@ -104,10 +109,13 @@ struct StatsTests {
         // A round listed twice counts once.
         let doubled = shuffled + [shuffled[0]]
         for participant in Self.players {
-            #expect(PlayerStats(player: Self.player(participant), rounds: doubled) == PlayerStats(player: Self.player(participant), rounds: Self.rounds))
+            #expect(
+                PlayerStats(player: Self.player(participant), rounds: doubled)
+                    == PlayerStats(player: Self.player(participant), rounds: Self.rounds))
         }
-        #expect(HeadToHead(player: Self.player(F.anna), opponent: Self.player(F.ben), rounds: doubled)
-            == HeadToHead(player: Self.player(F.anna), opponent: Self.player(F.ben), rounds: Self.rounds))
+        #expect(
+            HeadToHead(player: Self.player(F.anna), opponent: Self.player(F.ben), rounds: doubled)
+                == HeadToHead(player: Self.player(F.anna), opponent: Self.player(F.ben), rounds: Self.rounds))
         #expect(CourseStats(course: Self.course, rounds: doubled) == CourseStats(course: Self.course, rounds: Self.rounds))
     }
 }

@@ -14,9 +14,11 @@ import Testing
     /// The next op of `test`'s log, as its device could sign it, stamped `milliseconds`.
     static func next(_ payload: OpPayload, of test: TestReplica, at milliseconds: UInt64, counter: UInt32 = 0) throws -> AuthorSegment {
         let head = try test.replica.versionVector()[test.author]
-        return AuthorSegment(ops: [rawOp(
-            keys: test.keys, sequence: head + 1, previousHash: try test.replica.headHash(),
-            clock: HLCTimestamp(physicalMilliseconds: milliseconds, counter: counter), payload: payload)])
+        return AuthorSegment(ops: [
+            rawOp(
+                keys: test.keys, sequence: head + 1, previousHash: try test.replica.headHash(),
+                clock: HLCTimestamp(physicalMilliseconds: milliseconds, counter: counter), payload: payload)
+        ])
     }
 
     /// A course rename stamped ahead of the receiver's clock by more than ten minutes.
@@ -39,10 +41,12 @@ import Testing
 
     @Test func aLogWhoseStampGoesBackIsFrozenThere() throws {
         let keys = seededKeys(103)
-        let first = rawOp(keys: keys, sequence: 1, previousHash: SignedOp.noPreviousHash,
-                          clock: HLCTimestamp(physicalMilliseconds: baseTime), payload: .playerCreated(displayName: "Ann"))
-        let second = rawOp(keys: keys, sequence: 2, previousHash: first.hash,
-                           clock: HLCTimestamp(physicalMilliseconds: baseTime - 1), payload: .playerCreated(displayName: "Old"))
+        let first = rawOp(
+            keys: keys, sequence: 1, previousHash: SignedOp.noPreviousHash,
+            clock: HLCTimestamp(physicalMilliseconds: baseTime), payload: .playerCreated(displayName: "Ann"))
+        let second = rawOp(
+            keys: keys, sequence: 2, previousHash: first.hash,
+            clock: HLCTimestamp(physicalMilliseconds: baseTime - 1), payload: .playerCreated(displayName: "Old"))
         let receiver = try TestReplica("receiver", keySeed: 104, start: baseTime)
         try receiver.replica.ingest([AuthorSegment(ops: [first, second])])
         #expect(try receiver.replica.players().map(\.displayName) == ["Ann"])
@@ -63,7 +67,8 @@ import Testing
         try ava.replica.finishRound(round.id.lowercased, force: true)
         try ben.replica.pull(from: ava.replica)
         let benID = try #require(try ben.replica.players().first { $0.displayName == "Ben" }).id
-        let stamp = justAfterTheStart
+        let stamp =
+            justAfterTheStart
             ? HLCTimestamp(physicalMilliseconds: round.startedAt.physicalMilliseconds, counter: round.startedAt.counter + 1)
             : HLCTimestamp(physicalMilliseconds: 1)
         let segment = try Self.next(
@@ -86,8 +91,9 @@ import Testing
     /// One op (a device record) of a made-up author at `sequence`, signed by a fresh key.
     static func junk(_ random: inout SplitMix64, sequence: UInt64 = 1) -> AuthorSegment {
         let keys = SigningKeyPair(seed: random.bytes(SigningKeyPair.seedBytes))
-        let op = rawOp(keys: keys, sequence: sequence, previousHash: random.bytes(32).map { sequence == 1 ? 0 : $0 },
-                       clock: HLCTimestamp(physicalMilliseconds: baseTime), payload: .deviceRegistered(name: "junk", kind: .phone))
+        let op = rawOp(
+            keys: keys, sequence: sequence, previousHash: random.bytes(32).map { sequence == 1 ? 0 : $0 },
+            clock: HLCTimestamp(physicalMilliseconds: baseTime), payload: .deviceRegistered(name: "junk", kind: .phone))
         return AuthorSegment(ops: [op])
     }
 
@@ -146,21 +152,24 @@ import Testing
         writer.write(raw: [UInt8](repeating: 0, count: 64))
         #expect(throws: DecodingError.self) { try AuthorSegment(decoding: writer.bytes) }
 
-        let high = rawOp(keys: keys, sequence: UInt64(Int64.max) + 1, previousHash: [UInt8](repeating: 1, count: 32),
-                         clock: HLCTimestamp(physicalMilliseconds: baseTime), payload: .playerCreated(displayName: "Ann"))
+        let high = rawOp(
+            keys: keys, sequence: UInt64(Int64.max) + 1, previousHash: [UInt8](repeating: 1, count: 32),
+            clock: HLCTimestamp(physicalMilliseconds: baseTime), payload: .playerCreated(displayName: "Ann"))
         let receiver = try TestReplica("receiver", keySeed: 111, start: baseTime)
         let report = try receiver.replica.ingest([AuthorSegment(ops: [high])])
         #expect(report.rejected == [.sequenceOutOfRange(author: author)])
-        let crafted = AuthorSegment(author: author, firstSequence: .max, previousHash: high.previousHash, tails: [high.tail, high.tail],
-                                    lastSignature: high.signature!)
+        let crafted = AuthorSegment(
+            author: author, firstSequence: .max, previousHash: high.previousHash, tails: [high.tail, high.tail],
+            lastSignature: high.signature!)
         #expect(try receiver.replica.ingest([crafted]).rejected == [.sequenceOutOfRange(author: author)])
     }
 
     @Test func stampsBeyondTwoToTheSixtyThreeAreStoredWithoutATrap() throws {
         let late = UInt64(Int64.max) + 5
         let receiver = try TestReplica("receiver", keySeed: 112, start: late + 1_000)
-        let op = rawOp(keys: seededKeys(113), sequence: 1, previousHash: SignedOp.noPreviousHash,
-                       clock: HLCTimestamp(physicalMilliseconds: late), payload: .playerCreated(displayName: "Ann"))
+        let op = rawOp(
+            keys: seededKeys(113), sequence: 1, previousHash: SignedOp.noPreviousHash,
+            clock: HLCTimestamp(physicalMilliseconds: late), payload: .playerCreated(displayName: "Ann"))
         #expect(try receiver.replica.ingest([AuthorSegment(ops: [op])]).opsApplied == 1)
         #expect(try receiver.replica.players().first?.createdAt == HLCTimestamp(physicalMilliseconds: late))
         #expect(try receiver.replica.verify().isIntact)

@@ -108,107 +108,153 @@ import Testing
 
     static let badInputs: [BadInput] = [
         // Unknown and ambiguous names.
-        BadInput("unknown player", { _, r in try r.startRound(course: "Morley Field", players: ["Zed"]) },
-                 expect: { _ in .unknown(kind: "player", text: "Zed") }),
-        BadInput("ambiguous player", { _, r in try r.startRound(course: "Morley Field", players: ["Sam"]) },
-                 expect: { f in
-                     .ambiguous(kind: "player", text: "Sam",
-                                matches: try f.ava.replica.players().filter { $0.displayName == "Sam" }.map { String($0.id.lowercased.prefix(8)) })
-                 }),
-        BadInput("unknown organizer", { _, r in try r.startRound(course: "Morley Field", players: ["Ava"], organizer: "Zed") },
-                 expect: { _ in .unknown(kind: "player", text: "Zed") }),
-        BadInput("unknown course", { _, r in try r.startRound(course: "Nowhere", players: ["Ava"]) },
-                 expect: { _ in .unknown(kind: "course", text: "Nowhere") }),
-        BadInput("ambiguous course", { _, r in try r.setPar(course: "Twin", hole: 1, par: 4) },
-                 expect: { f in
-                     .ambiguous(kind: "course", text: "Twin",
-                                matches: try f.ava.replica.courses().filter { $0.name == "Twin" }.map { String($0.id.lowercased.prefix(8)) })
-                 }),
-        BadInput("deleted course", { _, r in try r.startRound(course: "Gone", players: ["Ava"]) },
-                 expect: { _ in .courseDeleted(name: "Gone") }),
-        BadInput("renaming a deleted course", { _, r in try r.renameCourse("Gone", to: "Back") },
-                 expect: { _ in .courseDeleted(name: "Gone") }),
-        BadInput("unknown round", { _, r in try r.recordScore(round: "zzz", player: "Ava", hole: 1, strokes: 3) },
-                 expect: { _ in .unknown(kind: "round", text: "zzz") }),
-        BadInput("ambiguous round prefix", { f, r in try r.recordScore(round: f.sharedRoundPrefix, player: "Ava", hole: 1, strokes: 3) },
-                 expect: { f in
-                     .ambiguous(kind: "round", text: f.sharedRoundPrefix,
-                                matches: try f.ava.replica.rounds().map(\.round.id.lowercased)
-                                    .filter { $0.hasPrefix(f.sharedRoundPrefix) }.map { " (\($0.prefix(8)))" })
-                 }),
-        BadInput("unknown participant", { f, r in try r.recordScore(round: f.roundID, player: "Zed", hole: 1, strokes: 3) },
-                 expect: { _ in .unknown(kind: "participant", text: "Zed") }),
-        BadInput("unknown event", { _, r in try r.correct(event: "zzz", strokes: 3) },
-                 expect: { _ in .unknown(kind: "event", text: "zzz") }),
-        BadInput("unknown device", { _, r in try r.linkDevice("zzz", owner: "Ava") },
-                 expect: { _ in .unknown(kind: "device", text: "zzz") }),
+        BadInput(
+            "unknown player", { _, r in try r.startRound(course: "Morley Field", players: ["Zed"]) },
+            expect: { _ in .unknown(kind: "player", text: "Zed") }),
+        BadInput(
+            "ambiguous player", { _, r in try r.startRound(course: "Morley Field", players: ["Sam"]) },
+            expect: { f in
+                .ambiguous(
+                    kind: "player", text: "Sam",
+                    matches: try f.ava.replica.players().filter { $0.displayName == "Sam" }.map { String($0.id.lowercased.prefix(8)) })
+            }),
+        BadInput(
+            "unknown organizer", { _, r in try r.startRound(course: "Morley Field", players: ["Ava"], organizer: "Zed") },
+            expect: { _ in .unknown(kind: "player", text: "Zed") }),
+        BadInput(
+            "unknown course", { _, r in try r.startRound(course: "Nowhere", players: ["Ava"]) },
+            expect: { _ in .unknown(kind: "course", text: "Nowhere") }),
+        BadInput(
+            "ambiguous course", { _, r in try r.setPar(course: "Twin", hole: 1, par: 4) },
+            expect: { f in
+                .ambiguous(
+                    kind: "course", text: "Twin",
+                    matches: try f.ava.replica.courses().filter { $0.name == "Twin" }.map { String($0.id.lowercased.prefix(8)) })
+            }),
+        BadInput(
+            "deleted course", { _, r in try r.startRound(course: "Gone", players: ["Ava"]) },
+            expect: { _ in .courseDeleted(name: "Gone") }),
+        BadInput(
+            "renaming a deleted course", { _, r in try r.renameCourse("Gone", to: "Back") },
+            expect: { _ in .courseDeleted(name: "Gone") }),
+        BadInput(
+            "unknown round", { _, r in try r.recordScore(round: "zzz", player: "Ava", hole: 1, strokes: 3) },
+            expect: { _ in .unknown(kind: "round", text: "zzz") }),
+        BadInput(
+            "ambiguous round prefix", { f, r in try r.recordScore(round: f.sharedRoundPrefix, player: "Ava", hole: 1, strokes: 3) },
+            expect: { f in
+                .ambiguous(
+                    kind: "round", text: f.sharedRoundPrefix,
+                    matches: try f.ava.replica.rounds().map(\.round.id.lowercased)
+                        .filter { $0.hasPrefix(f.sharedRoundPrefix) }.map { " (\($0.prefix(8)))" })
+            }),
+        BadInput(
+            "unknown participant", { f, r in try r.recordScore(round: f.roundID, player: "Zed", hole: 1, strokes: 3) },
+            expect: { _ in .unknown(kind: "participant", text: "Zed") }),
+        BadInput(
+            "unknown event", { _, r in try r.correct(event: "zzz", strokes: 3) },
+            expect: { _ in .unknown(kind: "event", text: "zzz") }),
+        BadInput(
+            "unknown device", { _, r in try r.linkDevice("zzz", owner: "Ava") },
+            expect: { _ in .unknown(kind: "device", text: "zzz") }),
 
         // Values out of range.
-        BadInput("hole 0", { f, r in try r.recordScore(round: f.roundID, player: "Ava", hole: 0, strokes: 3) },
-                 expect: { _ in .holeOutOfRange(hole: 0, holeCount: 18) }),
-        BadInput("hole 19 of 18", { f, r in try r.recordScore(round: f.roundID, player: "Ava", hole: 19, strokes: 3) },
-                 expect: { _ in .holeOutOfRange(hole: 19, holeCount: 18) }),
-        BadInput("resolving hole 19 of 18", { f, r in try r.resolve(round: f.roundID, player: "Ben", hole: 19, strokes: 3) },
-                 expect: { _ in .holeOutOfRange(hole: 19, holeCount: 18) }),
-        BadInput("par on a deleted course", { _, r in try r.setPar(course: "Gone", hole: 1, par: 3) },
-                 expect: { _ in .courseDeleted(name: "Gone") }),
-        BadInput("par of hole 4 of 3", { _, r in try r.setPar(course: "Short", hole: 4, par: 3) },
-                 expect: { _ in .holeOutOfRange(hole: 4, holeCount: 3) }),
-        BadInput("par of hole 19", { _, r in try r.setPar(course: "Morley Field", hole: 19, par: 3) },
-                 expect: { _ in .holeOutOfRange(hole: 19, holeCount: 18) }),
-        BadInput("strokes 0", { f, r in try r.recordScore(round: f.roundID, player: "Ava", hole: 2, strokes: 0) },
-                 expect: { _ in .strokesOutOfRange(0) }),
-        BadInput("strokes 11", { f, r in try r.recordScore(round: f.roundID, player: "Ava", hole: 2, strokes: 11) },
-                 expect: { _ in .strokesOutOfRange(11) }),
-        BadInput("correcting to 11 strokes", { f, r in try r.correct(event: f.avaEvent.id.lowercased, strokes: 11) },
-                 expect: { _ in .strokesOutOfRange(11) }),
-        BadInput("resolving to 0 strokes", { f, r in try r.resolve(round: f.roundID, player: "Ben", hole: 1, strokes: 0) },
-                 expect: { _ in .strokesOutOfRange(0) }),
+        BadInput(
+            "hole 0", { f, r in try r.recordScore(round: f.roundID, player: "Ava", hole: 0, strokes: 3) },
+            expect: { _ in .holeOutOfRange(hole: 0, holeCount: 18) }),
+        BadInput(
+            "hole 19 of 18", { f, r in try r.recordScore(round: f.roundID, player: "Ava", hole: 19, strokes: 3) },
+            expect: { _ in .holeOutOfRange(hole: 19, holeCount: 18) }),
+        BadInput(
+            "resolving hole 19 of 18", { f, r in try r.resolve(round: f.roundID, player: "Ben", hole: 19, strokes: 3) },
+            expect: { _ in .holeOutOfRange(hole: 19, holeCount: 18) }),
+        BadInput(
+            "par on a deleted course", { _, r in try r.setPar(course: "Gone", hole: 1, par: 3) },
+            expect: { _ in .courseDeleted(name: "Gone") }),
+        BadInput(
+            "par of hole 4 of 3", { _, r in try r.setPar(course: "Short", hole: 4, par: 3) },
+            expect: { _ in .holeOutOfRange(hole: 4, holeCount: 3) }),
+        BadInput(
+            "par of hole 19", { _, r in try r.setPar(course: "Morley Field", hole: 19, par: 3) },
+            expect: { _ in .holeOutOfRange(hole: 19, holeCount: 18) }),
+        BadInput(
+            "strokes 0", { f, r in try r.recordScore(round: f.roundID, player: "Ava", hole: 2, strokes: 0) },
+            expect: { _ in .strokesOutOfRange(0) }),
+        BadInput(
+            "strokes 11", { f, r in try r.recordScore(round: f.roundID, player: "Ava", hole: 2, strokes: 11) },
+            expect: { _ in .strokesOutOfRange(11) }),
+        BadInput(
+            "correcting to 11 strokes", { f, r in try r.correct(event: f.avaEvent.id.lowercased, strokes: 11) },
+            expect: { _ in .strokesOutOfRange(11) }),
+        BadInput(
+            "resolving to 0 strokes", { f, r in try r.resolve(round: f.roundID, player: "Ben", hole: 1, strokes: 0) },
+            expect: { _ in .strokesOutOfRange(0) }),
 
         // Whose device may do what.
-        BadInput("correcting another device's event", { f, r in try r.correct(event: f.benEvent.id.lowercased, strokes: 5) },
-                 expect: { f in .notYourEvent(event: f.benEvent.id.lowercased, device: f.ben.author.short) }),
-        BadInput("correcting an already corrected event", { f, r in try r.correct(event: f.avaSuperseded.id.lowercased, strokes: 6) },
-                 expect: { f in
-                     .invalidValue("event \(f.avaSuperseded.id.lowercased) was already corrected; correct the newer event instead (see `hyzer-peer breakdown`)")
-                 }),
-        BadInput("resolving from a non-organizer device", onBensPhone: true,
-                 { f, r in try r.resolve(round: f.roundID, player: "Ben", hole: 1, strokes: 4) },
-                 expect: { f in .notOrganizerDevice(round: f.roundID, organizer: "Ava") }),
-        BadInput("finishing from a non-organizer device", onBensPhone: true,
-                 { f, r in try r.finishRound(f.roundID, force: true) },
-                 expect: { f in .notOrganizerDevice(round: f.roundID, organizer: "Ava") }),
-        BadInput("linking a device to a player this device does not own", onBensPhone: true,
-                 { f, r in try r.linkDevice(f.ben.author.hex, owner: "Ava") },
-                 expect: { _ in .notOwner(player: "Ava") }),
+        BadInput(
+            "correcting another device's event", { f, r in try r.correct(event: f.benEvent.id.lowercased, strokes: 5) },
+            expect: { f in .notYourEvent(event: f.benEvent.id.lowercased, device: f.ben.author.short) }),
+        BadInput(
+            "correcting an already corrected event", { f, r in try r.correct(event: f.avaSuperseded.id.lowercased, strokes: 6) },
+            expect: { f in
+                .invalidValue(
+                    "event \(f.avaSuperseded.id.lowercased) was already corrected; correct the newer event instead (see `hyzer-peer breakdown`)"
+                )
+            }),
+        BadInput(
+            "resolving from a non-organizer device", onBensPhone: true,
+            { f, r in try r.resolve(round: f.roundID, player: "Ben", hole: 1, strokes: 4) },
+            expect: { f in .notOrganizerDevice(round: f.roundID, organizer: "Ava") }),
+        BadInput(
+            "finishing from a non-organizer device", onBensPhone: true,
+            { f, r in try r.finishRound(f.roundID, force: true) },
+            expect: { f in .notOrganizerDevice(round: f.roundID, organizer: "Ava") }),
+        BadInput(
+            "linking a device to a player this device does not own", onBensPhone: true,
+            { f, r in try r.linkDevice(f.ben.author.hex, owner: "Ava") },
+            expect: { _ in .notOwner(player: "Ava") }),
 
         // Completed rounds and unready finishes.
-        BadInput("finishing with missing scores", { f, r in try r.finishRound(f.roundID, force: false) },
-                 expect: { f in .roundNotReady(round: f.roundID, missingScores: 3 * 18 - 3, disputedHoles: 0) }),
-        BadInput("scoring a completed round", { f, r in try r.recordScore(round: f.completed.id.lowercased, player: "Ava", hole: 1, strokes: 3) },
-                 expect: { f in .roundCompleted(round: f.completed.id.lowercased) }),
-        BadInput("finishing a completed round", { f, r in try r.finishRound(f.completed.id.lowercased, force: true) },
-                 expect: { f in .roundCompleted(round: f.completed.id.lowercased) }),
-        BadInput("resolving an unscored hole of a completed round", { f, r in try r.resolve(round: f.completed.id.lowercased, player: "Ava", hole: 1, strokes: 3) },
-                 expect: { f in .roundCompleted(round: f.completed.id.lowercased) }),
+        BadInput(
+            "finishing with missing scores", { f, r in try r.finishRound(f.roundID, force: false) },
+            expect: { f in .roundNotReady(round: f.roundID, missingScores: 3 * 18 - 3, disputedHoles: 0) }),
+        BadInput(
+            "scoring a completed round",
+            { f, r in try r.recordScore(round: f.completed.id.lowercased, player: "Ava", hole: 1, strokes: 3) },
+            expect: { f in .roundCompleted(round: f.completed.id.lowercased) }),
+        BadInput(
+            "finishing a completed round", { f, r in try r.finishRound(f.completed.id.lowercased, force: true) },
+            expect: { f in .roundCompleted(round: f.completed.id.lowercased) }),
+        BadInput(
+            "resolving an unscored hole of a completed round",
+            { f, r in try r.resolve(round: f.completed.id.lowercased, player: "Ava", hole: 1, strokes: 3) },
+            expect: { f in .roundCompleted(round: f.completed.id.lowercased) }),
 
         // Names and shapes.
-        BadInput("empty player name", { _, r in try r.addPlayer(name: "") },
-                 expect: { _ in .invalidValue("a player name cannot be empty") }),
-        BadInput("player name with spaces around it", { _, r in try r.addPlayer(name: " Ava") },
-                 expect: { _ in .invalidValue("a player name cannot start or end with spaces") }),
-        BadInput("player name over 200 bytes", { _, r in try r.addPlayer(name: String(repeating: "é", count: 101)) },
-                 expect: { _ in .invalidValue("a player name is limited to 200 bytes") }),
-        BadInput("course with no holes", { _, r in try r.addCourse(name: "Empty", pars: []) },
-                 expect: { _ in .invalidValue("a course has 1 to 36 holes; give one par per hole, like --pars 3,3,4") }),
-        BadInput("course with 37 holes", { _, r in try r.addCourse(name: "Long", pars: Array(repeating: 3, count: 37)) },
-                 expect: { _ in .invalidValue("a course has 1 to 36 holes; give one par per hole, like --pars 3,3,4") }),
-        BadInput("par 8", { _, r in try r.setPar(course: "Morley Field", hole: 1, par: 8) },
-                 expect: { _ in .invalidValue("par 8 is impossible: a hole's par is 2 to 7") }),
-        BadInput("a player listed twice", { _, r in try r.startRound(course: "Morley Field", players: ["Ava", "Ava"]) },
-                 expect: { _ in .invalidValue("Ava is listed twice; name each player once") }),
-        BadInput("a round with nobody", { _, r in try r.startRound(course: "Morley Field", players: []) },
-                 expect: { _ in .invalidValue("a round needs at least one player: use --players A,B or --guest NAME") }),
+        BadInput(
+            "empty player name", { _, r in try r.addPlayer(name: "") },
+            expect: { _ in .invalidValue("a player name cannot be empty") }),
+        BadInput(
+            "player name with spaces around it", { _, r in try r.addPlayer(name: " Ava") },
+            expect: { _ in .invalidValue("a player name cannot start or end with spaces") }),
+        BadInput(
+            "player name over 200 bytes", { _, r in try r.addPlayer(name: String(repeating: "é", count: 101)) },
+            expect: { _ in .invalidValue("a player name is limited to 200 bytes") }),
+        BadInput(
+            "course with no holes", { _, r in try r.addCourse(name: "Empty", pars: []) },
+            expect: { _ in .invalidValue("a course has 1 to 36 holes; give one par per hole, like --pars 3,3,4") }),
+        BadInput(
+            "course with 37 holes", { _, r in try r.addCourse(name: "Long", pars: Array(repeating: 3, count: 37)) },
+            expect: { _ in .invalidValue("a course has 1 to 36 holes; give one par per hole, like --pars 3,3,4") }),
+        BadInput(
+            "par 8", { _, r in try r.setPar(course: "Morley Field", hole: 1, par: 8) },
+            expect: { _ in .invalidValue("par 8 is impossible: a hole's par is 2 to 7") }),
+        BadInput(
+            "a player listed twice", { _, r in try r.startRound(course: "Morley Field", players: ["Ava", "Ava"]) },
+            expect: { _ in .invalidValue("Ava is listed twice; name each player once") }),
+        BadInput(
+            "a round with nobody", { _, r in try r.startRound(course: "Morley Field", players: []) },
+            expect: { _ in .invalidValue("a round needs at least one player: use --players A,B or --guest NAME") }),
     ]
 
     @Test(arguments: badInputs)

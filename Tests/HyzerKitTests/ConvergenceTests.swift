@@ -5,7 +5,6 @@ import HyzerKit
 import HyzerTestSupport
 import Testing
 
-
 /// docs/replication.md, "State": merge is set union — commutative, associative, idempotent — so
 /// replicas that hold the same ops show the same state, whatever order, duplication or
 /// batching brought the ops.

@@ -37,7 +37,9 @@ import Testing
         func evaluationsAgree(sourceLocation: SourceLocation = #_sourceLocation) throws -> RoundEvaluation {
             let reference = try roundsJSON(ava.replica)
             for test in all.dropFirst() {
-                #expect(try roundsJSON(test.replica) == reference, "\(test.replica.directory.lastPathComponent)", sourceLocation: sourceLocation)
+                #expect(
+                    try roundsJSON(test.replica) == reference, "\(test.replica.directory.lastPathComponent)", sourceLocation: sourceLocation
+                )
                 #expect(try test.replica.digest() == ava.replica.digest(), sourceLocation: sourceLocation)
             }
             return try evaluation(on: ava)
@@ -171,9 +173,10 @@ import Testing
             try f.ben.replica.correct(event: original.id.lowercased, strokes: 4)
         }
         let forged = try appendRaw(
-            .scoreRecorded(ScoreRecord(
-                roundID: f.round.id, hole: 2, player: .player(UUID(uuidString: f.benID)!), strokes: 4,
-                supersedes: [original.id], reportedBy: .player(UUID(uuidString: f.benID)!))),
+            .scoreRecorded(
+                ScoreRecord(
+                    roundID: f.round.id, hole: 2, player: .player(UUID(uuidString: f.benID)!), strokes: 4,
+                    supersedes: [original.id], reportedBy: .player(UUID(uuidString: f.benID)!))),
             to: f.ben, clock: HLCTimestamp(physicalMilliseconds: baseTime + 60_000))
         try syncAll(f.all)
 
@@ -191,8 +194,9 @@ import Testing
         let fromBen = try f.ben.replica.recordScore(round: f.roundID, player: "Ben", hole: 1, strokes: 5)
         try syncAll(f.all)
         // Ben's phone signs a link of itself to Ava, then a "resolution".
-        try appendRaw(.deviceLinked(device: f.ben.author, playerID: UUID(uuidString: f.avaID)!), to: f.ben,
-                      clock: HLCTimestamp(physicalMilliseconds: baseTime + 60_000))
+        try appendRaw(
+            .deviceLinked(device: f.ben.author, playerID: UUID(uuidString: f.avaID)!), to: f.ben,
+            clock: HLCTimestamp(physicalMilliseconds: baseTime + 60_000))
         try syncAll(f.all)
         #expect(try !f.ava.replica.ownership().device(f.ben.author, owns: f.avaID))
         #expect(throws: ReplicaError.notOrganizerDevice(round: f.roundID, organizer: "Ava")) {
@@ -200,9 +204,10 @@ import Testing
         }
         let before = try f.evaluationsAgree()
         try appendRaw(
-            .scoreRecorded(ScoreRecord(
-                roundID: f.round.id, hole: 1, player: .player(UUID(uuidString: f.benID)!), strokes: 5,
-                supersedes: before.score(player: f.benID, hole: 1).leaves.map(\.id), reportedBy: nil)),
+            .scoreRecorded(
+                ScoreRecord(
+                    roundID: f.round.id, hole: 1, player: .player(UUID(uuidString: f.benID)!), strokes: 5,
+                    supersedes: before.score(player: f.benID, hole: 1).leaves.map(\.id), reportedBy: nil)),
             to: f.ben, clock: HLCTimestamp(physicalMilliseconds: baseTime + 61_000))
         try syncAll(f.all)
 
@@ -269,8 +274,9 @@ import Testing
         #expect(throws: ReplicaError.notOrganizerDevice(round: f.roundID, organizer: "Ava")) {
             try f.ben.replica.finishRound(f.roundID, force: true)
         }
-        try appendRaw(.roundFinished(roundID: f.round.id, force: true), to: f.ben,
-                      clock: HLCTimestamp(physicalMilliseconds: baseTime + 60_000))
+        try appendRaw(
+            .roundFinished(roundID: f.round.id, force: true), to: f.ben,
+            clock: HLCTimestamp(physicalMilliseconds: baseTime + 60_000))
         try syncAll(f.all)
 
         let evaluation = try f.evaluationsAgree()

@@ -118,10 +118,13 @@ import Testing
             for name in names {
                 let sequence = UInt64(ops.count + 1)
                 let course = ops.first?.entityID ?? UUID(uuidString: "00000000-0000-8000-8000-000000000000")!
-                let payload: OpPayload = sequence == 1 ? .courseCreated(name: name, pars: [3, 3, 3]) : .courseRenamed(courseID: course, name: name)
-                ops.append(rawOp(
-                    keys: keys, sequence: sequence, previousHash: ops.last?.hash ?? SignedOp.noPreviousHash,
-                    clock: HLCTimestamp(physicalMilliseconds: baseTime - 100_000 + sequence * 1_000 + UInt64(name.utf8.first!)), payload: payload))
+                let payload: OpPayload =
+                    sequence == 1 ? .courseCreated(name: name, pars: [3, 3, 3]) : .courseRenamed(courseID: course, name: name)
+                ops.append(
+                    rawOp(
+                        keys: keys, sequence: sequence, previousHash: ops.last?.hash ?? SignedOp.noPreviousHash,
+                        clock: HLCTimestamp(physicalMilliseconds: baseTime - 100_000 + sequence * 1_000 + UInt64(name.utf8.first!)),
+                        payload: payload))
             }
             return ops
         }

@@ -61,7 +61,9 @@ import Testing
         #expect(try club.a.replica.read { try HistoryCache.lookup($0, standings: false) }.update == nil, "nothing new: nothing to write")
         #expect(try club.cached(club.a.replica) == expected, "hit")
         let withoutStandings = try canonicalJSON(club.a.replica.history())
-        #expect(withoutStandings == (try canonicalJSON(History.entries(club.a.replica.rounds().map { ($0.round, $0.evaluation) }, includeStandings: false))))
+        #expect(
+            withoutStandings
+                == (try canonicalJSON(History.entries(club.a.replica.rounds().map { ($0.round, $0.evaluation) }, includeStandings: false))))
         // The other replica, with its own cache, shows the same bytes.
         #expect(try club.cached(club.b.replica) == expected)
         #expect(try club.cached(club.b.replica) == expected)
@@ -120,7 +122,9 @@ import Testing
         let club = try Club()
         let expected = try club.uncached(club.a.replica)
         _ = try club.a.replica.history()
-        try club.raw("UPDATE historyCache SET entry = (SELECT entry FROM historyCache WHERE round = ?) WHERE round = ?", [club.two.data, club.one.data])
+        try club.raw(
+            "UPDATE historyCache SET entry = (SELECT entry FROM historyCache WHERE round = ?) WHERE round = ?",
+            [club.two.data, club.one.data])
         // Heads beyond the log's (a store restored under a newer cache) make every row suspect.
         try club.raw("UPDATE historyCacheHeads SET headSequence = headSequence + 1000")
         #expect(try club.cached(club.a.replica) == expected)

@@ -84,9 +84,11 @@ import Testing
         previous[0] ^= 0x01
         let before = try Fingerprint(pair.receiver.replica)
 
-        let report = try pair.receiver.replica.ingest([AuthorSegment(
-            author: next.author, firstSequence: next.firstSequence, previousHash: previous, tails: next.tails,
-            lastSignature: next.lastSignature)])
+        let report = try pair.receiver.replica.ingest([
+            AuthorSegment(
+                author: next.author, firstSequence: next.firstSequence, previousHash: previous, tails: next.tails,
+                lastSignature: next.lastSignature)
+        ])
 
         #expect(report.rejected == [.signatureMismatch(author: pair.sender.author, sequence: 6)])
         #expect(try Fingerprint(pair.receiver.replica) == before)
@@ -97,19 +99,24 @@ import Testing
         let pair = try Pair()
         let segment = try pair.senderSegment()
         let before = try Fingerprint(pair.receiver.replica)
-        let report = try pair.receiver.replica.ingest([AuthorSegment(
-            author: segment.author, firstSequence: 1, previousHash: [UInt8](repeating: 7, count: 32), tails: segment.tails,
-            lastSignature: segment.lastSignature)])
-        #expect(report.rejected == [.malformedSegment(author: pair.sender.author, reason: "its first op does not follow a valid previous op")])
+        let report = try pair.receiver.replica.ingest([
+            AuthorSegment(
+                author: segment.author, firstSequence: 1, previousHash: [UInt8](repeating: 7, count: 32), tails: segment.tails,
+                lastSignature: segment.lastSignature)
+        ])
+        #expect(
+            report.rejected == [.malformedSegment(author: pair.sender.author, reason: "its first op does not follow a valid previous op")])
         #expect(try Fingerprint(pair.receiver.replica) == before)
     }
 
     @Test func anEmptySegmentIsRefused() throws {
         let pair = try Pair()
         let segment = try pair.senderSegment()
-        let report = try pair.receiver.replica.ingest([AuthorSegment(
-            author: segment.author, firstSequence: 1, previousHash: segment.previousHash, tails: [],
-            lastSignature: segment.lastSignature)])
+        let report = try pair.receiver.replica.ingest([
+            AuthorSegment(
+                author: segment.author, firstSequence: 1, previousHash: segment.previousHash, tails: [],
+                lastSignature: segment.lastSignature)
+        ])
         #expect(report.rejected == [.emptySegment(author: pair.sender.author)])
     }
 
@@ -119,9 +126,11 @@ import Testing
         let before = try Fingerprint(pair.receiver.replica)
         // The receiver's own key, and a key nobody has seen.
         for impostor in [pair.receiver.author, AuthorID(bytes: seededKeys(99).publicKey)!] {
-            let report = try pair.receiver.replica.ingest([AuthorSegment(
-                author: impostor, firstSequence: segment.firstSequence, previousHash: segment.previousHash,
-                tails: segment.tails, lastSignature: segment.lastSignature)])
+            let report = try pair.receiver.replica.ingest([
+                AuthorSegment(
+                    author: impostor, firstSequence: segment.firstSequence, previousHash: segment.previousHash,
+                    tails: segment.tails, lastSignature: segment.lastSignature)
+            ])
             #expect(report.rejected == [.signatureMismatch(author: impostor, sequence: 5)])
         }
         // Re-signed by another key: a valid segment of that key, not of the sender.

@@ -5,7 +5,6 @@ import HyzerKit
 import HyzerTestSupport
 import Testing
 
-
 /// A clock that always reads the same instant.
 struct FixedClock: WallClock {
     let milliseconds: UInt64
@@ -196,10 +195,12 @@ private struct ScoringDump: Encodable {
 
 /// What players see of every round: status, standings, breakdowns and discrepancies.
 func scoringJSON(_ replica: Replica) throws -> String {
-    try canonicalJSON(replica.rounds().map { view in
-        let dump = RoundDump(view)
-        return ScoringDump(status: dump.status, standings: dump.standings, breakdowns: dump.breakdowns, discrepancies: dump.discrepancies)
-    })
+    try canonicalJSON(
+        replica.rounds().map { view in
+            let dump = RoundDump(view)
+            return ScoringDump(
+                status: dump.status, standings: dump.standings, breakdowns: dump.breakdowns, discrepancies: dump.discrepancies)
+        })
 }
 
 extension RoundDump {

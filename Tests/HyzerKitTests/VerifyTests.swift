@@ -113,7 +113,9 @@ import Testing
             expected: { _ in [.viewDiffers(table: "rounds")] }, exact: true),
         Damage(
             label: "a player's name changed in the registers",
-            apply: { try $0.tamper("UPDATE registers SET value = CAST('Benjamin' AS BLOB) WHERE field = 'name' AND value = CAST('Ben' AS BLOB)") },
+            apply: {
+                try $0.tamper("UPDATE registers SET value = CAST('Benjamin' AS BLOB) WHERE field = 'name' AND value = CAST('Ben' AS BLOB)")
+            },
             expected: { _ in [.viewDiffers(table: "registers")] }, exact: true),
         Damage(
             label: "a round's view row deleted",
@@ -121,7 +123,11 @@ import Testing
             expected: { _ in [.viewDiffers(table: "rounds")] }, exact: true),
         Damage(
             label: "a player inserted without an op",
-            apply: { try $0.tamper("INSERT INTO players (id, creator, createdMilliseconds, createdCounter) SELECT zeroblob(16), creator, 0, 0 FROM players LIMIT 1") },
+            apply: {
+                try $0.tamper(
+                    "INSERT INTO players (id, creator, createdMilliseconds, createdCounter) SELECT zeroblob(16), creator, 0, 0 FROM players LIMIT 1"
+                )
+            },
             expected: { _ in [.viewDiffers(table: "players")] }, exact: true),
         Damage(
             label: "a seeded course deleted from the views",
@@ -150,7 +156,9 @@ import Testing
     static let sameLengthDamages: [Damage] = [
         Damage(
             label: "a player's name changed to one of the same length",
-            apply: { try $0.tamper("UPDATE registers SET value = CAST('Bob' AS BLOB) WHERE field = 'name' AND value = CAST('Ben' AS BLOB)") },
+            apply: {
+                try $0.tamper("UPDATE registers SET value = CAST('Bob' AS BLOB) WHERE field = 'name' AND value = CAST('Ben' AS BLOB)")
+            },
             expected: { _ in [.viewDiffers(table: "registers")] }, exact: true),
         Damage(
             label: "a player's creator changed",
@@ -179,8 +187,10 @@ import Testing
             func score(round: UUID = round.id, hole: Int = 1, player: ParticipantRef = ben, strokes: Int = 3) -> [UInt8] {
                 SignedOp.tail(
                     clock: clock,
-                    payloadBytes: OpPayload.scoreRecorded(ScoreRecord(
-                        roundID: round, hole: hole, player: player, strokes: strokes, supersedes: [], reportedBy: nil)).encoded())
+                    payloadBytes: OpPayload.scoreRecorded(
+                        ScoreRecord(
+                            roundID: round, hole: hole, player: player, strokes: strokes, supersedes: [], reportedBy: nil)
+                    ).encoded())
             }
             return switch self {
             case .holeThirty: score(hole: 30)
@@ -236,10 +246,11 @@ import Testing
         #expect(report.ignoredOps.count == 1)
         #expect(ignored.author == rogueID)
         #expect(ignored.sequence == 1)
-        let expectedReason = switch rule {
-        case .unknownRound, .undecodablePayload: rule.reason
-        default: "score event \(op.entityID.lowercased): \(rule.reason)"
-        }
+        let expectedReason =
+            switch rule {
+            case .unknownRound, .undecodablePayload: rule.reason
+            default: "score event \(op.entityID.lowercased): \(rule.reason)"
+            }
         #expect(ignored.reason.hasPrefix(expectedReason), "\(ignored.reason)")
         #expect(try peer.replica.verify().ignoredOps == report.ignoredOps, "every replica lists the same ops")
         #expect(try snapshot(peer.replica) == snapshot(store.test.replica))
@@ -257,14 +268,16 @@ import Testing
         try syncAll([store.test, ben])
         let benEvent = try store.test.replica.roundView(store.round.id)!.evaluation.validEvents[0]
         let clock = HLCTimestamp(physicalMilliseconds: baseTime + 9_000)
-        let payload: OpPayload = switch forged {
-        case .finishFromANonOrganizerDevice: .roundFinished(roundID: store.round.id, force: true)
-        case .correctionOfAnotherDevicesEvent:
-            .scoreRecorded(ScoreRecord(
-                roundID: store.round.id, hole: 1, player: ParticipantRef(participantID: benEvent.playerID)!, strokes: 3,
-                supersedes: [benEvent.id], reportedBy: nil))
-        case .linkSignedByANonOwner: .deviceLinked(device: ben.author, playerID: try store.test.replica.resolvePlayer("Ava"))
-        }
+        let payload: OpPayload =
+            switch forged {
+            case .finishFromANonOrganizerDevice: .roundFinished(roundID: store.round.id, force: true)
+            case .correctionOfAnotherDevicesEvent:
+                .scoreRecorded(
+                    ScoreRecord(
+                        roundID: store.round.id, hole: 1, player: ParticipantRef(participantID: benEvent.playerID)!, strokes: 3,
+                        supersedes: [benEvent.id], reportedBy: nil))
+            case .linkSignedByANonOwner: .deviceLinked(device: ben.author, playerID: try store.test.replica.resolvePlayer("Ava"))
+            }
         let op = try appendRaw(payload, to: ben, clock: clock)
         try syncAll([store.test, ben])
 

@@ -9,7 +9,8 @@ extension LiveSyncTests {
     @Suite struct FrameDecoderTests {
         /// Frames of the handshake's sizes first, then larger ones, as the wire carries them.
         static func stream(_ rng: inout SplitMix64) -> (bytes: [UInt8], frames: [[UInt8]]) {
-            var frames: [[UInt8]] = (0..<SyncEngine.handshakeFrames).map { _ in rng.bytes(1 + rng.below(SyncEngine.handshakeFrameBytesMax)) }
+            var frames: [[UInt8]] = (0..<SyncEngine.handshakeFrames).map { _ in rng.bytes(1 + rng.below(SyncEngine.handshakeFrameBytesMax))
+            }
             frames += (0..<20).map { _ in rng.bytes(rng.below(3) == 0 ? rng.below(Framing.frameBytesMax + 1) : rng.below(300)) }
             var bytes: [UInt8] = []
             for frame in frames {
@@ -55,7 +56,9 @@ extension LiveSyncTests {
         @Test func aLengthAboveTheHandshakeBoundFailsBeforeItsBytesArrive() throws {
             var decoder = FrameDecoder()
             var buffer = ByteBuffer(bytes: [0, 0, 0, UInt8(SyncEngine.handshakeFrameBytesMax + 1)])
-            #expect(throws: FramingError.frameTooLarge(bytes: SyncEngine.handshakeFrameBytesMax + 1, limit: SyncEngine.handshakeFrameBytesMax)) {
+            #expect(
+                throws: FramingError.frameTooLarge(bytes: SyncEngine.handshakeFrameBytesMax + 1, limit: SyncEngine.handshakeFrameBytesMax)
+            ) {
                 try decoder.nextFrame(&buffer)
             }
         }

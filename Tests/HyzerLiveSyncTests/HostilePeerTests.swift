@@ -22,7 +22,8 @@ extension LiveSyncTests {
                 serverReplica = try world.replica("server", owner: "Ann")
                 try serverReplica.startRound(course: "Morley Field", players: ["Ann"])
                 if historyOps > 0 {
-                    let history = AuthorSegment(ops: BenchData.ops(keys: SigningKeyPair(seed: Array(repeating: 6, count: 32)), count: historyOps))
+                    let history = AuthorSegment(
+                        ops: BenchData.ops(keys: SigningKeyPair(seed: Array(repeating: 6, count: 32)), count: historyOps))
                     _ = try serverReplica.ingest([history])
                 }
                 member = try world.replica("member", owner: "Ben")
@@ -41,7 +42,8 @@ extension LiveSyncTests {
                 #expect(refused, "no connection closed for '\(failure)': \(outcomes)", sourceLocation: sourceLocation)
                 #expect(try serverReplica.digest() == digestBefore, "the server's store changed", sourceLocation: sourceLocation)
                 let good = try await world.syncOnce(member, with: server)
-                #expect(good.failure == nil, "the server stopped serving: \(good.failure?.description ?? "")", sourceLocation: sourceLocation)
+                #expect(
+                    good.failure == nil, "the server stopped serving: \(good.failure?.description ?? "")", sourceLocation: sourceLocation)
                 #expect(try member.digest() == serverReplica.digest(), sourceLocation: sourceLocation)
             }
         }
@@ -79,7 +81,8 @@ extension LiveSyncTests {
                 try await peer.send(Array("GET / HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
                 try await peer.waitForClose()
             }
-            try await scene.expectRefused(.frameTooLarge(bytes: 0x4745_5420, limit: SyncEngine.handshakeFrameBytesMax), digestBefore: before)
+            try await scene.expectRefused(
+                .frameTooLarge(bytes: 0x4745_5420, limit: SyncEngine.handshakeFrameBytesMax), digestBefore: before)
         }
 
         @Test func aFrameLengthBeyondTheBound() async throws {
@@ -90,7 +93,8 @@ extension LiveSyncTests {
                 try await peer.send([0x7f, 0xff, 0xff, 0xff, 1, 2, 3])
                 try await peer.waitForClose()
             }
-            try await scene.expectRefused(.frameTooLarge(bytes: 0x7fff_ffff, limit: SyncEngine.handshakeFrameBytesMax), digestBefore: before)
+            try await scene.expectRefused(
+                .frameTooLarge(bytes: 0x7fff_ffff, limit: SyncEngine.handshakeFrameBytesMax), digestBefore: before)
         }
 
         @Test func aTruncatedFrame() async throws {
@@ -155,7 +159,8 @@ extension LiveSyncTests {
             try await RawPeer.connect(scene.server.address) { peer in
                 var (sender, _) = try await peer.handshake(as: member, group: group)
                 try await peer.send(sender.seal(SyncMessage.hello(VersionVector(), live: false).encoded()))
-                try await peer.send(sender.seal(SyncMessage.bundlePart(bytes: Array(bundle.prefix(bundle.count / 2)), final: false).encoded()))
+                try await peer.send(
+                    sender.seal(SyncMessage.bundlePart(bytes: Array(bundle.prefix(bundle.count / 2)), final: false).encoded()))
             }
             try await scene.expectRefused(.connectionLost, digestBefore: before)
         }

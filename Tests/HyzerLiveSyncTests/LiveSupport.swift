@@ -24,7 +24,9 @@ final class LiveWorld: Sendable {
     }
 
     /// A server for `replica` running in a task until the returned handle stops it.
-    func serve(_ replica: Replica, peers: [PeerAddress] = [], configure: (inout PeerServer) -> Void = { _ in }) async throws -> RunningServer {
+    func serve(_ replica: Replica, peers: [PeerAddress] = [], configure: (inout PeerServer) -> Void = { _ in }) async throws
+        -> RunningServer
+    {
         var server = PeerServer(replica: replica, group: group, logger: logger)
         server.peers = peers
         let outcomes = NIOLockedValueBox<[ConnectionOutcome]>([])

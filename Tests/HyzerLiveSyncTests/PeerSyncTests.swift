@@ -42,7 +42,9 @@ extension LiveSyncTests {
             let quiet = try await world.syncOnce(b, with: server)
             #expect(quiet.failure == nil)
             #expect(quiet.opsSent + quiet.opsReceived == 0)
-            #expect(quiet.bytesSent + quiet.bytesReceived < 2048, "a no-op sync sent \(quiet.bytesSent) and received \(quiet.bytesReceived) bytes")
+            #expect(
+                quiet.bytesSent + quiet.bytesReceived < 2048,
+                "a no-op sync sent \(quiet.bytesSent) and received \(quiet.bytesReceived) bytes")
 
             try a.addPlayer(name: "Newcomer")
             let one = try await world.syncOnce(b, with: server)
@@ -88,9 +90,10 @@ extension LiveSyncTests {
             try phones[0].linkDevice(watch.author.hex, owner: "P1")
             #expect(try await eventually { try watch.ownership().device(watch.author, owns: phones[0].identity().owner!.id.lowercased) })
             let fromWatch = try watch.recordScore(round: round.id.lowercased, player: "P1", hole: 1, strokes: 2)
-            #expect(try await eventually {
-                try phones[2].roundView(round.id)?.evaluation.validEvents.contains { $0.id == fromWatch.id } == true
-            })
+            #expect(
+                try await eventually {
+                    try phones[2].roundView(round.id)?.evaluation.validEvents.contains { $0.id == fromWatch.id } == true
+                })
             #expect(try await eventually(seconds: 20) { Set(try everyone.map { try $0.digest() }).count == 1 })
             let standings = try phones[0].roundView(round.id)!.evaluation.standings
             for replica in everyone { #expect(try replica.roundView(round.id)?.evaluation.standings == standings) }

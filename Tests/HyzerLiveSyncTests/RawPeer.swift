@@ -21,7 +21,9 @@ struct RawPeer {
         _ body: (inout RawPeer) async throws -> T
     ) async throws -> T {
         var bootstrap = ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-        if let receiveBufferBytes { bootstrap = bootstrap.channelOption(.socketOption(.so_rcvbuf), value: SocketOptionValue(receiveBufferBytes)) }
+        if let receiveBufferBytes {
+            bootstrap = bootstrap.channelOption(.socketOption(.so_rcvbuf), value: SocketOptionValue(receiveBufferBytes))
+        }
         if let source { bootstrap = bootstrap.bind(to: try SocketAddress(ipAddress: source, port: 0)) }
         let channel = try await bootstrap.connect(host: address.host, port: address.port) { channel in
             channel.eventLoop.makeCompletedFuture {
@@ -66,7 +68,9 @@ struct RawPeer {
     mutating func completeHandshake(_ handshake: inout Handshake) async throws -> (SecretStream.Sender, SecretStream.Receiver) {
         guard let hello = try await receive(), case .send(let identity) = try handshake.receive(hello) else { throw RawPeerError.handshake }
         try await send(identity)
-        guard let proof = try await receive(), case .established(let keys, _) = try handshake.receive(proof) else { throw RawPeerError.handshake }
+        guard let proof = try await receive(), case .established(let keys, _) = try handshake.receive(proof) else {
+            throw RawPeerError.handshake
+        }
         let sender = SecretStream.Sender(key: keys.sendKey)
         try await send(sender.header)
         guard let header = try await receive(), let receiver = SecretStream.Receiver(key: keys.receiveKey, header: header) else {

@@ -55,19 +55,23 @@ extension LiveSyncTests {
                     case ..<Self.idle:
                         siege(from: source) { peer in try await peer.waitForClose() }
                     case ..<(Self.idle + Self.slowloris):
-                        siege(from: source, { peer in
-                            // A frame header promising 64 bytes, then one byte a second.
-                            try await peer.send([0, 0, 0, 64])
-                            while true {
-                                try await Task.sleep(for: .seconds(1))
-                                try await peer.send([1])
-                            }
-                        }, framed: false)
+                        siege(
+                            from: source,
+                            { peer in
+                                // A frame header promising 64 bytes, then one byte a second.
+                                try await peer.send([0, 0, 0, 64])
+                                while true {
+                                    try await Task.sleep(for: .seconds(1))
+                                    try await peer.send([1])
+                                }
+                            }, framed: false)
                     default:
-                        siege(from: source, { peer in
-                            try await peer.send([0x7f, 0xff, 0xff, 0xff])
-                            try await peer.waitForClose()
-                        }, framed: false)
+                        siege(
+                            from: source,
+                            { peer in
+                                try await peer.send([0x7f, 0xff, 0xff, 0xff])
+                                try await peer.waitForClose()
+                            }, framed: false)
                     }
                 }
                 let vector = AbuseTests.bigVector(6_000)
@@ -80,7 +84,8 @@ extension LiveSyncTests {
                 siege(from: "127.0.9.2") { peer in
                     var (sender, _) = try await peer.handshake(as: hoarder, group: group)
                     try await peer.send(sender.seal(SyncMessage.hello(VersionVector(), live: false).encoded()))
-                    let part = SyncMessage.bundlePart(bytes: [UInt8](repeating: 1, count: SyncEngine.bundlePartBytes), final: false).encoded()
+                    let part = SyncMessage.bundlePart(bytes: [UInt8](repeating: 1, count: SyncEngine.bundlePartBytes), final: false)
+                        .encoded()
                     while true { try await peer.send(sender.seal(part)) }
                 }
                 tasks.addTask {

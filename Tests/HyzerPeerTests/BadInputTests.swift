@@ -21,42 +21,78 @@ import Testing
     }
 
     static let cases: [(arguments: [String], error: String)] = [
-        (["score", "latest", "--player", "Zed", "--hole", "1", "--strokes", "3"],
-         "no participant matches 'Zed'; the round's participants are listed by `hyzer-peer round show ROUND`"),
-        (["score", "latest", "--player", "Ann", "--hole", "19", "--strokes", "3"],
-         "hole 19 does not exist: this course has holes 1 to 18"),
-        (["score", "latest", "--player", "Ann", "--hole", "0", "--strokes", "3"],
-         "hole 0 does not exist: this course has holes 1 to 18"),
-        (["score", "latest", "--player", "Ann", "--hole", "1", "--strokes", "0"],
-         "0 strokes is impossible: a hole's score is 1 to 10 strokes"),
-        (["score", "latest", "--player", "Ann", "--hole", "1", "--strokes", "11"],
-         "11 strokes is impossible: a hole's score is 1 to 10 strokes"),
-        (["score", "nosuchround", "--player", "Ann", "--hole", "1", "--strokes", "3"],
-         "no round matches 'nosuchround'; list them with `hyzer-peer round list`"),
-        (["round", "start", "--course", "Nowhere", "--players", "Ann"],
-         "no course matches 'Nowhere'; list them with `hyzer-peer course list`"),
-        (["round", "start", "--course", "Morley Field", "--players", "Ann,Carl"],
-         "no player matches 'Carl'; list them with `hyzer-peer player list`"),
-        (["round", "start", "--course", "Morley Field", "--players", "Ann,Ann"],
-         "Ann is listed twice; name each player once"),
-        (["round", "start", "--course", "Morley Field", "--players", "Ann", "--guest", "Dave", "--guest", "Dave"],
-         "the guest name 'Dave' is given twice; give each guest a distinct name, like --guest 'Dave K'"),
-        (["round", "start", "--course", "Morley Field", "--players", "Ann", "--guest", "Zoë", "--guest", "ZOE"],
-         "the guest name 'ZOE' is given twice; give each guest a distinct name, like --guest 'ZOE K'"),
-        (["round", "start", "--course", "Morley Field", "--players", "Ann,Ben", "--guest", "ben"],
-         "the guest name 'ben' is the name of player Ben in this round; give the guest a distinct name, like --guest 'ben K'"),
-        (["correct", "ffffffff", "--strokes", "3"],
-         "no event matches 'ffffffff'; use the event id that `hyzer-peer score` printed (or see `hyzer-peer discrepancies ROUND`)"),
-        (["course", "add", "Tiny", "--pars", "3,x,3"],
-         "'x' in --pars is not a number; give one par per hole, like --pars 3,3,4"),
-        (["course", "add", "Tiny", "--pars", "3,12,3"],
-         "par 12 is impossible: a hole's par is 2 to 7"),
-        (["course", "set-par", "Morley Field", "19", "3"],
-         "hole 19 does not exist: this course has holes 1 to 18"),
-        (["player", "add", ""],
-         "a player name cannot be empty"),
-        (["init", "--name", "again"],
-         "STORE already holds a hyzer-peer store; choose another directory with --store, or use the existing one"),
+        (
+            ["score", "latest", "--player", "Zed", "--hole", "1", "--strokes", "3"],
+            "no participant matches 'Zed'; the round's participants are listed by `hyzer-peer round show ROUND`"
+        ),
+        (
+            ["score", "latest", "--player", "Ann", "--hole", "19", "--strokes", "3"],
+            "hole 19 does not exist: this course has holes 1 to 18"
+        ),
+        (
+            ["score", "latest", "--player", "Ann", "--hole", "0", "--strokes", "3"],
+            "hole 0 does not exist: this course has holes 1 to 18"
+        ),
+        (
+            ["score", "latest", "--player", "Ann", "--hole", "1", "--strokes", "0"],
+            "0 strokes is impossible: a hole's score is 1 to 10 strokes"
+        ),
+        (
+            ["score", "latest", "--player", "Ann", "--hole", "1", "--strokes", "11"],
+            "11 strokes is impossible: a hole's score is 1 to 10 strokes"
+        ),
+        (
+            ["score", "nosuchround", "--player", "Ann", "--hole", "1", "--strokes", "3"],
+            "no round matches 'nosuchround'; list them with `hyzer-peer round list`"
+        ),
+        (
+            ["round", "start", "--course", "Nowhere", "--players", "Ann"],
+            "no course matches 'Nowhere'; list them with `hyzer-peer course list`"
+        ),
+        (
+            ["round", "start", "--course", "Morley Field", "--players", "Ann,Carl"],
+            "no player matches 'Carl'; list them with `hyzer-peer player list`"
+        ),
+        (
+            ["round", "start", "--course", "Morley Field", "--players", "Ann,Ann"],
+            "Ann is listed twice; name each player once"
+        ),
+        (
+            ["round", "start", "--course", "Morley Field", "--players", "Ann", "--guest", "Dave", "--guest", "Dave"],
+            "the guest name 'Dave' is given twice; give each guest a distinct name, like --guest 'Dave K'"
+        ),
+        (
+            ["round", "start", "--course", "Morley Field", "--players", "Ann", "--guest", "Zoë", "--guest", "ZOE"],
+            "the guest name 'ZOE' is given twice; give each guest a distinct name, like --guest 'ZOE K'"
+        ),
+        (
+            ["round", "start", "--course", "Morley Field", "--players", "Ann,Ben", "--guest", "ben"],
+            "the guest name 'ben' is the name of player Ben in this round; give the guest a distinct name, like --guest 'ben K'"
+        ),
+        (
+            ["correct", "ffffffff", "--strokes", "3"],
+            "no event matches 'ffffffff'; use the event id that `hyzer-peer score` printed (or see `hyzer-peer discrepancies ROUND`)"
+        ),
+        (
+            ["course", "add", "Tiny", "--pars", "3,x,3"],
+            "'x' in --pars is not a number; give one par per hole, like --pars 3,3,4"
+        ),
+        (
+            ["course", "add", "Tiny", "--pars", "3,12,3"],
+            "par 12 is impossible: a hole's par is 2 to 7"
+        ),
+        (
+            ["course", "set-par", "Morley Field", "19", "3"],
+            "hole 19 does not exist: this course has holes 1 to 18"
+        ),
+        (
+            ["player", "add", ""],
+            "a player name cannot be empty"
+        ),
+        (
+            ["init", "--name", "again"],
+            "STORE already holds a hyzer-peer store; choose another directory with --store, or use the existing one"
+        ),
     ]
 
     @Test(arguments: cases)
@@ -91,7 +127,9 @@ import Testing
         let before = try digest()
         let result = try cli.run("score", round, "--player", "Ann", "--hole", "1", "--strokes", "3")
         #expect(result.status == 1)
-        #expect(result.stderr == "error: round \(round) is completed; scores can no longer change (the organizer may still resolve discrepancies)\n")
+        #expect(
+            result.stderr
+                == "error: round \(round) is completed; scores can no longer change (the organizer may still resolve discrepancies)\n")
         #expect(try digest() == before)
     }
 
@@ -100,7 +138,9 @@ import Testing
         try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
         let result = try BinaryRunner(store: empty).run("status")
         #expect(result.status == 1)
-        #expect(result.stderr == "error: \(empty.path) is not a hyzer-peer store; create one with `hyzer-peer init --name NAME --store \(empty.path)`\n")
+        #expect(
+            result.stderr
+                == "error: \(empty.path) is not a hyzer-peer store; create one with `hyzer-peer init --name NAME --store \(empty.path)`\n")
     }
 
     @Test func aCorruptedDatabaseFile() throws {

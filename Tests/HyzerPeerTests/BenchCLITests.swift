@@ -14,7 +14,10 @@ import Testing
         #expect((document["machine"] as? String)?.contains("cores") == true)
         let figures = try #require(document["figures"] as? [[String: Any]])
         let names = figures.compactMap { $0["name"] as? String }
-        for expected in ["ingest", "verification", "bundle size", "store size", "live latency p50 (100 ops)", "idle serve CPU (1 s)", "open store + history"] {
+        for expected in [
+            "ingest", "verification", "bundle size", "store size", "live latency p50 (100 ops)", "idle serve CPU (1 s)",
+            "open store + history",
+        ] {
             #expect(names.contains(expected), "missing figure \(expected) in \(names)")
         }
         for figure in figures {

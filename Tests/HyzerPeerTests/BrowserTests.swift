@@ -32,7 +32,10 @@ import Testing
         return result.output
     }
 
-    @Test(.enabled(if: browserAvailable, "needs chromium, chromium-driver and python3-selenium: apt-get install chromium chromium-driver python3-selenium"))
+    @Test(
+        .enabled(
+            if: browserAvailable,
+            "needs chromium, chromium-driver and python3-selenium: apt-get install chromium chromium-driver python3-selenium"))
     func theLeaderboardUpdatesItselfWhenAnotherDeviceScores() throws {
         let clubhouse = BinaryRunner(store: directory.path("clubhouse"))
         let phone = BinaryRunner(store: directory.path("phone"))
@@ -73,7 +76,9 @@ import Testing
         func expect(_ order: [String]) {
             let before = said.output.split(separator: "\n").count
             try? commands.fileHandleForWriting.write(contentsOf: Data("expect \(order.joined(separator: ","))\n".utf8))
-            #expect(said.wait(seconds: 30) { $0.split(separator: "\n").count > before && $0.hasSuffix("\n") }, "no answer: \(complained.output)")
+            #expect(
+                said.wait(seconds: 30) { $0.split(separator: "\n").count > before && $0.hasSuffix("\n") }, "no answer: \(complained.output)"
+            )
             let answer = said.output.split(separator: "\n").last ?? ""
             #expect(answer.hasPrefix("ok "), "the board is not \(order): \(answer)")
         }

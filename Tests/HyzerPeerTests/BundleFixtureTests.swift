@@ -63,7 +63,8 @@ import Testing
         #expect(old.segments == new.segments, "the encoding of these ops changed: that is a new format version, not an edit")
         #expect(old.senderVector.heads == new.senderVector.heads)
         if version == HyzerSync.Bundle.formatVersion {
-            #expect(Hex.encode(Blake2b.hash256(bytes)) == Hex.encode(Blake2b.hash256(fresh)),
+            #expect(
+                Hex.encode(Blake2b.hash256(bytes)) == Hex.encode(Blake2b.hash256(fresh)),
                 "the v\(version) encoding changed: that is a new format version, not an edit")
         }
     }

@@ -28,22 +28,25 @@ import Testing
     }
 
     func events(_ output: String) -> [String] {
-        output.split(separator: "\n").dropFirst(2).map { String($0.split(separator: " ").dropFirst().first { $0.count == 8 && $0.allSatisfy(\.isHexDigit) } ?? "") }
+        output.split(separator: "\n").dropFirst(2).map {
+            String($0.split(separator: " ").dropFirst().first { $0.count == 8 && $0.allSatisfy(\.isHexDigit) } ?? "")
+        }
     }
 
     @Test func aWholeCardInOneCommand() throws {
         let round = try prepare()
         let first = try ok("card", round, "mike 3, JAKE four, sarah birdie, sam par, zoe double bogey")
         let ids = events(first)
-        #expect(first == """
-            hole 1 · par 3
-            Player      Strokes  Score  Event
-            Mike Smith        3      E  \(ids[0])
-            Jake              4     +1  \(ids[1])
-            Sarah Lee         2     -1  \(ids[2])
-            Sam               3      E  \(ids[3])
-            Zoë               5     +2  \(ids[4])
-            """)
+        #expect(
+            first == """
+                hole 1 · par 3
+                Player      Strokes  Score  Event
+                Mike Smith        3      E  \(ids[0])
+                Jake              4     +1  \(ids[1])
+                Sarah Lee         2     -1  \(ids[2])
+                Sam               3      E  \(ids[3])
+                Zoë               5     +2  \(ids[4])
+                """)
         // The next card goes to the next hole nobody has scored; prefixes of any word match.
         let second = try ok("card", round, "Mike 3, Jake 4, Lee 2, Sam ace")
         #expect(second.hasPrefix("hole 2 · par 3\n"))
@@ -52,7 +55,9 @@ import Testing
         #expect(try ok("player", "alias", "Mike Smith", "mikey") == "", "an alias the player already has changes nothing")
         #expect(try ok("player", "list", "--json").contains(#""aliases":["Mikey"],"id":"#))
         let corrected = try ok("card", round, "Mikey 4", "--hole", "2")
-        #expect(corrected == "hole 2 · par 3\nPlayer      Strokes  Score  Event\nMike Smith        4     +1  \(events(corrected)[0])  correction")
+        #expect(
+            corrected
+                == "hole 2 · par 3\nPlayer      Strokes  Score  Event\nMike Smith        4     +1  \(events(corrected)[0])  correction")
         let breakdown = try ok("breakdown", round, "--player", "Mike Smith", "--json")
         #expect(breakdown.contains(#""hole":2,"par":3,"relativeToPar":1,"strokes":4"#))
         #expect(try ok("discrepancies", round) == "no discrepancies")
@@ -67,9 +72,15 @@ import Testing
         let before = try digest()
         for (arguments, error) in [
             (["card", round, "Mike 3, Sa 2"], "'Sa' could be any of Sarah Lee, Sam; write more of the name"),
-            (["card", round, "Mike 3, Bob 4"], "'Bob' matches no participant of round \(short); the participants are listed by `hyzer-peer round show \(short)`"),
+            (
+                ["card", round, "Mike 3, Bob 4"],
+                "'Bob' matches no participant of round \(short); the participants are listed by `hyzer-peer round show \(short)`"
+            ),
             (["card", round, "Mike 3, Smith 4"], "Mike Smith is on the card twice ('Mike 3' and 'Smith 4'); give each player once"),
-            (["card", round, "Mike 3, Jake tree"], "'tree' in 'Jake tree' is not a score; use strokes (3 or three) or ace, eagle, birdie, par, bogey, double bogey"),
+            (
+                ["card", round, "Mike 3, Jake tree"],
+                "'tree' in 'Jake tree' is not a score; use strokes (3 or three) or ace, eagle, birdie, par, bogey, double bogey"
+            ),
             (["card", round, "Mike 3, Jake 11"], "'Jake 11' is 11 strokes on hole 1 (par 3); a hole's score is 1 to 10 strokes"),
             (["card", round, "Mike 3", "--hole", "19"], "hole 19 does not exist: this course has holes 1 to 18"),
             (["card", round, ""], "the card is empty; write each entry as NAME SCORE, like \"Mike 3, Jake four, Sarah birdie\""),
@@ -87,6 +98,8 @@ import Testing
         #expect(try ok("card", round, "JJ 3").hasPrefix("hole 1 · par 3\n"))
         _ = try ok("round", "finish", round, "--force")
         let finished = try cli.run("card", round, "Mike 3")
-        #expect(finished.stderr == "error: round \(round) is completed; scores can no longer change (the organizer may still resolve discrepancies)\n")
+        #expect(
+            finished.stderr
+                == "error: round \(round) is completed; scores can no longer change (the organizer may still resolve discrepancies)\n")
     }
 }

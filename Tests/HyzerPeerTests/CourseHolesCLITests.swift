@@ -19,8 +19,9 @@ import Testing
         let course = try ok("course", "add", "Tiny", "--pars", "4,5,3")
         let round = try ok("round", "start", "--course", "Tiny", "--players", "Ann")
         #expect(try ok("course", "set-holes", "Tiny", "5") == "")
-        #expect(try ok("course", "show", "Tiny", "--json")
-            == #"{"holeCount":5,"id":"\#(course)","isSeeded":false,"name":"Tiny","pars":[4,5,3,3,3],"totalPar":18}"#)
+        #expect(
+            try ok("course", "show", "Tiny", "--json")
+                == #"{"holeCount":5,"id":"\#(course)","isSeeded":false,"name":"Tiny","pars":[4,5,3,3,3],"totalPar":18}"#)
         #expect(try ok("round", "show", round, "--json").contains(#""holeCount":3"#), "the round keeps its three holes")
         _ = try ok("course", "set-par", "Tiny", "5", "4")
         _ = try ok("course", "set-holes", "Tiny", "2")

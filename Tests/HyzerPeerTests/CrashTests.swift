@@ -16,7 +16,9 @@ import Testing
         var reported: [String] = []
         var killed = 0
         for attempt in 0..<40 {
-            let process = try cli.start(["score", round, "--player", "Ann", "--hole", "\(attempt % 18 + 1)", "--strokes", "\(attempt % 5 + 2)"])
+            let process = try cli.start([
+                "score", round, "--player", "Ann", "--hole", "\(attempt % 18 + 1)", "--strokes", "\(attempt % 5 + 2)",
+            ])
             // Kill at a spread of instants: before start-up ends, mid-transaction, after commit.
             usleep(useconds_t((attempt * 7919) % 60_000))
             if process.isRunning {

@@ -113,7 +113,10 @@ import Testing
         let before = try json(b, "status", "--json")["digest"] as? String
         let result = try b.run("import", tampered)
         #expect(result.status == 1)
-        #expect(result.stderr == "error: \(tampered): decryption failed: the file was changed, truncated, or made with another group's key; nothing was imported from it\n")
+        #expect(
+            result.stderr
+                == "error: \(tampered): decryption failed: the file was changed, truncated, or made with another group's key; nothing was imported from it\n"
+        )
         #expect(try json(b, "status", "--json")["digest"] as? String == before)
     }
 

@@ -24,7 +24,8 @@ import Testing
         let ann = try #require(try JSONSerialization.jsonObject(with: Data(try ok("whoami", "--json").utf8)) as? [String: Any])
         let annID = try #require((ann["owner"] as? [String: Any])?["id"] as? String)
         let round = try ok("round", "start", "--course", "Maple Hill", "--players", "Ann,Ben,Cat,Dan", "--guest", "Gus", "--guest", "Hal")
-        let show = try #require(try JSONSerialization.jsonObject(with: Data(try ok("round", "show", "latest", "--json").utf8)) as? [String: Any])
+        let show = try #require(
+            try JSONSerialization.jsonObject(with: Data(try ok("round", "show", "latest", "--json").utf8)) as? [String: Any])
         let members = try #require(show["participants"] as? [[String: Any]])
         let gus = try #require(members.first { $0["name"] as? String == "Gus" }?["id"] as? String)
         let hal = try #require(members.first { $0["name"] as? String == "Hal" }?["id"] as? String)
@@ -40,10 +41,13 @@ import Testing
         }
         _ = try ok("correct", String(catHole2.prefix(10)), "--strokes", "4")
 
-        func row(_ position: Int, _ id: String, _ name: String, _ strokes: Int, _ played: Int, _ relative: Int, _ formatted: String) -> String {
+        func row(_ position: Int, _ id: String, _ name: String, _ strokes: Int, _ played: Int, _ relative: Int, _ formatted: String)
+            -> String
+        {
             #"{"disputedHoles":0,"formatted":"\#(formatted)","holesPlayed":\#(played),"name":"\#(name)","playerID":"\#(id)","position":\#(position),"relativeToPar":\#(relative),"totalStrokes":\#(strokes)}"#
         }
-        let expectedStandings = #"{"course":"Maple Hill","round":"\#(round)","standings":["#
+        let expectedStandings =
+            #"{"course":"Maple Hill","round":"\#(round)","standings":["#
             + [
                 row(1, annID, "Ann", 8, 3, -1, "-1"), row(1, ben, "Ben", 8, 3, -1, "-1"), row(3, gus, "Gus", 9, 3, 0, "E"),
                 row(4, cat, "Cat", 10, 3, 1, "+1"), row(5, dan, "Dan", 0, 0, 0, "E"), row(5, hal, "Hal", 0, 0, 0, "E"),
@@ -59,12 +63,16 @@ import Testing
                 let relative = strokes - par
                 let formatted = relative == 0 ? "E" : (relative > 0 ? "+\(relative)" : "\(relative)")
                 let tier = relative < 0 ? "underPar" : relative == 0 ? "atPar" : relative == 1 ? "overPar" : "wayOver"
-                holes.append(#"{"disputed":false,"formatted":"\#(formatted)","hole":\#(hole),"par":\#(par),"relativeToPar":\#(relative),"strokes":\#(strokes),"tier":"\#(tier)"}"#)
+                holes.append(
+                    #"{"disputed":false,"formatted":"\#(formatted)","hole":\#(hole),"par":\#(par),"relativeToPar":\#(relative),"strokes":\#(strokes),"tier":"\#(tier)"}"#
+                )
             } else {
-                holes.append(#"{"disputed":false,"formatted":null,"hole":\#(hole),"par":\#(par),"relativeToPar":null,"strokes":null,"tier":null}"#)
+                holes.append(
+                    #"{"disputed":false,"formatted":null,"hole":\#(hole),"par":\#(par),"relativeToPar":null,"strokes":null,"tier":null}"#)
             }
         }
-        let expectedBreakdown = #"{"formatted":"+1","holes":["# + holes.joined(separator: ",")
+        let expectedBreakdown =
+            #"{"formatted":"+1","holes":["# + holes.joined(separator: ",")
             + #"],"name":"Cat","playerID":"\#(cat)","relativeToPar":1,"round":"\#(round)","totalPar":9,"totalStrokes":10}"#
         #expect(try ok("breakdown", "latest", "--player", "Cat", "--json") == expectedBreakdown)
 
@@ -76,7 +84,9 @@ import Testing
         // Finishing needs every score unless forced; then history lists the round.
         let refused = try cli.run("round", "finish", "latest")
         #expect(refused.status == 1)
-        #expect(refused.stderr == "error: round \(round) has 96 missing scores and 0 disputed holes; score and resolve them, or finish with --force\n")
+        #expect(
+            refused.stderr
+                == "error: round \(round) has 96 missing scores and 0 disputed holes; score and resolve them, or finish with --force\n")
         _ = try ok("round", "finish", "latest", "--force")
         let history = try ok("history", "--json")
         #expect(history.contains(#""winners":["Ann","Ben"]"#), "\(history)")

@@ -28,7 +28,8 @@ import Testing
             keys: mallory, author: malloryID, sequence: sequence,
             previousHash: sequence == 1 ? SignedOp.noPreviousHash : [UInt8](repeating: 7, count: 32),
             clock: HLCTimestamp(physicalMilliseconds: milliseconds), payload: .playerCreated(displayName: "Mallory"))
-        let bundle = HyzerSync.Bundle(groupID: group.id, sender: malloryID, senderVector: VersionVector(), segments: [AuthorSegment(ops: [op])])
+        let bundle = HyzerSync.Bundle(
+            groupID: group.id, sender: malloryID, senderVector: VersionVector(), segments: [AuthorSegment(ops: [op])])
         return BundleFiles.seal(bundle.encoded(signedBy: { mallory.sign($0) }), group: group)
     }
 
@@ -45,10 +46,11 @@ import Testing
         let before = try digest()
         let result = try cli.run("import", file.path)
         #expect(result.status == 1)
-        #expect(result.stderr == """
-            error: \(file.path): not a hyzer-peer bundle (outOfRange(field: "sequence")); nothing was imported from it
+        #expect(
+            result.stderr == """
+                error: \(file.path): not a hyzer-peer bundle (outOfRange(field: "sequence")); nothing was imported from it
 
-            """)
+                """)
         #expect(try digest() == before)
     }
 

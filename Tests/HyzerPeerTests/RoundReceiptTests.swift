@@ -21,7 +21,9 @@ import Testing
     }
 
     @Test func participatingDevicesSignTheSameSignature() throws {
-        let (a, b, c) = (BinaryRunner(store: directory.path("a")), BinaryRunner(store: directory.path("b")), BinaryRunner(store: directory.path("c")))
+        let (a, b, c) = (
+            BinaryRunner(store: directory.path("a")), BinaryRunner(store: directory.path("b")), BinaryRunner(store: directory.path("c"))
+        )
         try ok(a, "init", "--name", "ann-phone", "--owner", "Ann")
         try ok(b, "init", "--name", "ben-phone", "--owner", "Ben")
         try ok(c, "init", "--name", "cat-laptop", "--owner", "Cat")
@@ -51,14 +53,18 @@ import Testing
         #expect(receipts == [annDevice, benDevice].sorted().map { ["device": $0, "signature": signature] })
         #expect(try json(b, "round", "show", round, "--json")["receipts"] as? [[String: String]] == receipts)
         let names = annDevice < benDevice ? "ann-phone, ben-phone" : "ben-phone, ann-phone"
-        #expect(try ok(c, "round", "show", round).hasSuffix("""
+        #expect(
+            try ok(c, "round", "show", round).hasSuffix(
+                """
 
-            receipts (round signature \(signature.prefix(16)) here)
-            Signature         Devices
-            \(signature.prefix(16))  \(names)
-            """))
+                receipts (round signature \(signature.prefix(16)) here)
+                Signature         Devices
+                \(signature.prefix(16))  \(names)
+                """))
         // Stats are the same bytes on every replica holding the same ops.
-        for arguments in [["stats", "player", "Ann", "--json"], ["stats", "head-to-head", "Ben", "Ann", "--json"], ["stats", "course", "Tiny", "--json"]] {
+        for arguments in [
+            ["stats", "player", "Ann", "--json"], ["stats", "head-to-head", "Ben", "Ann", "--json"], ["stats", "course", "Tiny", "--json"],
+        ] {
             let outputs = try [a, b, c].map { try $0.run(arguments).stdout }
             #expect(outputs[0].contains(#""roundsPlayed":1"#) || outputs[0].contains(#""sharedRounds":1"#), "\(outputs[0])")
             #expect(Set(outputs).count == 1, "\(arguments): \(outputs)")

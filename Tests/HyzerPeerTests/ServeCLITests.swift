@@ -45,9 +45,10 @@ import Testing
 
         // A score written by a separate process on a reaches b through the two servers.
         let event = try ok(a, "score", round, "--player", "Ann", "--hole", "1", "--strokes", "2")
-        #expect(OutputCollector.poll(seconds: 20) {
-            (try? replicaB.roundView(UUID(uuidString: round)!)?.evaluation.validEvents.contains { $0.id.lowercased == event }) == true
-        })
+        #expect(
+            OutputCollector.poll(seconds: 20) {
+                (try? replicaB.roundView(UUID(uuidString: round)!)?.evaluation.validEvents.contains { $0.id.lowercased == event }) == true
+            })
         #expect(interrupt(serverA) == 0)
         #expect(interrupt(serverB) == 0)
     }

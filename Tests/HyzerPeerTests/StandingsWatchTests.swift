@@ -36,20 +36,22 @@ import Testing
         stop(watch)
         let boards = watched.output.components(separatedBy: "\n\n").filter { !$0.isEmpty }
         #expect(boards.count == 2)
-        #expect(boards.first?.split(separator: "\n").dropFirst().joined(separator: "\n") == """
-            #     Player  Score  Strokes  Thru  Disputed
-            1  ★  Ben        -1        2     1
-            2  ★  Ann         E        3     1
-            2  ★  Dan         E        3     1
-            4     Cat        +1        4     1
-            """)
-        #expect(boards.last?.split(separator: "\n").dropFirst().joined(separator: "\n") == """
-            #       Player  Score  Strokes  Thru  Disputed
-            1  ★▲1  Ann        -1        5     2
-            2  ★▲2  Cat         E        6     2
-            2  ★    Dan         E        3     1
-            4   ▼3  Ben        +1        7     2
-            """)
+        #expect(
+            boards.first?.split(separator: "\n").dropFirst().joined(separator: "\n") == """
+                #     Player  Score  Strokes  Thru  Disputed
+                1  ★  Ben        -1        2     1
+                2  ★  Ann         E        3     1
+                2  ★  Dan         E        3     1
+                4     Cat        +1        4     1
+                """)
+        #expect(
+            boards.last?.split(separator: "\n").dropFirst().joined(separator: "\n") == """
+                #       Player  Score  Strokes  Thru  Disputed
+                1  ★▲1  Ann        -1        5     2
+                2  ★▲2  Cat         E        6     2
+                2  ★    Dan         E        3     1
+                4   ▼3  Ben        +1        7     2
+                """)
     }
 
     @Test func jsonCarriesThePreviousPosition() throws {

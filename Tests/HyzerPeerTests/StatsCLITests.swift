@@ -57,40 +57,56 @@ import Testing
         func result(_ index: Int, _ strokes: Int) -> String {
             let relative = strokes - 10
             let formatted = relative == 0 ? "E" : relative > 0 ? "+\(relative)" : "\(relative)"
-            return #"{"course":"Tiny","courseID":"\#(course)","formatted":"\#(formatted)","relativeToPar":\#(relative),"round":"\#(rounds[index].id)","startedAt":\#(rounds[index].startedAt),"totalStrokes":\#(strokes)}"#
+            return
+                #"{"course":"Tiny","courseID":"\#(course)","formatted":"\#(formatted)","relativeToPar":\#(relative),"round":"\#(rounds[index].id)","startedAt":\#(rounds[index].startedAt),"totalStrokes":\#(strokes)}"#
         }
-        #expect(try ok("stats", "player", "Ann", "--json") == #"{"averageRelativeToPar":-0.67,"best":\#(result(0, 9)),"name":"Ann","personalBests":[\#(result(0, 9))],"playerID":"\#(ann)","roundsPlayed":3,"trend":[\#(result(0, 9)),\#(result(1, 10)),\#(result(2, 9))]}"#)
-        #expect(try ok("stats", "player", "Ann") == """
-            Ann · 3 rounds · average -0.67 · best -1 (Tiny, \(day(rounds[0].startedAt)))
-            trend ▁█▁ (oldest to newest, relative to par; lower is better)
+        #expect(
+            try ok("stats", "player", "Ann", "--json")
+                == #"{"averageRelativeToPar":-0.67,"best":\#(result(0, 9)),"name":"Ann","personalBests":[\#(result(0, 9))],"playerID":"\#(ann)","roundsPlayed":3,"trend":[\#(result(0, 9)),\#(result(1, 10)),\#(result(2, 9))]}"#
+        )
+        #expect(
+            try ok("stats", "player", "Ann") == """
+                Ann · 3 rounds · average -0.67 · best -1 (Tiny, \(day(rounds[0].startedAt)))
+                trend ▁█▁ (oldest to newest, relative to par; lower is better)
 
-            Course  Best  Strokes  Date        Round
-            Tiny      -1        9  \(day(rounds[0].startedAt))  \(rounds[0].id.prefix(8))
-            """)
+                Course  Best  Strokes  Date        Round
+                Tiny      -1        9  \(day(rounds[0].startedAt))  \(rounds[0].id.prefix(8))
+                """)
 
         let versus = try ok("stats", "head-to-head", "Ann", "Ben", "--json")
-        #expect(versus.hasPrefix(#"{"averageStrokeDifference":-1.33,"lastMeetings":[{"course":"Tiny","opponentStrokes":9,"playerStrokes":9,"result":"tie","round":"\#(rounds[2].id)","startedAt":\#(rounds[2].startedAt)}"#), "\(versus)")
-        #expect(versus.hasSuffix(#""losses":0,"opponent":{"name":"Ben","playerID":"\#(ben)"},"player":{"name":"Ann","playerID":"\#(ann)"},"sharedRounds":3,"ties":2,"wins":1}"#), "\(versus)")
-        #expect(try ok("stats", "head-to-head", "Ann", "Ben") == """
-            Ann vs Ben · 3 shared rounds · 1 won, 0 lost, 2 tied · average difference -1.33 strokes
+        #expect(
+            versus.hasPrefix(
+                #"{"averageStrokeDifference":-1.33,"lastMeetings":[{"course":"Tiny","opponentStrokes":9,"playerStrokes":9,"result":"tie","round":"\#(rounds[2].id)","startedAt":\#(rounds[2].startedAt)}"#
+            ), "\(versus)")
+        #expect(
+            versus.hasSuffix(
+                #""losses":0,"opponent":{"name":"Ben","playerID":"\#(ben)"},"player":{"name":"Ann","playerID":"\#(ann)"},"sharedRounds":3,"ties":2,"wins":1}"#
+            ), "\(versus)")
+        #expect(
+            try ok("stats", "head-to-head", "Ann", "Ben") == """
+                Ann vs Ben · 3 shared rounds · 1 won, 0 lost, 2 tied · average difference -1.33 strokes
 
-            last meetings
-            Date        Course  Ann  Ben  Result  Round
-            \(day(rounds[2].startedAt))  Tiny      9    9  tie     \(rounds[2].id.prefix(8))
-            \(day(rounds[1].startedAt))  Tiny     10   10  tie     \(rounds[1].id.prefix(8))
-            \(day(rounds[0].startedAt))  Tiny      9   13  win     \(rounds[0].id.prefix(8))
-            """)
+                last meetings
+                Date        Course  Ann  Ben  Result  Round
+                \(day(rounds[2].startedAt))  Tiny      9    9  tie     \(rounds[2].id.prefix(8))
+                \(day(rounds[1].startedAt))  Tiny     10   10  tie     \(rounds[1].id.prefix(8))
+                \(day(rounds[0].startedAt))  Tiny      9   13  win     \(rounds[0].id.prefix(8))
+                """)
 
         let hole1 = #"{"averageRelativeToPar":-0.17,"averageStrokes":2.83,"cards":6,"hole":1,"par":3}"#
         let hole3 = #"{"averageRelativeToPar":0.17,"averageStrokes":4.17,"cards":6,"hole":3,"par":4}"#
-        #expect(try ok("stats", "course", "Tiny", "--json") == #"{"cards":6,"course":"Tiny","courseID":"\#(course)","easiest":\#(hole1),"hardest":\#(hole3),"holes":[\#(hole1),{"averageRelativeToPar":0,"averageStrokes":3,"cards":6,"hole":2,"par":3},\#(hole3)],"roundsPlayed":3}"#)
-        #expect(try ok("stats", "course", "Tiny") == """
-            Tiny · 3 rounds · 6 cards · hardest hole 3 (+0.17) · easiest hole 1 (-0.17)
-            Hole  Par  Average  vs par  Cards
-               1    3     2.83   -0.17      6
-               2    3     3.00    0.00      6
-               3    4     4.17   +0.17      6
-            """)
+        #expect(
+            try ok("stats", "course", "Tiny", "--json")
+                == #"{"cards":6,"course":"Tiny","courseID":"\#(course)","easiest":\#(hole1),"hardest":\#(hole3),"holes":[\#(hole1),{"averageRelativeToPar":0,"averageStrokes":3,"cards":6,"hole":2,"par":3},\#(hole3)],"roundsPlayed":3}"#
+        )
+        #expect(
+            try ok("stats", "course", "Tiny") == """
+                Tiny · 3 rounds · 6 cards · hardest hole 3 (+0.17) · easiest hole 1 (-0.17)
+                Hole  Par  Average  vs par  Cards
+                   1    3     2.83   -0.17      6
+                   2    3     3.00    0.00      6
+                   3    4     4.17   +0.17      6
+                """)
         #expect(try ok("stats", "course", "Morley Field") == "no completed round on Morley Field yet")
         #expect(try ok("stats", "player", "Ben", "--json").contains(#""roundsPlayed":3"#))
     }

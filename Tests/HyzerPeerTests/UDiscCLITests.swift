@@ -27,14 +27,19 @@ import Testing
     @Test func everyShapeImportsOnceAndAnExportReimportsToTheSameDigest() throws {
         _ = try ok(["init", "--name", "phone", "--owner", "Spence"])
         let courses = [
-            "Scarlett Woods Disc Golf Course · Main", "Centennial Park DGC · Red (Short) Tees - Summer 2021", "White Spruce Park · Red Tees (Short)",
+            "Scarlett Woods Disc Golf Course · Main", "Centennial Park DGC · Red (Short) Tees - Summer 2021",
+            "White Spruce Park · Red Tees (Short)",
             "Marilyn Bell Park Disc Golf Course · Main", "Bayview · Bayview - Right Deadly", "Talin Frisbeegolfpuisto · Tali 2022",
-            "Oittaan Ulkoilualue - Camping · Oittaa Frisbeegolf Espoo Camping (talvi 2022)", "Siltamäki · Väylät 4 -18", "Puolarmaari · Standard",
+            "Oittaan Ulkoilualue - Camping · Oittaa Frisbeegolf Espoo Camping (talvi 2022)", "Siltamäki · Väylät 4 -18",
+            "Puolarmaari · Standard",
             "Grani DiscGolfPark · Grani 2x9", "Bikkjestykket · Høst 2023",
         ]
         // Rounds are imported oldest first across the files; Spence, the owner, is matched by name.
-        let players = ["Cvance", "Pink Leopard", "Esko", "Timi", "Sami + Tume + Esko", "Sami", "Tume", "bäkkäriE", "Player 1", "Player 2", "Player 3"]
-        let expected = (courses.map { "created course \($0)" } + players.map { "created player \($0)" } + ["12 rounds imported, 0 already held"])
+        let players = [
+            "Cvance", "Pink Leopard", "Esko", "Timi", "Sami + Tume + Esko", "Sami", "Tume", "bäkkäriE", "Player 1", "Player 2", "Player 3",
+        ]
+        let expected =
+            (courses.map { "created course \($0)" } + players.map { "created player \($0)" } + ["12 rounds imported, 0 already held"])
             .joined(separator: "\n")
         #expect(try ok(["import", "--udisc"] + Self.files) == expected)
         let imported = try digest()
@@ -60,20 +65,35 @@ import Testing
     static let par = "Par,Tiny,Main,2024-05-01 10:00,9,,3,3,3"
 
     static let refusals: [(name: String, text: String, error: String)] = [
-        ("total.csv", [header, par, "Ann,Tiny,Main,2024-05-01 10:00,10,0,3,3,3"].joined(separator: "\n"),
-         "row 3 (Ann) says Total 10 but its holes add up to 9"),
-        ("plusminus.csv", [header, par, "Ann,Tiny,Main,2024-05-01 10:00,9,1,3,3,3"].joined(separator: "\n"),
-         "row 3 (Ann) says +/- 1 but its holes are E against the par of the holes played"),
-        ("parless.csv", [header, "Ann,Tiny,Main,2024-05-01 10:00,9,0,3,3,3"].joined(separator: "\n"),
-         "row 2 has no Par row above it for Tiny (Main) on 2024-05-01 10:00"),
-        ("strokes.csv", [header, par, "Ann,Tiny,Main,2024-05-01 10:00,18,9,12,3,3"].joined(separator: "\n"),
-         "row 3 (Ann) has 12 strokes on hole 1; a hole's score is 1 to 10 strokes"),
-        ("letters.csv", [header, par, "Ann,Tiny,Main,2024-05-01 10:00,9,0,3,x,3"].joined(separator: "\n"),
-         "row 3 has 'x' as hole 2, which is not a whole number"),
-        ("twice.csv", [header, par, "Ann,Tiny,Main,2024-05-01 10:00,9,0,3,3,3", "ann ,Tiny,Main,2024-05-01 10:00,9,0,3,3,3"].joined(separator: "\n"),
-         "row 4 names ann a second time in the round of Tiny on 2024-05-01 10:00"),
-        ("header.csv", "Name,Course,When,Score\nAnn,Tiny,2024-05-01,9",
-         "it is not a UDisc scorecard export: the header needs PlayerName, CourseName, LayoutName, a date, Total and +/- columns"),
+        (
+            "total.csv", [header, par, "Ann,Tiny,Main,2024-05-01 10:00,10,0,3,3,3"].joined(separator: "\n"),
+            "row 3 (Ann) says Total 10 but its holes add up to 9"
+        ),
+        (
+            "plusminus.csv", [header, par, "Ann,Tiny,Main,2024-05-01 10:00,9,1,3,3,3"].joined(separator: "\n"),
+            "row 3 (Ann) says +/- 1 but its holes are E against the par of the holes played"
+        ),
+        (
+            "parless.csv", [header, "Ann,Tiny,Main,2024-05-01 10:00,9,0,3,3,3"].joined(separator: "\n"),
+            "row 2 has no Par row above it for Tiny (Main) on 2024-05-01 10:00"
+        ),
+        (
+            "strokes.csv", [header, par, "Ann,Tiny,Main,2024-05-01 10:00,18,9,12,3,3"].joined(separator: "\n"),
+            "row 3 (Ann) has 12 strokes on hole 1; a hole's score is 1 to 10 strokes"
+        ),
+        (
+            "letters.csv", [header, par, "Ann,Tiny,Main,2024-05-01 10:00,9,0,3,x,3"].joined(separator: "\n"),
+            "row 3 has 'x' as hole 2, which is not a whole number"
+        ),
+        (
+            "twice.csv",
+            [header, par, "Ann,Tiny,Main,2024-05-01 10:00,9,0,3,3,3", "ann ,Tiny,Main,2024-05-01 10:00,9,0,3,3,3"].joined(separator: "\n"),
+            "row 4 names ann a second time in the round of Tiny on 2024-05-01 10:00"
+        ),
+        (
+            "header.csv", "Name,Course,When,Score\nAnn,Tiny,2024-05-01,9",
+            "it is not a UDisc scorecard export: the header needs PlayerName, CourseName, LayoutName, a date, Total and +/- columns"
+        ),
     ]
 
     @Test(arguments: refusals)
@@ -94,6 +114,9 @@ import Testing
         _ = try ok(["init", "--name", "laptop"])
         let result = try cli.run(["import", "--udisc", Self.files[1]])
         #expect(result.status == 1)
-        #expect(result.stderr == "error: imported rounds are organized by this device's owner, and it has none; create the store with `init --owner NAME`\n")
+        #expect(
+            result.stderr
+                == "error: imported rounds are organized by this device's owner, and it has none; create the store with `init --owner NAME`\n"
+        )
     }
 }

@@ -26,7 +26,8 @@ import Testing
         let process = try cli.start(["serve", "--listen", "127.0.0.1:0"] + extra)
         let output = OutputCollector(process.standardOutput as! Pipe)
         _ = OutputCollector(process.standardError as! Pipe)
-        #expect(output.wait { $0.contains("web on ") && $0.contains("listening on ") && $0.hasSuffix("\n") }, "no web line: \(output.output)")
+        #expect(
+            output.wait { $0.contains("web on ") && $0.contains("listening on ") && $0.hasSuffix("\n") }, "no web line: \(output.output)")
         let line = output.output.split(separator: "\n").first { $0.hasPrefix("web on ") } ?? ""
         return (process, output, String(line.dropFirst("web on ".count)))
     }
@@ -54,12 +55,14 @@ import Testing
         let (server, _, url) = try Self.serveWeb(cli, ["--http", "127.0.0.1:0"])
         #expect(url.hasPrefix("http://127.0.0.1:") && url.hasSuffix("/"), "\(url)")
         let port = Self.port(url)
-        for (path, arguments) in [("/api/rounds/\(round)/standings", ["standings", round, "--json"]),
-                                  ("/api/rounds/\(round)/players/Ben", ["breakdown", round, "--player", "Ben", "--json"]),
-                                  ("/api/rounds/\(round)/discrepancies", ["discrepancies", round, "--json"]),
-                                  ("/api/rounds/\(round)", ["round", "show", round, "--json"]),
-                                  ("/api/rounds", ["round", "list", "--json"]), ("/api/players", ["player", "list", "--json"]),
-                                  ("/api/history", ["history", "--json"])] {
+        for (path, arguments) in [
+            ("/api/rounds/\(round)/standings", ["standings", round, "--json"]),
+            ("/api/rounds/\(round)/players/Ben", ["breakdown", round, "--player", "Ben", "--json"]),
+            ("/api/rounds/\(round)/discrepancies", ["discrepancies", round, "--json"]),
+            ("/api/rounds/\(round)", ["round", "show", round, "--json"]),
+            ("/api/rounds", ["round", "list", "--json"]), ("/api/players", ["player", "list", "--json"]),
+            ("/api/history", ["history", "--json"]),
+        ] {
             let response = try await HTTPProbe.fetch(port: port, path: path)
             #expect(response.status == 200)
             #expect(response.body == (try cli.run(arguments).output), "\(path)")
@@ -115,8 +118,12 @@ import Testing
         var metrics = ""
         for _ in 0..<200 {
             metrics = try await HTTPProbe.fetch(port: Self.port(url), path: "/metrics").body
-            if value(metrics, "hyzer_peer_connections_ended_total") == 2, let ingested = value(metrics, "hyzer_ops_ingested_total"), ingested >= 2,
-                value(metrics, "hyzer_ingest_latency_seconds_count") == ingested { break }
+            if value(metrics, "hyzer_peer_connections_ended_total") == 2, let ingested = value(metrics, "hyzer_ops_ingested_total"),
+                ingested >= 2,
+                value(metrics, "hyzer_ingest_latency_seconds_count") == ingested
+            {
+                break
+            }
             try await Task.sleep(for: .milliseconds(25))
         }
         #expect(value(metrics, "hyzer_peer_connections_ended_total") == 2, "\(metrics)")

@@ -22,7 +22,9 @@ import Testing
         let run = try BinaryRunner(store: store.url).run("simulate", "--seed", "4", "--swarm", "--profile", "quick", "--json")
         #expect(run.status == 0, "\(run)")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
-        for key in ["seed", "converged", "traceHash", "standingsDigest", "simulatedSeconds", "opsCreated", "bytesSent", "coverage", "reproduction"] {
+        for key in [
+            "seed", "converged", "traceHash", "standingsDigest", "simulatedSeconds", "opsCreated", "bytesSent", "coverage", "reproduction",
+        ] {
             #expect(json[key] != nil, "missing \(key)")
         }
         #expect(json["converged"] as? Bool == true)

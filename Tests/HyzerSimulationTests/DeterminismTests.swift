@@ -35,8 +35,9 @@ import Testing
 
     @Test func generatorIsXoshiro256StarStar() {
         var random = SimulationRandom(seed: 42)
-        #expect([random.next(), random.next(), random.next(), random.next()] == [
-            0x1578_0b2e_0c2e_c716, 0x6104_d986_6d11_3a7e, 0xae17_5332_39e4_99a1, 0xecb8_ad47_03b3_60a1,
-        ])
+        #expect(
+            [random.next(), random.next(), random.next(), random.next()] == [
+                0x1578_0b2e_0c2e_c716, 0x6104_d986_6d11_3a7e, 0xae17_5332_39e4_99a1, 0xecb8_ad47_03b3_60a1,
+            ])
     }
 }

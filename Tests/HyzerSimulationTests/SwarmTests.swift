@@ -25,7 +25,10 @@ import Testing
         ] {
             #expect(coverage[required] > 0, "the swarm never reached \(required)")
         }
-        #expect(runs.contains { $0.configuration.watch && $0.configuration.network.offlinePeriods > 0 && $0.configuration.clocks.maxSkewSeconds > 0 })
+        #expect(
+            runs.contains {
+                $0.configuration.watch && $0.configuration.network.offlinePeriods > 0 && $0.configuration.clocks.maxSkewSeconds > 0
+            })
         #expect(runs.allSatisfy { $0.reproduction == "hyzer-peer simulate --seed \($0.seed) --swarm --profile quick" })
     }
 

@@ -26,7 +26,9 @@ import Testing
     @Test func reproductionLinesRoundTrip() throws {
         let request = SimulationRequest(
             seed: 42, swarm: true, profile: .quick, overrides: .init(phones: 3, watch: true, laptop: false, hours: 1.5, holes: 9))
-        #expect(request.commandLine == "hyzer-peer simulate --seed 42 --swarm --profile quick --phones 3 --watch --no-laptop --hours 1.5 --holes 9")
+        #expect(
+            request.commandLine
+                == "hyzer-peer simulate --seed 42 --swarm --profile quick --phones 3 --watch --no-laptop --hours 1.5 --holes 9")
         #expect(SimulationRequest(commandLine: request.commandLine) == request)
         #expect(SimulationRequest(commandLine: "hyzer-peer simulate --seed 7").map(\.configuration) == .standard(seed: 7))
         #expect(SimulationRequest(commandLine: "hyzer-peer simulate --bogus") == nil)
@@ -36,7 +38,9 @@ import Testing
         let configurations = (1...40).map { SimulationConfiguration.drawn(seed: $0, profile: .full) }
         #expect(Set(configurations.map(\.phones)).count >= 4)
         #expect(configurations.contains { $0.network.lossRate == 0 } && configurations.contains { $0.network.lossRate > 0.1 })
-        #expect(configurations.contains { $0.crashes.crashesPerDeviceHour == 0 } && configurations.contains { $0.crashes.crashesPerDeviceHour > 1 })
+        #expect(
+            configurations.contains { $0.crashes.crashesPerDeviceHour == 0 }
+                && configurations.contains { $0.crashes.crashesPerDeviceHour > 1 })
         #expect(configurations.contains { $0.network.maxOfflineMinutes > 120 })
         #expect(configurations.allSatisfy { $0.problem() == nil })
     }

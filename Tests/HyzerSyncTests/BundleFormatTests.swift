@@ -75,7 +75,8 @@ import Testing
 
         // A bundle without segments publishes the sender's vector.
         let vectorOnly = DeltaBundle(groupID: testGroup.id, sender: ann.author, senderVector: bundle.senderVector, segments: [])
-        #expect(try DeltaBundle(decoding: vectorOnly.encoded(signedBy: ann.replica.signature(of:)), expectedGroup: testGroup.id) == vectorOnly)
+        #expect(
+            try DeltaBundle(decoding: vectorOnly.encoded(signedBy: ann.replica.signature(of:)), expectedGroup: testGroup.id) == vectorOnly)
     }
 
     @Test func anExportCarriesEveryOpAndIsSealed() throws {

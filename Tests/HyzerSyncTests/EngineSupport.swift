@@ -14,8 +14,10 @@ struct EngineSide {
     var opsIngested = 0
     var bundlesIngested = 0
 
-    init(_ peer: Peer, role: Handshake.Role, mode: SyncSession.Mode, budget: BundleBudget = BundleBudget(),
-         configuration: SyncEngine.Configuration = .init(), now: UInt64 = 0) throws {
+    init(
+        _ peer: Peer, role: Handshake.Role, mode: SyncSession.Mode, budget: BundleBudget = BundleBudget(),
+        configuration: SyncEngine.Configuration = .init(), now: UInt64 = 0
+    ) throws {
         self.peer = peer
         let replica = peer.replica
         engine = SyncEngine(
@@ -77,7 +79,8 @@ struct EnginePair {
             case .ingest(let bundle):
                 sides[index].opsIngested += try replica.ingest(bundle.segments).opsApplied
                 sides[index].bundlesIngested += 1
-                pending = sides[index].engine.ingested(senderVector: bundle.senderVector, localVector: try replica.versionVector(), now: now)[...]
+                pending =
+                    sides[index].engine.ingested(senderVector: bundle.senderVector, localVector: try replica.versionVector(), now: now)[...]
                     + pending
             case .close(let failure):
                 sides[index].failure = failure

@@ -52,7 +52,8 @@ struct UnreadableDirectoryFolder: SharedFolder {
     var identity: String { base.identity }
     func list(_ directory: String) throws -> [FolderEntry] {
         guard directory != unreadable else {
-            throw FolderError(path: base.root.appendingPathComponent(directory).path, reason: "the directory cannot be read (check its permissions)")
+            throw FolderError(
+                path: base.root.appendingPathComponent(directory).path, reason: "the directory cannot be read (check its permissions)")
         }
         return try base.list(directory)
     }
@@ -232,7 +233,8 @@ struct UnreadableFilesFolder: SharedFolder {
         let ben = try Peer("bjorns-phone", owner: "Björn Borg", keySeed: 56, start: baseTime + 1_000)
         try ann.replica.addPlayer(name: "Paul McBeth")
         try ann.replica.addCourse(name: "Secret Meadow Park", pars: [3, 4, 3, 5])
-        let round = try ann.replica.startRound(course: "Secret Meadow Park", players: ["Annika Sörenstam", "Paul McBeth"], guests: ["Guest Gertrude"])
+        let round = try ann.replica.startRound(
+            course: "Secret Meadow Park", players: ["Annika Sörenstam", "Paul McBeth"], guests: ["Guest Gertrude"])
         try ann.replica.recordScore(round: round.id.lowercased, player: "Guest Gertrude", hole: 1, strokes: 3)
         try ann.sync(shared)
         try ben.sync(shared)
@@ -410,10 +412,15 @@ struct UnreadableFilesFolder: SharedFolder {
                 return (try shared.plant(sealed, member: ann), "the signature of its sender \(ann.short) does not verify")
             case .opSignedByAnotherAuthorThanItNames:
                 let ops = try newOps.verifiedOps()
-                let forged = SignedOp(author: ann, sequence: ops[0].sequence, previousHash: ops[0].previousHash, tail: ops[0].tail, signature: nil)
-                    .with(signature: trio.mallory.keys.sign(SignedOp.signedMessage(hash: ops[0].hash)))
+                let forged = SignedOp(
+                    author: ann, sequence: ops[0].sequence, previousHash: ops[0].previousHash, tail: ops[0].tail, signature: nil
+                )
+                .with(signature: trio.mallory.keys.sign(SignedOp.signedMessage(hash: ops[0].hash)))
                 let sealed = try trio.mallory.sealedBundle([AuthorSegment(ops: [forged])])
-                return (try shared.plant(sealed, member: trio.mallory.author), "the signature of author \(ann.short)'s op \(ops[0].sequence) does not verify")
+                return (
+                    try shared.plant(sealed, member: trio.mallory.author),
+                    "the signature of author \(ann.short)'s op \(ops[0].sequence) does not verify"
+                )
             }
         }
 

@@ -14,7 +14,9 @@ import Testing
         listenerPeer = try Peer("listener", keySeed: 2)
     }
 
-    func handshake(_ role: Handshake.Role, _ peer: Peer, group: GroupMembership = testGroup, sign: (([UInt8]) -> [UInt8])? = nil) -> Handshake {
+    func handshake(_ role: Handshake.Role, _ peer: Peer, group: GroupMembership = testGroup, sign: (([UInt8]) -> [UInt8])? = nil)
+        -> Handshake
+    {
         let replica = peer.replica
         return Handshake(role: role, author: peer.author, sign: sign ?? { replica.signature(of: $0) }, group: group)
     }
@@ -29,7 +31,9 @@ import Testing
         #expect(two.count == Handshake.helloBytes)
         guard case .send(let three) = try dialer.receive(two) else { Issue.record("no dialer identity"); return }
         #expect(three.count == Handshake.identityBytes)
-        guard case .established(let listenerKeys, let four?) = try listener.receive(three) else { Issue.record("listener not established"); return }
+        guard case .established(let listenerKeys, let four?) = try listener.receive(three) else {
+            Issue.record("listener not established"); return
+        }
         #expect(four.count == Handshake.identityBytes)
         guard case .established(let dialerKeys, nil) = try dialer.receive(four) else { Issue.record("dialer not established"); return }
         #expect(listenerKeys.peer == dialerPeer.author)

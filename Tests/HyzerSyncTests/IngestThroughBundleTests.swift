@@ -54,7 +54,8 @@ import Testing
         let genuine = try ann.segment(of: ann.author)
         let forged = SignedOp(
             keys: mallory.keys, author: ann.author, sequence: genuine.lastSequence + 1, previousHash: try ann.headHash(),
-            clock: HLCTimestamp(physicalMilliseconds: baseTime + 5_000), payload: .playerRenamed(playerID: try ann.replica.resolvePlayer("Ben"), displayName: "Mallory's Ben"))
+            clock: HLCTimestamp(physicalMilliseconds: baseTime + 5_000),
+            payload: .playerRenamed(playerID: try ann.replica.resolvePlayer("Ben"), displayName: "Mallory's Ben"))
         let chain = AuthorSegment(
             author: ann.author, firstSequence: 1, previousHash: SignedOp.noPreviousHash,
             tails: genuine.tails + [forged.tail], lastSignature: try #require(forged.signature))

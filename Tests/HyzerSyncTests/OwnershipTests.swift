@@ -51,14 +51,16 @@ import Testing
         /// The round's evaluation, after checking every replica derives the same one.
         func evaluation(sourceLocation: SourceLocation = #_sourceLocation) throws -> RoundEvaluation {
             let evaluations = try all.map { try #require(try $0.replica.roundView(round.id), sourceLocation: sourceLocation).evaluation }
-            #expect(evaluations.allSatisfy { $0 == evaluations[0] }, "every replica evaluates the round alike", sourceLocation: sourceLocation)
+            #expect(
+                evaluations.allSatisfy { $0 == evaluations[0] }, "every replica evaluates the round alike", sourceLocation: sourceLocation)
             return evaluations[0]
         }
 
         /// The owners of `player` on every replica, after checking they agree.
         func owners(of player: ParticipantID, sourceLocation: SourceLocation = #_sourceLocation) throws -> Set<AuthorID> {
             let ownerships = try all.map { try $0.replica.ownership() }
-            #expect(ownerships.allSatisfy { $0 == ownerships[0] }, "every replica derives the same ownership", sourceLocation: sourceLocation)
+            #expect(
+                ownerships.allSatisfy { $0 == ownerships[0] }, "every replica derives the same ownership", sourceLocation: sourceLocation)
             return ownerships[0].owners[player] ?? []
         }
     }
@@ -82,9 +84,10 @@ import Testing
 
         // The ops the commands refuse, written anyway.
         try club.ben.appendRaw(
-            .scoreRecorded(ScoreRecord(
-                roundID: club.round.id, hole: 1, player: .player(UUID(uuidString: club.benID)!), strokes: 5,
-                supersedes: [fromAnn.id, fromBen.id], reportedBy: nil)),
+            .scoreRecorded(
+                ScoreRecord(
+                    roundID: club.round.id, hole: 1, player: .player(UUID(uuidString: club.benID)!), strokes: 5,
+                    supersedes: [fromAnn.id, fromBen.id], reportedBy: nil)),
             at: baseTime + 61_000)
         try club.ben.appendRaw(.roundFinished(roundID: club.round.id, force: true), at: baseTime + 62_000)
         try club.sync()
@@ -111,9 +114,10 @@ import Testing
             try club.watch.replica.resolve(round: club.roundID, player: "Ben", hole: 1, strokes: 4)
         }
         try club.watch.appendRaw(
-            .scoreRecorded(ScoreRecord(
-                roundID: club.round.id, hole: 1, player: .player(UUID(uuidString: club.benID)!), strokes: 4,
-                supersedes: [fromAnn.id, fromBen.id], reportedBy: nil)),
+            .scoreRecorded(
+                ScoreRecord(
+                    roundID: club.round.id, hole: 1, player: .player(UUID(uuidString: club.benID)!), strokes: 4,
+                    supersedes: [fromAnn.id, fromBen.id], reportedBy: nil)),
             at: baseTime + 61_000)
         try club.watch.appendRaw(.roundFinished(roundID: club.round.id, force: true), at: baseTime + 62_000)
         try club.sync()

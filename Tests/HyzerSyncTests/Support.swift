@@ -11,7 +11,6 @@ typealias DeltaBundle = HyzerSync.Bundle
 
 // MARK: Determinism
 
-
 /// 2024-06-01T00:00:00Z: a plausible "now" for tests.
 let baseTime: UInt64 = 1_717_200_000_000
 
@@ -210,7 +209,9 @@ func syncUntilQuiet(
         for peer in rng.shuffled(peers) {
             let report = try peer.sync(shared)
             if expectClean { #expect(report.rejected.isEmpty, "\(report.rejected)", sourceLocation: sourceLocation) }
-            if report.bundlesWritten + report.bundlesRead + report.bundlesRetired + report.bundlesDeleted + report.opsIngested > 0 || report.vectorPublished {
+            if report.bundlesWritten + report.bundlesRead + report.bundlesRetired + report.bundlesDeleted + report.opsIngested > 0
+                || report.vectorPublished
+            {
                 moved = true
             }
         }

@@ -126,7 +126,7 @@ import Testing
     @Test func aPeerThatDoesNotCompleteTheHandshakeTimesOut() throws {
         var listener = try EngineSide(a, role: .listener, mode: .live, now: 500).engine
         #expect(listener.tick(now: 5_499).isEmpty)
-        #expect(listener.tick(now: 5_500) .closedWith == .handshakeTimeout)
+        #expect(listener.tick(now: 5_500).closedWith == .handshakeTimeout)
         #expect(listener.peer == nil)
     }
 

@@ -8,8 +8,14 @@ import Testing
 /// `/metrics` follows the Prometheus text exposition format (0.0.4) line by line.
 @Suite struct MetricsTests {
     /// A sample line: name, optional labels, value, optional timestamp.
-    static var sample: Regex<AnyRegexOutput> { Regex(#/^[a-zA-Z_:][a-zA-Z0-9_:]*(\{([a-zA-Z_][a-zA-Z0-9_]*="([^"\\\n]|\\[\\"n])*")(,[a-zA-Z_][a-zA-Z0-9_]*="([^"\\\n]|\\[\\"n])*")*,?\})? ([-+]?([0-9]*\.?[0-9]+([eE][-+]?[0-9]+)?|Inf|NaN))( -?[0-9]+)?$/#) }
-    static var type: Regex<(Substring, Substring, Substring)> { #/^# TYPE ([a-zA-Z_:][a-zA-Z0-9_:]*) (counter|gauge|histogram|summary|untyped)$/# }
+    static var sample: Regex<AnyRegexOutput> {
+        Regex(
+            #/^[a-zA-Z_:][a-zA-Z0-9_:]*(\{([a-zA-Z_][a-zA-Z0-9_]*="([^"\\\n]|\\[\\"n])*")(,[a-zA-Z_][a-zA-Z0-9_]*="([^"\\\n]|\\[\\"n])*")*,?\})? ([-+]?([0-9]*\.?[0-9]+([eE][-+]?[0-9]+)?|Inf|NaN))( -?[0-9]+)?$/#
+        )
+    }
+    static var type: Regex<(Substring, Substring, Substring)> {
+        #/^# TYPE ([a-zA-Z_:][a-zA-Z0-9_:]*) (counter|gauge|histogram|summary|untyped)$/#
+    }
     static var help: Regex<AnyRegexOutput> { Regex(#/^# HELP [a-zA-Z_:][a-zA-Z0-9_:]* .*$/#) }
 
     /// Checks the grammar and that every sample belongs to the metric family typed above it;

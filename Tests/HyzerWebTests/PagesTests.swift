@@ -57,8 +57,14 @@ import Testing
         #expect(standings.body == String(decoding: try DocumentEncoding.encode(StandingsDocument(view)), as: UTF8.self))
         #expect(standings.body.hasPrefix(#"{"course":"Morley Field","round":""#))
         let card = try await served.get("/api/rounds/\(served.round)/players/Ann").body
-        #expect(card == String(decoding: try DocumentEncoding.encode(view.evaluation.breakdown(player: view.round.participants[0].id)!), as: UTF8.self))
-        #expect(try await served.get("/api/rounds").body == String(decoding: try DocumentEncoding.encode(served.replica.roundDocuments()), as: UTF8.self))
+        #expect(
+            card
+                == String(
+                    decoding: try DocumentEncoding.encode(view.evaluation.breakdown(player: view.round.participants[0].id)!), as: UTF8.self)
+        )
+        #expect(
+            try await served.get("/api/rounds").body
+                == String(decoding: try DocumentEncoding.encode(served.replica.roundDocuments()), as: UTF8.self))
     }
 
     @Test func aPlayersPageDrawsTheTrendOfCompletedRounds() async throws {
@@ -66,7 +72,9 @@ import Testing
         for (index, strokes) in [4, 2, 3].enumerated() {
             let round = index == 0 ? served.round : try served.replica.startRound(course: "Morley Field", players: ["Ann"]).id.lowercased
             let holes = try served.replica.roundView(matching: round).round.holeCount
-            for hole in 1...holes { _ = try served.replica.recordScore(round: round, player: "Ann", hole: hole, strokes: hole == 1 ? strokes : 3) }
+            for hole in 1...holes {
+                _ = try served.replica.recordScore(round: round, player: "Ann", hole: hole, strokes: hole == 1 ? strokes : 3)
+            }
             _ = try served.replica.finishRound(round, force: true)
         }
         let page = try await served.get("/players/Ann").body

@@ -27,7 +27,9 @@ nonisolated(unsafe) private let waiting: [Handshake] = {
     let listenerHello = listener
     let hello = dialer.start()!
     let dialerHello = dialer
-    guard case .send(let reply) = try! listener.receive(hello), case .send = try! dialer.receive(reply) else {
+    guard case .send(let reply) = FuzzFixtures.require({ try listener.receive(hello) }),
+        case .send = FuzzFixtures.require({ try dialer.receive(reply) })
+    else {
         fatalError("the fixture handshake failed")
     }
     return [listenerHello, dialerHello, listener, dialer]

@@ -26,6 +26,6 @@ func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
 }
 
 /// The store, created when the process starts.
-nonisolated(unsafe) private let store = try! FuzzStore()
+nonisolated(unsafe) private let store = FuzzFixtures.require { try FuzzStore() }
 
 FuzzDriver.run(fuzz)

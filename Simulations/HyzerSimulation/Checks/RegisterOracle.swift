@@ -56,15 +56,21 @@ struct RegisterOracle {
         for course in courses {
             let seeded = SeededCourses.all.first { $0.id == course.id }
             let name = names[course.id]?.0 ?? seeded?.name
-            if course.name != name { return "course \(course.id.lowercased.prefix(8)) is named '\(course.name)', the last writer wrote '\(name ?? "?")'" }
+            if course.name != name {
+                return "course \(course.id.lowercased.prefix(8)) is named '\(course.name)', the last writer wrote '\(name ?? "?")'"
+            }
             for (index, par) in course.pars.enumerated() {
                 let expected = pars[course.id]?[index + 1]?.0 ?? seeded?.pars[index]
-                if par != expected { return "course '\(course.name)' hole \(index + 1) has par \(par), the last writer wrote \(expected.map(String.init) ?? "?")" }
+                if par != expected {
+                    return
+                        "course '\(course.name)' hole \(index + 1) has par \(par), the last writer wrote \(expected.map(String.init) ?? "?")"
+                }
             }
             if course.deleted != deleted.contains(course.id) { return "course '\(course.name)' deleted=\(course.deleted)" }
         }
         for player in players where player.displayName != names[player.id]?.0 {
-            return "player \(player.id.lowercased.prefix(8)) is named '\(player.displayName)', the last writer wrote '\(names[player.id]?.0 ?? "?")'"
+            return
+                "player \(player.id.lowercased.prefix(8)) is named '\(player.displayName)', the last writer wrote '\(names[player.id]?.0 ?? "?")'"
         }
         return nil
     }

@@ -47,10 +47,11 @@ struct ScoreOracle {
             case .roundFinishedCovering(let round, _, let covered):
                 finishes[round, default: []].append(Finish(round: round, device: author, clock: entry.clock, covered: covered))
             case .scoreRecorded(let score):
-                events[score.roundID, default: []].append(Event(
-                    id: entry.entityID, round: score.roundID, hole: score.hole, player: score.player.participantID,
-                    strokes: score.strokes, supersedes: score.supersedes, device: author, clock: entry.clock,
-                    sequence: entry.sequence))
+                events[score.roundID, default: []].append(
+                    Event(
+                        id: entry.entityID, round: score.roundID, hole: score.hole, player: score.player.participantID,
+                        strokes: score.strokes, supersedes: score.supersedes, device: author, clock: entry.clock,
+                        sequence: entry.sequence))
             default:
                 break
             }
@@ -71,7 +72,8 @@ struct ScoreOracle {
         let finish = (finishes[round.id] ?? []).filter { organizerDevices.contains($0.device) }
             .min { ($0.clock, $0.device) < ($1.clock, $1.device) }
         if view.evaluation.finish?.createdAt != finish?.clock || view.evaluation.finish?.deviceID != finish?.device {
-            return "round \(round.id.lowercased.prefix(8)): the valid finish is \(String(describing: finish?.clock)), views say \(String(describing: view.evaluation.finish?.createdAt))"
+            return
+                "round \(round.id.lowercased.prefix(8)): the valid finish is \(String(describing: finish?.clock)), views say \(String(describing: view.evaluation.finish?.createdAt))"
         }
         let valid = (events[round.id] ?? []).filter { event in
             guard let finish else { return true }
@@ -98,13 +100,15 @@ struct ScoreOracle {
                 let leaves = valid.filter { $0.player == participant.id && $0.hole == hole && !superseded.contains($0.id) }
                     .sorted { ($0.clock, $0.id.lowercased) < ($1.clock, $1.id.lowercased) }
                 let score = view.evaluation.score(player: participant.id, hole: hole)
-                let where_ = "round \(round.id.lowercased.prefix(8)) \(participant.name) hole \(hole)"
+                let place = "round \(round.id.lowercased.prefix(8)) \(participant.name) hole \(hole)"
                 if Set(score.leaves.map(\.id)) != Set(leaves.map(\.id)) {
-                    return "\(where_): the leaves are \(leaves.map { "\($0.strokes)@\($0.clock)" }), views show \(score.leaves.map { "\($0.strokeCount)@\($0.createdAt)" })"
+                    return
+                        "\(place): the leaves are \(leaves.map { "\($0.strokes)@\($0.clock)" }), views show \(score.leaves.map { "\($0.strokeCount)@\($0.createdAt)" })"
                 }
                 let disputed = Set(leaves.map(\.strokes)).count > 1
                 if score.isDisputed != disputed || score.strokes != leaves.first?.strokes {
-                    return "\(where_): expected \(leaves.first.map { "\($0.strokes)" } ?? "no score")\(disputed ? " (disputed)" : ""), views show \(score.strokes.map { "\($0)" } ?? "no score")\(score.isDisputed ? " (disputed)" : "")"
+                    return
+                        "\(place): expected \(leaves.first.map { "\($0.strokes)" } ?? "no score")\(disputed ? " (disputed)" : ""), views show \(score.strokes.map { "\($0)" } ?? "no score")\(score.isDisputed ? " (disputed)" : "")"
                 }
             }
         }
@@ -118,7 +122,9 @@ struct ScoreOracle {
         var disputes = 0
         for round in events.keys.sorted(by: { $0.lowercased < $1.lowercased }) {
             var firsts: [String: [Event]] = [:]
-            for event in events[round]! where event.supersedes.isEmpty { firsts["\(event.player)#\(event.hole)", default: []].append(event) }
+            for event in events[round]! where event.supersedes.isEmpty {
+                firsts["\(event.player)#\(event.hole)", default: []].append(event)
+            }
             for key in firsts.keys.sorted() {
                 let group = firsts[key]!
                 guard Set(group.map(\.device)).count > 1 else { continue }

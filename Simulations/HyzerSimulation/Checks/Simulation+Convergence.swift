@@ -41,7 +41,10 @@ extension Simulation {
         }
         guard lagging.isEmpty else {
             if world.now >= deadline {
-                throw fail(.convergence, "no convergence \(configuration.convergenceBoundMinutes) simulated minutes after the heal: " + lagging.joined(separator: "; "))
+                throw fail(
+                    .convergence,
+                    "no convergence \(configuration.convergenceBoundMinutes) simulated minutes after the heal: "
+                        + lagging.joined(separator: "; "))
             }
             scheduleIn(30_000, .convergenceCheck)
             return
@@ -66,7 +69,9 @@ extension Simulation {
             throw fail(.unexpected, "reading the converged views failed: \(error)")
         }
         if Set(digests).count > 1 {
-            throw fail(.convergence, "replicas hold every op but their digests differ: \(zip(devices, digests).map { "\($0.name)=\($1.prefix(12))" })")
+            throw fail(
+                .convergence,
+                "replicas hold every op but their digests differ: \(zip(devices, digests).map { "\($0.name)=\($1.prefix(12))" })")
         }
         let reference = snapshots[0]
         for other in snapshots.dropFirst() where other.bytes != reference.bytes {
@@ -99,8 +104,9 @@ extension Simulation {
         var count = 0
         for (round, events) in oracle.events.sorted(by: { $0.key.lowercased < $1.key.lowercased }) {
             let organizerDevices = oracle.owners[oracle.organizers[round] ?? ""] ?? []
-            guard let finish = (oracle.finishes[round] ?? []).filter({ organizerDevices.contains($0.device) })
-                .min(by: { ($0.clock, $0.device) < ($1.clock, $1.device) })
+            guard
+                let finish = (oracle.finishes[round] ?? []).filter({ organizerDevices.contains($0.device) })
+                    .min(by: { ($0.clock, $0.device) < ($1.clock, $1.device) })
             else { continue }
             count += events.filter { $0.clock > finish.clock }.count
         }

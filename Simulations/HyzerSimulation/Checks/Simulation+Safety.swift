@@ -18,7 +18,8 @@ extension Simulation {
         do {
             let vector = try self.vector(of: device.index)
             if vector[device.author] < UInt64(registry.count(device.author)) {
-                throw fail(.safety, "\(device.name) holds \(vector[device.author]) of the \(registry.count(device.author)) ops it acknowledged")
+                throw fail(
+                    .safety, "\(device.name) holds \(vector[device.author]) of the \(registry.count(device.author)) ops it acknowledged")
             }
             var below = VersionVector()
             for (author, head) in vector.sortedEntries {
@@ -29,9 +30,12 @@ extension Simulation {
             }
             for segment in try replica.delta(above: below) {
                 guard let tail = segment.tails.first, let created = registry.entry(segment.author, segment.firstSequence) else { continue }
-                let held = SignedOp(author: segment.author, sequence: segment.firstSequence, previousHash: segment.previousHash, tail: tail, signature: nil)
+                let held = SignedOp(
+                    author: segment.author, sequence: segment.firstSequence, previousHash: segment.previousHash, tail: tail, signature: nil)
                 if held.hash != created.hash {
-                    throw fail(.safety, "\(device.name) holds an op \(segment.firstSequence) of \(segment.author.short) that its author never created")
+                    throw fail(
+                        .safety,
+                        "\(device.name) holds an op \(segment.firstSequence) of \(segment.author.short) that its author never created")
                 }
             }
             let report = try replica.verify()

@@ -132,7 +132,8 @@ final class SimulatedFolderStore: @unchecked Sendable {
             for (path, leftover) in leftovers where path.hasPrefix(prefix) {
                 let name = String(path.dropFirst(prefix.count))
                 guard !name.contains("/"), let visibleAt = leftover.visibleAt[observer], visibleAt <= now else { continue }
-                entries[name] = FolderEntry(name: name, isDirectory: false, size: UInt64(leftover.bytes.count), modified: visibleAt * 1_000_000)
+                entries[name] = FolderEntry(
+                    name: name, isDirectory: false, size: UInt64(leftover.bytes.count), modified: visibleAt * 1_000_000)
             }
             for made in madeDirectories where made.hasPrefix("\(observer):" + prefix) {
                 let name = String(made.dropFirst("\(observer):".count + prefix.count))
@@ -252,6 +253,7 @@ final class SimulatedFolderStore: @unchecked Sendable {
             let from = arrival.temporaryFrom, from <= now, now < arrival.visibleAt
         else { return nil }
         counters.temporaryFilesShown += 1
-        return FolderEntry(name: ".\(name).\(file.writer).tmp", isDirectory: false, size: UInt64(version.bytes.count / 2), modified: from * 1_000_000)
+        return FolderEntry(
+            name: ".\(name).\(file.writer).tmp", isDirectory: false, size: UInt64(version.bytes.count / 2), modified: from * 1_000_000)
     }
 }

@@ -27,10 +27,11 @@ struct WorkloadPlan {
             let participants = players.count + (guest == nil ? 0 : 1)
             let truth = (0..<participants).map { _ in (0..<configuration.holes).map { _ in drawRelativeToPar(&random) } }
             let seeded = configuration.holes == 18
-            plan.cards.append(Card(
-                index: cardIndex, organizer: players[0], players: players, guest: guest,
-                courseName: seeded ? ["Morley Field", "DeLaveaga"][cardIndex % 2] : "Sim Course \(cardIndex + 1)",
-                customPars: seeded ? nil : (0..<configuration.holes).map { _ in random.integer(in: 3...5) }, truth: truth))
+            plan.cards.append(
+                Card(
+                    index: cardIndex, organizer: players[0], players: players, guest: guest,
+                    courseName: seeded ? ["Morley Field", "DeLaveaga"][cardIndex % 2] : "Sim Course \(cardIndex + 1)",
+                    customPars: seeded ? nil : (0..<configuration.holes).map { _ in random.integer(in: 3...5) }, truth: truth))
             let cardStart = roundStart + UInt64(cardIndex) * 60_000
             plan.actions.append((cardStart, .startRound(card: cardIndex)))
             for hole in 1...configuration.holes {
@@ -41,14 +42,17 @@ struct WorkloadPlan {
                     if let owner, random.chance(0.92) { recorders.append(owner) }
                     if let owner, let watch, watch.phone == owner, random.chance(settings.watchScoreRate) { recorders.append(watch.index) }
                     if owner != players[0], owner == nil || random.chance(settings.scorekeeperRate) { recorders.append(players[0]) }
-                    if owner == nil, players.count > 1, random.chance(0.3) { recorders.append(players[1 + random.below(players.count - 1)]) }
+                    if owner == nil, players.count > 1, random.chance(0.3) {
+                        recorders.append(players[1 + random.below(players.count - 1)])
+                    }
                     var previousTime: UInt64?
                     for device in recorders {
                         var time = holeTime + UInt64(random.integer(in: 0...Int(holeLength * 4 / 10)))
                         if let previousTime, random.chance(settings.sameMillisecondRate) { time = previousTime }
                         previousTime = time
                         let error = random.chance(settings.scoringErrorRate) ? (random.chance(0.5) ? 1 : -1) : 0
-                        plan.actions.append((time, .score(ScorePlan(card: cardIndex, device: device, participant: participant, hole: hole, error: error))))
+                        plan.actions.append(
+                            (time, .score(ScorePlan(card: cardIndex, device: device, participant: participant, hole: hole, error: error))))
                         if error != 0, random.chance(settings.correctionRate) {
                             let later = time + UInt64(random.integer(in: 20_000...max(20_000, Int(holeLength * 2))))
                             plan.actions.append((later, .correct(card: cardIndex, device: device, participant: participant, hole: hole)))
@@ -85,8 +89,10 @@ struct WorkloadPlan {
     private mutating func planCourseRaces(_ configuration: SimulationConfiguration, start: UInt64, random: inout SimulationRandom) {
         guard configuration.phones >= 2 else { return }
         if configuration.workload.exactTieCourseEdits {
-            actions.append((start + 1_000, .courseEdit(CourseEdit(devices: [0, 1], course: "Maple Hill", change: .rename, expectTie: true))))
-            actions.append((start + 1_000, .courseEdit(CourseEdit(devices: [0, 1], course: "Maple Hill", change: .par(hole: 4), expectTie: true))))
+            actions.append(
+                (start + 1_000, .courseEdit(CourseEdit(devices: [0, 1], course: "Maple Hill", change: .rename, expectTie: true))))
+            actions.append(
+                (start + 1_000, .courseEdit(CourseEdit(devices: [0, 1], course: "Maple Hill", change: .par(hole: 4), expectTie: true))))
         }
         let expected = configuration.workload.courseEditsPerHour * configuration.hours
         var races = Int(expected)

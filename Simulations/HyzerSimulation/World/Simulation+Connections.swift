@@ -171,7 +171,9 @@ extension Simulation {
         } catch {
             throw fail(.unexpected, "\(label): \(error)")
         }
-        record("\(label) segments=\(segments.count) applied=\(report.opsApplied) held=\(report.opsAlreadyHeld) pending=\(report.segmentsPending)")
+        record(
+            "\(label) segments=\(segments.count) applied=\(report.opsApplied) held=\(report.opsAlreadyHeld) pending=\(report.segmentsPending)"
+        )
         if !report.rejected.isEmpty {
             throw fail(.safety, "\(device.name) refused ops from \(devices[sender].name): \(report.rejected.map(\.description))")
         }

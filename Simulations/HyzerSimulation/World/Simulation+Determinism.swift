@@ -5,7 +5,8 @@ extension Simulation {
     public static func checkDeterminism(_ request: SimulationRequest) -> SimulationResult {
         let first = Simulation(request: request).run()
         let second = Simulation(request: request).run()
-        let same = first.traceHash == second.traceHash && first.storeDigest == second.storeDigest
+        let same =
+            first.traceHash == second.traceHash && first.storeDigest == second.storeDigest
             && first.standingsDigest == second.standingsDigest && first.opsCreated == second.opsCreated
         guard !same else { return first }
         let failure = SimulationFailure(

@@ -45,7 +45,9 @@ extension Simulation {
             device.ownedPlayer = try replica.identity().owner?.id
             devices.append(device)
             try capture(device)
-            record("create \(name) \(device.author.short) skew=\(clock.model.skewMilliseconds)ms drift=\(clock.model.driftPartsPerMillion)ppm folder=\(device.usesFolder)")
+            record(
+                "create \(name) \(device.author.short) skew=\(clock.model.skewMilliseconds)ms drift=\(clock.model.driftPartsPerMillion)ppm folder=\(device.usesFolder)"
+            )
         }
         for phone in 0..<phones { devices[phone].peers = (0..<phones).filter { $0 != phone } }
         if let watchIndex {
@@ -83,8 +85,12 @@ extension Simulation {
     /// A device clock: skew, drift and steps drawn within the configuration's bounds.
     private func drawClock(accurate: Bool) -> ClockModel {
         let settings = configuration.clocks
-        let skew = accurate || settings.maxSkewSeconds == 0 ? 0 : Int64(random.integer(in: -settings.maxSkewSeconds * 1_000...settings.maxSkewSeconds * 1_000))
-        let drift = accurate || settings.maxDriftPartsPerMillion == 0 ? 0 : Int64(random.integer(in: -settings.maxDriftPartsPerMillion...settings.maxDriftPartsPerMillion))
+        let skew =
+            accurate || settings.maxSkewSeconds == 0
+            ? 0 : Int64(random.integer(in: -settings.maxSkewSeconds * 1_000...settings.maxSkewSeconds * 1_000))
+        let drift =
+            accurate || settings.maxDriftPartsPerMillion == 0
+            ? 0 : Int64(random.integer(in: -settings.maxDriftPartsPerMillion...settings.maxDriftPartsPerMillion))
         var steps: [ClockModel.Step] = []
         for _ in 0..<settings.stepsPerDevice {
             let at = start + 60_000 + random.integer(in: 0...configuration.workloadMilliseconds.minus(60_000))
@@ -105,7 +111,8 @@ extension Simulation {
         }
         func offline(_ device: Int, _ window: TimeWindow) {
             schedule.addOffline(device: device, window: window)
-            queue.schedule(.note("offline \(devices[device].name) for \((window.end - window.start) / 1_000)s", .offlinePeriods), at: window.start)
+            queue.schedule(
+                .note("offline \(devices[device].name) for \((window.end - window.start) / 1_000)s", .offlinePeriods), at: window.start)
         }
         for _ in 0..<settings.offlinePeriods {
             offline(random.below(devices.count), window(maxMinutes: settings.maxOfflineMinutes))
@@ -125,14 +132,19 @@ extension Simulation {
             if let watchIndex, let paired = devices[watchIndex].pairedPhone, side.contains(paired) { side.insert(watchIndex) }
             let span = window(maxMinutes: settings.maxPartitionMinutes)
             schedule.addPartition(.symmetric(side: side, window: span))
-            queue.schedule(.note("partition \(side.sorted().map { devices[$0].name }) | rest for \((span.end - span.start) / 1_000)s", .partitions), at: span.start)
+            queue.schedule(
+                .note("partition \(side.sorted().map { devices[$0].name }) | rest for \((span.end - span.start) / 1_000)s", .partitions),
+                at: span.start)
         }
         let linked = devices.flatMap { device in device.peers.map { (device.index, $0) } }
         for _ in 0..<(linked.isEmpty ? 0 : settings.oneWayPartitions) {
             let (from, to) = linked[random.below(linked.count)]
             let span = window(maxMinutes: settings.maxPartitionMinutes)
             schedule.addPartition(.oneWay(from: from, to: to, window: span))
-            queue.schedule(.note("one-way partition \(devices[from].name) -> \(devices[to].name) for \((span.end - span.start) / 1_000)s", .oneWayPartitions), at: span.start)
+            queue.schedule(
+                .note(
+                    "one-way partition \(devices[from].name) -> \(devices[to].name) for \((span.end - span.start) / 1_000)s",
+                    .oneWayPartitions), at: span.start)
         }
         if watchIndex != nil {
             for _ in 0..<settings.watchOutOfRangePeriods {

@@ -86,7 +86,8 @@ extension Simulation {
         }
         switch outcome {
         case .done(let event):
-            plan.cards[planned.card].latestEvents[.init(device: planned.device, participant: planned.participant, hole: planned.hole)] = event.id
+            plan.cards[planned.card].latestEvents[.init(device: planned.device, participant: planned.participant, hole: planned.hole)] =
+                event.id
             if devices[planned.device].kind == .watch { coverage.count(.watchScores) }
         case .refused(.unknown(kind: "round", _)):
             retry(planned)
@@ -166,7 +167,9 @@ extension Simulation {
                 outcome = try command(device, "renames \(edit.course) to \(name)") { try $0.renameCourse(course.id.lowercased, to: name) }
             case .par(let hole):
                 let par = 3 + (offset + hole) % 3
-                outcome = try command(device, "sets \(edit.course) hole \(hole) par \(par)") { try $0.setPar(course: course.id.lowercased, hole: hole, par: par) }
+                outcome = try command(device, "sets \(edit.course) hole \(hole) par \(par)") {
+                    try $0.setPar(course: course.id.lowercased, hole: hole, par: par)
+                }
             case .deleteAndRename(let deleter) where deleter == device:
                 outcome = try command(device, "deletes \(edit.course)") { try $0.deleteCourse(course.id.lowercased) }
             case .deleteAndRename:

@@ -103,9 +103,11 @@ public struct ByteReader {
 
     public mutating func readUUID() throws(DecodingError) -> UUID {
         let raw = try readRaw(16)
-        return UUID(uuid: (
-            raw[0], raw[1], raw[2], raw[3], raw[4], raw[5], raw[6], raw[7],
-            raw[8], raw[9], raw[10], raw[11], raw[12], raw[13], raw[14], raw[15]))
+        return UUID(
+            uuid: (
+                raw[0], raw[1], raw[2], raw[3], raw[4], raw[5], raw[6], raw[7],
+                raw[8], raw[9], raw[10], raw[11], raw[12], raw[13], raw[14], raw[15]
+            ))
     }
 
     public mutating func readAuthorID() throws(DecodingError) -> AuthorID {

@@ -20,9 +20,11 @@ extension Ownership {
         // counts for the players the predecessor owns, transitively, like any link.
         var players = Set(creators.keys)
         for link in links { players.insert(link.player) }
-        let links = links + successions.flatMap { succession in
-            players.sorted().map { DeviceLink(player: $0, device: succession.successor, linkedBy: succession.predecessor) }
-        }
+        let links =
+            links
+            + successions.flatMap { succession in
+                players.sorted().map { DeviceLink(player: $0, device: succession.successor, linkedBy: succession.predecessor) }
+            }
         var owners: [ParticipantID: Set<AuthorID>] = creators.mapValues { [$0] }
         var remaining = links
         var changed = true

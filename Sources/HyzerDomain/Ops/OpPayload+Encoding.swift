@@ -132,9 +132,10 @@ extension OpPayload {
                 }
             }
             let pars = try reader.readPars()
-            self = .roundStarted(RoundStart(
-                courseID: courseID, courseName: courseName, organizer: organizer,
-                participants: participants, pars: pars))
+            self = .roundStarted(
+                RoundStart(
+                    courseID: courseID, courseName: courseName, organizer: organizer,
+                    participants: participants, pars: pars))
         case .roundFinished:
             self = .roundFinished(roundID: try reader.readUUID(), force: try reader.readBool())
         case .scoreRecorded:
@@ -149,9 +150,10 @@ extension OpPayload {
                 throw .outOfRange(field: "supersedes order")
             }
             let reportedBy: ParticipantRef? = try reader.readBool() ? try reader.readParticipantRef() : nil
-            self = .scoreRecorded(ScoreRecord(
-                roundID: roundID, hole: hole, player: player, strokes: strokes,
-                supersedes: supersedes, reportedBy: reportedBy))
+            self = .scoreRecorded(
+                ScoreRecord(
+                    roundID: roundID, hole: hole, player: player, strokes: strokes,
+                    supersedes: supersedes, reportedBy: reportedBy))
         case .deviceLinked:
             self = .deviceLinked(device: try reader.readAuthorID(), playerID: try reader.readUUID())
         case .playerAliasAdded:

@@ -79,7 +79,9 @@ public struct QuickCard: Hashable, Sendable {
         guard let score else {
             guard words.count > 1 else { throw ParseError(description: "'\(text)' has no score; \(hint)") }
             throw ParseError(
-                description: "'\(words.last!)' in '\(text)' is not a score; use strokes (3 or three) or ace, eagle, birdie, par, bogey, double bogey")
+                description:
+                    "'\(words.last!)' in '\(text)' is not a score; use strokes (3 or three) or ace, eagle, birdie, par, bogey, double bogey"
+            )
         }
         guard words.count > scoreWords else { throw ParseError(description: "'\(text)' names nobody; \(hint)") }
         return Entry(name: words.dropLast(scoreWords).joined(separator: " "), score: score, text: text)

@@ -62,7 +62,8 @@ extension Replica {
             for entry in card.entries {
                 let participant = try Self.match(entry.name, names, round: round)
                 if let earlier = seen[participant.id] {
-                    throw ReplicaError.invalidValue("\(participant.name) is on the card twice ('\(earlier)' and '\(entry.text)'); give each player once")
+                    throw ReplicaError.invalidValue(
+                        "\(participant.name) is on the card twice ('\(earlier)' and '\(entry.text)'); give each player once")
                 }
                 seen[participant.id] = entry.text
                 let strokes = entry.score.strokes(par: par)
@@ -111,11 +112,14 @@ extension Replica {
     private static func match(_ text: String, _ names: [(participant: Participant, names: [String])], round: Round) throws -> Participant {
         let folded = NameFolding.folded(text)
         let exact = names.filter { $0.names.contains(folded) }
-        let candidates = !exact.isEmpty ? exact : names.filter { entry in
-            entry.names.contains { name in
-                name.hasPrefix(folded) || name.split(separator: " ").contains { $0.hasPrefix(folded) }
+        let candidates =
+            !exact.isEmpty
+            ? exact
+            : names.filter { entry in
+                entry.names.contains { name in
+                    name.hasPrefix(folded) || name.split(separator: " ").contains { $0.hasPrefix(folded) }
+                }
             }
-        }
         switch candidates.count {
         case 1:
             return candidates[0].participant

@@ -87,7 +87,9 @@ extension Replica {
             }
             try Self.requireDistinctGuests(guests, players: try playerIDs.map { ($0, try reader.playerName($0) ?? "") })
             let count = playerIDs.count + guests.count
-            guard count >= 1 else { throw ReplicaError.invalidValue("a round needs at least one player: use --players A,B or --guest NAME") }
+            guard count >= 1 else {
+                throw ReplicaError.invalidValue("a round needs at least one player: use --players A,B or --guest NAME")
+            }
             guard count <= OpPayload.Limits.participantsMax else {
                 throw ReplicaError.invalidValue("a round has at most \(OpPayload.Limits.participantsMax) participants")
             }
@@ -125,10 +127,13 @@ extension Replica {
             // What this device holds of every author that scored in the round: the cutoff that no
             // backdated stamp can get past (docs/domain.md).
             var covered: [AuthorID: UInt64] = [:]
-            for row in try Row.fetchAll(db, sql: """
-                SELECT DISTINCT a.key, CASE WHEN a.frozenAt = 0 THEN a.headSequence ELSE a.frozenAt - 1 END
-                FROM ops o JOIN authors a ON a.id = o.author WHERE \(Schema.scoreOfRound) AND \(Schema.counts)
-                """, arguments: [Data(round.id.bytes)]) {
+            for row in try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT DISTINCT a.key, CASE WHEN a.frozenAt = 0 THEN a.headSequence ELSE a.frozenAt - 1 END
+                    FROM ops o JOIN authors a ON a.id = o.author WHERE \(Schema.scoreOfRound) AND \(Schema.counts)
+                    """, arguments: [Data(round.id.bytes)])
+            {
                 covered[AuthorID(bytes: Array(row[0] as Data))!] = UInt64(row[1] as Int64)
             }
             try append(.roundFinishedCovering(roundID: round.id, force: force, covered: covered), in: db)
@@ -165,8 +170,9 @@ extension Replica {
                 guard let round = UUID(bytes: Array(row[1] as Data)) else { continue }
                 rounds[UUID(hashPrefix: Array(row[0] as Data))] = round
             }
-            let eventID = UUID(uuidString: try Resolver.resolve(
-                event, among: rounds.keys.sorted(by: UUID.precedes).map { .init(id: $0.lowercased, name: "") }, kind: "event"))!
+            let eventID = UUID(
+                uuidString: try Resolver.resolve(
+                    event, among: rounds.keys.sorted(by: UUID.precedes).map { .init(id: $0.lowercased, name: "") }, kind: "event"))!
             let roundID = rounds[eventID]
             guard let roundID, let round = try reader.round(roundID),
                 let original = try reader.events(round: roundID).first(where: { $0.id == eventID })
@@ -181,7 +187,8 @@ extension Replica {
             else { throw ReplicaError.invalidValue("event \(eventID.lowercased) is not a valid score, so it cannot be corrected") }
             let leaves = Self.leaves(evaluation.score(player: original.playerID, hole: original.holeNumber))
             guard leaves.contains(where: { $0.id == eventID }) else {
-                throw ReplicaError.invalidValue("event \(eventID.lowercased) was already corrected; correct the newer event instead (see `hyzer-peer breakdown`)")
+                throw ReplicaError.invalidValue(
+                    "event \(eventID.lowercased) was already corrected; correct the newer event instead (see `hyzer-peer breakdown`)")
             }
             return try appendScore(
                 round: round, player: participant, hole: original.holeNumber, strokes: strokes, supersedes: [eventID], db)
@@ -232,11 +239,13 @@ extension Replica {
         for guest in guests {
             let folded = NameFolding.folded(guest)
             if guestNames.contains(folded) {
-                throw ReplicaError.invalidValue("the guest name '\(guest)' is given twice; give each guest a distinct name, like --guest '\(guest) K'")
+                throw ReplicaError.invalidValue(
+                    "the guest name '\(guest)' is given twice; give each guest a distinct name, like --guest '\(guest) K'")
             }
             if let player = taken[folded] {
                 throw ReplicaError.invalidValue(
-                    "the guest name '\(guest)' is the name of player \(player) in this round; give the guest a distinct name, like --guest '\(guest) K'")
+                    "the guest name '\(guest)' is the name of player \(player) in this round; give the guest a distinct name, like --guest '\(guest) K'"
+                )
             }
             guestNames.insert(folded)
         }
@@ -265,7 +274,8 @@ extension Replica {
 
     private func requireOrganizerDevice(_ round: Round, _ ownership: Ownership, _ reader: ViewReader) throws {
         guard ownership.device(author, owns: round.organizerID) else {
-            let name = round.participants.first { $0.id == round.organizerID }?.name
+            let name =
+                round.participants.first { $0.id == round.organizerID }?.name
                 ?? UUID(uuidString: round.organizerID).flatMap { try? reader.playerName($0) } ?? round.organizerID
             throw ReplicaError.notOrganizerDevice(round: round.id.lowercased, organizer: name)
         }

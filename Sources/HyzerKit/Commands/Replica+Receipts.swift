@@ -58,7 +58,8 @@ extension Replica {
         var count = 0
         for id in finished.sorted(by: UUID.precedes) where signed[id] == nil {
             guard let round = try reader.round(id),
-                round.participants.contains(where: { ownership.device(author, owns: $0.id) }) || ownership.device(author, owns: round.organizerID)
+                round.participants.contains(where: { ownership.device(author, owns: $0.id) })
+                    || ownership.device(author, owns: round.organizerID)
             else { continue }
             let evaluation = try reader.evaluation(round, ownership: ownership)
             guard evaluation.finish != nil else { continue }

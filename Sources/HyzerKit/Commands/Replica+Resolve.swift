@@ -49,7 +49,9 @@ extension Replica {
     static func resolveRound(_ text: String, _ reader: ViewReader) throws -> UUID {
         let ids = try reader.roundIDs()
         if text == "latest" {
-            guard let latest = ids.first else { throw ReplicaError.invalidValue("there is no round yet; start one with `hyzer-peer round start`") }
+            guard let latest = ids.first else {
+                throw ReplicaError.invalidValue("there is no round yet; start one with `hyzer-peer round start`")
+            }
             return latest
         }
         let id = try Resolver.resolve(text, among: ids.map { .init(id: $0.lowercased, name: "") }, kind: "round")

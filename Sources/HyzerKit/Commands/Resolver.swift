@@ -14,10 +14,14 @@ enum Resolver {
         let named = candidates.filter { $0.name == text }
         if named.count == 1 { return named[0].id }
         if named.count > 1 { throw ReplicaError.ambiguous(kind: kind, text: text, matches: named.map { short($0.id) }) }
-        let prefixed = lowered.isEmpty ? [] : candidates.filter { candidate in
-            candidate.id.hasPrefix(lowered)
-                || (candidate.id.hasPrefix(Participant.guestPrefix) && candidate.id.dropFirst(Participant.guestPrefix.count).hasPrefix(lowered))
-        }
+        let prefixed =
+            lowered.isEmpty
+            ? []
+            : candidates.filter { candidate in
+                candidate.id.hasPrefix(lowered)
+                    || (candidate.id.hasPrefix(Participant.guestPrefix)
+                        && candidate.id.dropFirst(Participant.guestPrefix.count).hasPrefix(lowered))
+            }
         switch prefixed.count {
         case 1: return prefixed[0].id
         case 0: throw ReplicaError.unknown(kind: kind, text: text)

@@ -20,7 +20,8 @@ enum Validation {
 
     static func pars(_ pars: [Int]) throws {
         guard (1...OpPayload.Limits.holesMax).contains(pars.count) else {
-            throw ReplicaError.invalidValue("a course has 1 to \(OpPayload.Limits.holesMax) holes; give one par per hole, like --pars 3,3,4")
+            throw ReplicaError.invalidValue(
+                "a course has 1 to \(OpPayload.Limits.holesMax) holes; give one par per hole, like --pars 3,3,4")
         }
         for par in pars { try self.par(par) }
     }

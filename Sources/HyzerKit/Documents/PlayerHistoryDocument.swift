@@ -22,9 +22,12 @@ public struct PlayerHistoryDocument: Encodable, Sendable {
         id = player.id.lowercased
         name = player.displayName
         rounds = history.compactMap { entry in
-            guard let line = entry.standings?.first(where: { $0.playerID == player.id.lowercased }), line.holesPlayed > 0 else { return nil }
+            guard let line = entry.standings?.first(where: { $0.playerID == player.id.lowercased }), line.holesPlayed > 0 else {
+                return nil
+            }
             return Entry(
-                round: entry.round, course: entry.course, finishedAt: entry.finishedAt, position: line.position, holesPlayed: line.holesPlayed,
+                round: entry.round, course: entry.course, finishedAt: entry.finishedAt, position: line.position,
+                holesPlayed: line.holesPlayed,
                 totalStrokes: line.totalStrokes, relativeToPar: line.relativeToPar, formatted: line.formatted)
         }
     }

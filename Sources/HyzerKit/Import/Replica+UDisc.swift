@@ -21,20 +21,27 @@ extension Replica {
         try write { db in
             let reader = ViewReader(db: db)
             guard let owner = try Meta.text(.owner, in: db).flatMap(UUID.init(uuidString:)) else {
-                throw ReplicaError.invalidValue("imported rounds are organized by this device's owner, and it has none; create the store with `init --owner NAME`")
+                throw ReplicaError.invalidValue(
+                    "imported rounds are organized by this device's owner, and it has none; create the store with `init --owner NAME`")
             }
             var report = UDiscImportReport()
             let aliases = try reader.aliases()
             var players: [String: [UUID]] = [:]
             for player in try reader.players() {
-                for name in Set(([player.displayName] + (aliases[player.id] ?? [])).map(NameFolding.folded)) { players[name, default: []].append(player.id) }
+                for name in Set(([player.displayName] + (aliases[player.id] ?? [])).map(NameFolding.folded)) {
+                    players[name, default: []].append(player.id)
+                }
             }
             var courses: [String: UUID] = [:]
-            for course in try reader.courses() where !course.deleted { courses[NameFolding.folded(course.name)] = courses[NameFolding.folded(course.name)] ?? course.id }
+            for course in try reader.courses() where !course.deleted {
+                courses[NameFolding.folded(course.name)] = courses[NameFolding.folded(course.name)] ?? course.id
+            }
             let ownership = try reader.ownership()
-            var held = try reader.roundIDs().compactMap { id in try reader.round(id).map { try reader.evaluation($0, ownership: ownership) } }
+            var held = try reader.roundIDs().compactMap { id in try reader.round(id).map { try reader.evaluation($0, ownership: ownership) }
+            }
             // Oldest first across every file, so imported rounds keep the order they were played in.
-            let rounds = scorecards.flatMap(\.rounds).enumerated().sorted { ($0.element.date, $0.offset) < ($1.element.date, $1.offset) }.map(\.element)
+            let rounds = scorecards.flatMap(\.rounds).enumerated().sorted { ($0.element.date, $0.offset) < ($1.element.date, $1.offset) }
+                .map(\.element)
             for round in rounds {
                 if held.contains(where: { Self.holds($0, round) }) {
                     report.roundsAlreadyHeld += 1
@@ -53,7 +60,8 @@ extension Replica {
                 for card in round.players {
                     let matches = players[NameFolding.folded(card.name)] ?? []
                     guard matches.count <= 1 else {
-                        throw ReplicaError.invalidValue("row \(card.row) names \(card.name), which matches \(matches.count) players; rename one of them first")
+                        throw ReplicaError.invalidValue(
+                            "row \(card.row) names \(card.name), which matches \(matches.count) players; rename one of them first")
                     }
                     if let id = matches.first {
                         participants.append(id)
@@ -65,17 +73,22 @@ extension Replica {
                     }
                 }
                 guard Set(participants).count == participants.count else {
-                    throw ReplicaError.invalidValue("the round of \(round.course) on \(round.date) names one player twice (by name and alias)")
+                    throw ReplicaError.invalidValue(
+                        "the round of \(round.course) on \(round.date) names one player twice (by name and alias)")
                 }
-                let start = try append(.roundStarted(RoundStart(
-                    courseID: courseID, courseName: round.courseName, organizer: .player(owner),
-                    participants: participants.map { .player($0) }, pars: round.pars)), in: db)
+                let start = try append(
+                    .roundStarted(
+                        RoundStart(
+                            courseID: courseID, courseName: round.courseName, organizer: .player(owner),
+                            participants: participants.map { .player($0) }, pars: round.pars)), in: db)
                 for (card, player) in zip(round.players, participants) {
                     for (index, strokes) in card.strokes.enumerated() {
                         guard let strokes else { continue }
-                        try append(.scoreRecorded(ScoreRecord(
-                            roundID: start.entityID, hole: index + 1, player: .player(player), strokes: strokes, supersedes: [],
-                            reportedBy: .player(owner))), in: db)
+                        try append(
+                            .scoreRecorded(
+                                ScoreRecord(
+                                    roundID: start.entityID, hole: index + 1, player: .player(player), strokes: strokes, supersedes: [],
+                                    reportedBy: .player(owner))), in: db)
                     }
                 }
                 let complete = round.players.allSatisfy { $0.strokes.allSatisfy { $0 != nil } }
@@ -92,8 +105,10 @@ extension Replica {
     public func exportUDisc() throws -> String {
         let rounds = try completedRounds().sorted { PlayedCard.chronologically($0.round, $1.round) }
         let holes = rounds.map { $0.round.holeCount }.max() ?? 18
-        var lines = [(["PlayerName", "CourseName", "LayoutName", "StartDate", "EndDate", "Total", "+/-", "RoundRating"]
-            + (1...holes).map { "Hole\($0)" }).joined(separator: ",")]
+        var lines = [
+            (["PlayerName", "CourseName", "LayoutName", "StartDate", "EndDate", "Total", "+/-", "RoundRating"]
+                + (1...holes).map { "Hole\($0)" }).joined(separator: ",")
+        ]
         for evaluation in rounds {
             let round = evaluation.round
             let parts = round.courseName.components(separatedBy: " · ")
@@ -122,10 +137,13 @@ extension Replica {
             evaluation.participants.count == round.players.count
         else { return false }
         return round.players.allSatisfy { card in
-            guard let participant = evaluation.participants.first(where: { NameFolding.folded($0.name) == NameFolding.folded(card.name) }) else {
+            guard let participant = evaluation.participants.first(where: { NameFolding.folded($0.name) == NameFolding.folded(card.name) })
+            else {
                 return false
             }
-            return card.strokes.enumerated().allSatisfy { evaluation.score(player: participant.id, hole: $0.offset + 1).strokes == $0.element }
+            return card.strokes.enumerated().allSatisfy {
+                evaluation.score(player: participant.id, hole: $0.offset + 1).strokes == $0.element
+            }
         }
     }
 

@@ -56,12 +56,16 @@ public struct UDiscScorecard: Sendable {
         for (index, cells) in csv.rows.enumerated() {
             let row = index + 2
             guard cells.contains(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty }) else { continue }
-            guard cells.count == header.count else { throw Self.error(row, "has \(cells.count) cells where the header has \(header.count)") }
+            guard cells.count == header.count else {
+                throw Self.error(row, "has \(cells.count) cells where the header has \(header.count)")
+            }
             let cell = { (column: Int) in cells[column].trimmingCharacters(in: .whitespaces) }
             let key = Key(course: cell(1), layout: cell(2), date: cell(layout.date))
             guard !key.course.isEmpty else { throw Self.error(row, "has no course name") }
             let name = cell(0)
-            let holes = try (0..<holeColumns).map { hole throws(ReplicaError) in try Self.number(cell(layout.firstHole + hole), row, "hole \(hole + 1)") }
+            let holes = try (0..<holeColumns).map { hole throws(ReplicaError) in
+                try Self.number(cell(layout.firstHole + hole), row, "hole \(hole + 1)")
+            }
             let total = try Self.number(cell(layout.total), row, "Total")
             let relative = cell(layout.plusMinus)
             if name == "Par" {
@@ -103,7 +107,10 @@ public struct UDiscScorecard: Sendable {
             }
             if !relative.isEmpty {
                 guard let given = Int(relative), given == sum - parPlayed else {
-                    throw Self.error(row, "(\(name)) says +/- \(relative) but its holes are \(ScoreFormatting.formatted(sum - parPlayed)) against the par of the holes played")
+                    throw Self.error(
+                        row,
+                        "(\(name)) says +/- \(relative) but its holes are \(ScoreFormatting.formatted(sum - parPlayed)) against the par of the holes played"
+                    )
                 }
             }
             guard !current.players.contains(where: { NameFolding.folded($0.name) == NameFolding.folded(name) }) else {
@@ -114,7 +121,9 @@ public struct UDiscScorecard: Sendable {
             }
             rounds[rounds.count - 1].players.append(Card(name: name, strokes: strokes, row: row))
         }
-        self.rounds = rounds.map { Round(course: $0.key.course, layout: $0.key.layout, date: $0.key.date, pars: $0.pars, players: $0.players) }
+        self.rounds = rounds.map {
+            Round(course: $0.key.course, layout: $0.key.layout, date: $0.key.date, pars: $0.pars, players: $0.players)
+        }
     }
 
     private struct Key: Hashable {

@@ -99,7 +99,8 @@ extension Replica {
     }
 
     private static func listIgnoredOps(_ db: Database, _ report: inout VerifyReport) throws {
-        let rows = try Row.fetchAll(db, sql: "SELECT a.key, o.sequence, o.tail FROM ops o JOIN authors a ON a.id = o.author ORDER BY a.key, o.sequence")
+        let rows = try Row.fetchAll(
+            db, sql: "SELECT a.key, o.sequence, o.tail FROM ops o JOIN authors a ON a.id = o.author ORDER BY a.key, o.sequence")
         for row in rows {
             let op = SignedOp(
                 author: AuthorID(bytes: Array(row[0] as Data))!, sequence: UInt64(row[1] as Int64),
@@ -116,37 +117,48 @@ extension Replica {
             for op in try StoredOp.scores(db, round: id) { sequences[op.entityID] = op.sequence }
             let evaluation = try reader.evaluation(round, ownership: ownership)
             for ignored in evaluation.ignoredEvents {
-                report.ignoredOps.append(.init(
-                    author: ignored.event.deviceID, sequence: sequences[ignored.event.id] ?? 0,
-                    reason: "score event \(ignored.event.id.lowercased): \(ignored.reason)"))
+                report.ignoredOps.append(
+                    .init(
+                        author: ignored.event.deviceID, sequence: sequences[ignored.event.id] ?? 0,
+                        reason: "score event \(ignored.event.id.lowercased): \(ignored.reason)"))
             }
             for finish in try StoredOp.fetch(db, from: "roundFinishes", where: "v.round = ?", arguments: [Data(id.bytes)])
             where !ownership.device(finish.author, owns: round.organizerID) {
-                report.ignoredOps.append(.init(
-                    author: finish.author, sequence: finish.sequence,
-                    reason: "finish of round \(id.lowercased) from a device that does not own its organizer"))
+                report.ignoredOps.append(
+                    .init(
+                        author: finish.author, sequence: finish.sequence,
+                        reason: "finish of round \(id.lowercased) from a device that does not own its organizer"))
             }
             for event in evaluation.eventsWithIgnoredSupersessions {
-                report.ignoredOps.append(.init(
-                    author: event.deviceID, sequence: sequences[event.id] ?? 0,
-                    reason: "score event \(event.id.lowercased) supersedes an event it may not (another device's score, and not the organizer's)"))
+                report.ignoredOps.append(
+                    .init(
+                        author: event.deviceID, sequence: sequences[event.id] ?? 0,
+                        reason:
+                            "score event \(event.id.lowercased) supersedes an event it may not (another device's score, and not the organizer's)"
+                    ))
             }
         }
         for row in try Row.fetchAll(db, sql: "SELECT player, device, linkedBy, sequence FROM deviceLinks ORDER BY linkedBy, sequence") {
             guard let player = UUID(bytes: Array(row[0] as Data)), let linkedBy = AuthorID(bytes: Array(row[2] as Data)),
                 !ownership.device(linkedBy, owns: player.lowercased)
             else { continue }
-            report.ignoredOps.append(.init(
-                author: linkedBy, sequence: UInt64(row[3] as Int64), reason: "link to player \(player.lowercased) signed by a device that does not own it"))
+            report.ignoredOps.append(
+                .init(
+                    author: linkedBy, sequence: UInt64(row[3] as Int64),
+                    reason: "link to player \(player.lowercased) signed by a device that does not own it"))
         }
-        let orphans = try Row.fetchAll(db, sql: """
-            SELECT a.key, o.sequence FROM ops o JOIN authors a ON a.id = o.author
-            WHERE \(Schema.anyScore) AND \(Schema.counts) AND substr(o.tail, 14, 16) NOT IN (SELECT id FROM rounds)
-            ORDER BY a.key, o.sequence
-            """)
+        let orphans = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT a.key, o.sequence FROM ops o JOIN authors a ON a.id = o.author
+                WHERE \(Schema.anyScore) AND \(Schema.counts) AND substr(o.tail, 14, 16) NOT IN (SELECT id FROM rounds)
+                ORDER BY a.key, o.sequence
+                """)
         for row in orphans {
-            report.ignoredOps.append(.init(
-                author: AuthorID(bytes: Array(row[0] as Data))!, sequence: UInt64(row[1] as Int64), reason: "score for an unknown round"))
+            report.ignoredOps.append(
+                .init(
+                    author: AuthorID(bytes: Array(row[0] as Data))!, sequence: UInt64(row[1] as Int64), reason: "score for an unknown round"
+                ))
         }
     }
 }

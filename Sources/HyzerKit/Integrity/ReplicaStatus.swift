@@ -62,9 +62,11 @@ extension Replica {
     }
 
     static func pendingOpCount(_ db: Database) throws -> Int {
-        try Int.fetchOne(db, sql: """
-            SELECT COALESCE(SUM(lastSequence - firstSequence + 1), 0)
-            FROM (SELECT firstSequence, lastSequence FROM pendingSegments UNION ALL SELECT firstSequence, lastSequence FROM heldSegments)
-            """) ?? 0
+        try Int.fetchOne(
+            db,
+            sql: """
+                SELECT COALESCE(SUM(lastSequence - firstSequence + 1), 0)
+                FROM (SELECT firstSequence, lastSequence FROM pendingSegments UNION ALL SELECT firstSequence, lastSequence FROM heldSegments)
+                """) ?? 0
     }
 }

@@ -35,7 +35,8 @@ struct AuthorRow {
     /// Appends `op`, which must be this author's next op, and moves the head in memory;
     /// `saveHead` writes it once after a run of appends, and the sink's flush writes the rows.
     mutating func append(_ op: SignedOp, to sink: inout OpSink, _ db: Database) throws {
-        precondition(op.author == key && op.sequence == headSequence + 1 && op.previousHash == headHash,
+        precondition(
+            op.author == key && op.sequence == headSequence + 1 && op.previousHash == headHash,
             "ops are appended in sequence, each on its predecessor")
         try sink.ops.add(
             id.databaseValue, Int64(op.sequence).databaseValue, Data(op.hash).databaseValue, Data(op.tail).databaseValue,

@@ -24,11 +24,13 @@ enum JunkLimits {
                 (totals[0] as Int) > min(caps.segments, caps.segmentsPerAuthor) || (totals[1] as Int) > min(caps.bytes, caps.bytesPerAuthor)
             else { continue }
             // Kept first: authors this replica holds ops of, then the lowest (author, sequence).
-            let rows = try Row.fetchAll(db, sql: """
-                SELECT t.author, t.firstSequence, t.lastSequence, t.digest, length(t.segment),
-                    EXISTS (SELECT 1 FROM authors a WHERE a.key = t.author AND a.headSequence > 0) AS known
-                FROM \(table) t ORDER BY known DESC, t.author, t.firstSequence, t.digest
-                """)
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT t.author, t.firstSequence, t.lastSequence, t.digest, length(t.segment),
+                        EXISTS (SELECT 1 FROM authors a WHERE a.key = t.author AND a.headSequence > 0) AS known
+                    FROM \(table) t ORDER BY known DESC, t.author, t.firstSequence, t.digest
+                    """)
             var kept = (segments: 0, bytes: 0)
             var perAuthor: [Data: (segments: Int, bytes: Int)] = [:]
             for row in rows {

@@ -105,7 +105,9 @@ extension Replica {
 
         // An op stamped beyond what this clock accepts waits, whole segment and all, until the
         // clock gets there (only the segment's last op carries the signature a head needs).
-        if author.frozenAt == 0, let stamp = last.clock, stamp.physicalMilliseconds > now.addingClamped(HybridLogicalClock.maximumDriftMilliseconds) {
+        if author.frozenAt == 0, let stamp = last.clock,
+            stamp.physicalMilliseconds > now.addingClamped(HybridLogicalClock.maximumDriftMilliseconds)
+        {
             if PlantedBug.active.contains(.ingestDropsGaps) { return report }  // the planted bug loses ops it cannot apply yet
             try store(segment, in: "heldSegments", releaseAt: stamp.physicalMilliseconds - HybridLogicalClock.maximumDriftMilliseconds, db)
             report.segmentsHeld = 1
@@ -177,19 +179,25 @@ extension Replica {
     /// Freezes `row`'s author at the fork point `sequence`, keeps the segment that proves it
     /// (only the lowest proof per author is kept: it alone decides), and rebuilds the views when
     /// ops that now no longer count had changed them.
-    private static func recordFork(_ row: inout AuthorRow, at sequence: UInt64, segment: AuthorSegment, ops: [SignedOp], _ db: Database) throws {
+    private static func recordFork(_ row: inout AuthorRow, at sequence: UInt64, segment: AuthorSegment, ops: [SignedOp], _ db: Database)
+        throws
+    {
         let otherHash = sequence == segment.firstSequence - 1 ? segment.previousHash : ops[Int(sequence - segment.firstSequence)].hash
         try db.execute(sql: "DELETE FROM forks WHERE author = ?", arguments: [Data(row.key.bytes)])
         try db.execute(
             sql: "INSERT INTO forks (author, sequence, heldHash, otherHash, otherSegment) VALUES (?, ?, ?, ?, ?)",
-            arguments: [Data(row.key.bytes), Int64(sequence), Data(try row.hash(of: sequence, in: db) ?? []),
-                        Data(otherHash), Data(segment.encoded())])
+            arguments: [
+                Data(row.key.bytes), Int64(sequence), Data(try row.hash(of: sequence, in: db) ?? []),
+                Data(otherHash), Data(segment.encoded()),
+            ])
         let previous = row.frozenAt == 0 ? row.headSequence + 1 : row.frozenAt
         try row.freeze(at: sequence, forked: true, in: db)
-        let changedViews = try Bool.fetchOne(
-            db,
-            sql: "SELECT EXISTS (SELECT 1 FROM ops o WHERE o.author = ? AND o.sequence >= ? AND o.sequence < ? AND NOT \(Schema.anyScore))",
-            arguments: [row.id, Int64(sequence), Int64(previous)]) ?? false
+        let changedViews =
+            try Bool.fetchOne(
+                db,
+                sql:
+                    "SELECT EXISTS (SELECT 1 FROM ops o WHERE o.author = ? AND o.sequence >= ? AND o.sequence < ? AND NOT \(Schema.anyScore))",
+                arguments: [row.id, Int64(sequence), Int64(previous)]) ?? false
         if changedViews { try Materializer.rebuild(db) }
     }
 
@@ -216,7 +224,8 @@ extension Replica {
         var report = IngestReport()
         let due = try Row.fetchAll(
             db,
-            sql: "SELECT author, firstSequence, lastSequence, digest, segment FROM heldSegments WHERE releaseAt <= ? ORDER BY author, firstSequence, digest",
+            sql:
+                "SELECT author, firstSequence, lastSequence, digest, segment FROM heldSegments WHERE releaseAt <= ? ORDER BY author, firstSequence, digest",
             arguments: [Int64(clamping: now)])
         for row in due {
             try db.execute(

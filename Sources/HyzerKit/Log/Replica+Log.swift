@@ -105,8 +105,9 @@ extension Replica {
                     continue  // the planted bug: a relay forgets the watch's ops
                 }
                 segments.append(try Self.segment(of: key, row: authorRow[0] as Int64, from: from, db, directory: directory))
-                if frozenAt > 0, let proof = try Data.fetchOne(
-                    db, sql: "SELECT otherSegment FROM forks WHERE author = ? ORDER BY sequence LIMIT 1", arguments: [Data(key.bytes)]),
+                if frozenAt > 0,
+                    let proof = try Data.fetchOne(
+                        db, sql: "SELECT otherSegment FROM forks WHERE author = ? ORDER BY sequence LIMIT 1", arguments: [Data(key.bytes)]),
                     let other = try? AuthorSegment(decoding: Array(proof))
                 {
                     segments.append(other)
@@ -117,7 +118,9 @@ extension Replica {
     }
 
     private static func hash(_ row: Int64, _ sequence: UInt64, _ db: Database) throws -> [UInt8]? {
-        try Data.fetchOne(db, sql: "SELECT hash FROM ops WHERE author = ? AND sequence = ?", arguments: [row, Int64(sequence)]).map { Array($0) }
+        try Data.fetchOne(db, sql: "SELECT hash FROM ops WHERE author = ? AND sequence = ?", arguments: [row, Int64(sequence)]).map {
+            Array($0)
+        }
     }
 
     /// The held ops of `key` from `first` to its head, as one segment signed by its head op.
@@ -155,11 +158,13 @@ extension Replica {
 
     static func digest(_ db: Database) throws -> String {
         var writer = ByteWriter()
-        let rows = try Row.fetchAll(db, sql: """
-            SELECT a.key, a.headSequence, a.headHash, a.frozenAt, o.hash FROM authors a
-            LEFT JOIN ops o ON o.author = a.id AND o.sequence = a.frozenAt - 1
-            WHERE a.headSequence > 0 ORDER BY a.key
-            """)
+        let rows = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT a.key, a.headSequence, a.headHash, a.frozenAt, o.hash FROM authors a
+                LEFT JOIN ops o ON o.author = a.id AND o.sequence = a.frozenAt - 1
+                WHERE a.headSequence > 0 ORDER BY a.key
+                """)
         for row in rows {
             let frozenAt = UInt64(row[3] as Int64)
             writer.write(raw: Array(row[0] as Data))

@@ -103,7 +103,8 @@ public struct VersionVector: Hashable, Sendable {
         for member in members {
             for (author, theirs) in member.entries {
                 guard let mine = local.entries[author] else { continue }
-                let disagrees = mine.frozenAt != theirs.frozenAt
+                let disagrees =
+                    mine.frozenAt != theirs.frozenAt
                     || (mine.sequence == theirs.sequence && theirs.hashPrefix != nil && mine.hashPrefix != theirs.hashPrefix)
                 if disagrees { entries[author] = theirs }
             }

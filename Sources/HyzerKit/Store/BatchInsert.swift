@@ -25,7 +25,8 @@ struct BatchInsert {
         let rows = values.count / columns.count
         guard rows > 0 else { return }
         let row = "(" + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
-        let sql = "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES "
+        let sql =
+            "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES "
             + Array(repeating: row, count: rows).joined(separator: ", ")
         let statement = try db.cachedStatement(sql: sql)
         statement.setUncheckedArguments(StatementArguments(values))

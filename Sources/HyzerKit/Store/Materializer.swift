@@ -11,7 +11,9 @@ enum Materializer {
     static func seed(_ db: Database) throws {
         for course in SeededCourses.all {
             let id = Data(course.id.bytes)
-            try db.cachedStatement(sql: "INSERT OR IGNORE INTO courses (id, holeCount, seeded, createdMilliseconds, createdCounter) VALUES (?, ?, 1, 0, 0)").execute(
+            try db.cachedStatement(
+                sql: "INSERT OR IGNORE INTO courses (id, holeCount, seeded, createdMilliseconds, createdCounter) VALUES (?, ?, 1, 0, 0)"
+            ).execute(
                 arguments: [id, course.holeCount])
             try setRegister(id, "name", Data(course.name.utf8), stamp: Stamp.seed, db)
             for (index, par) in course.pars.enumerated() {
@@ -34,13 +36,17 @@ enum Materializer {
             try setRegister(device, "device.name", Data(name.utf8), stamp: stamp, db)
             try setRegister(device, "device.kind", Data(kind.rawValue.utf8), stamp: stamp, db)
         case .playerCreated(let displayName):
-            try db.cachedStatement(sql: "INSERT OR IGNORE INTO players (id, creator, createdMilliseconds, createdCounter) VALUES (?, ?, ?, ?)").execute(
+            try db.cachedStatement(
+                sql: "INSERT OR IGNORE INTO players (id, creator, createdMilliseconds, createdCounter) VALUES (?, ?, ?, ?)"
+            ).execute(
                 arguments: [entity, Data(op.author.bytes), Int64(bitPattern: clock.physicalMilliseconds), Int64(clock.counter)])
             try setRegister(entity, "name", Data(displayName.utf8), stamp: stamp, db)
         case .playerRenamed(let playerID, let displayName):
             try setRegister(Data(playerID.bytes), "name", Data(displayName.utf8), stamp: stamp, db)
         case .courseCreated(let name, let pars):
-            try db.cachedStatement(sql: "INSERT OR IGNORE INTO courses (id, holeCount, seeded, createdMilliseconds, createdCounter) VALUES (?, ?, 0, ?, ?)").execute(
+            try db.cachedStatement(
+                sql: "INSERT OR IGNORE INTO courses (id, holeCount, seeded, createdMilliseconds, createdCounter) VALUES (?, ?, 0, ?, ?)"
+            ).execute(
                 arguments: [entity, pars.count, Int64(bitPattern: clock.physicalMilliseconds), Int64(clock.counter)])
             try setRegister(entity, "name", Data(name.utf8), stamp: stamp, db)
             for (index, par) in pars.enumerated() {
@@ -61,14 +67,17 @@ enum Materializer {
         case .scoreRecorded:
             break
         case .deviceSucceeded(let predecessor, let signature):
-            guard Ed25519.verify(
-                signature: signature, of: DeviceSuccession.message(successor: op.author), publicKey: predecessor.bytes)
+            guard
+                Ed25519.verify(
+                    signature: signature, of: DeviceSuccession.message(successor: op.author), publicKey: predecessor.bytes)
             else { return }
-            try db.cachedStatement(sql: "INSERT OR IGNORE INTO deviceSuccessions (predecessor, successor, signature) VALUES (?, ?, ?)").execute(
-                arguments: [Data(predecessor.bytes), Data(op.author.bytes), Data(signature)])
+            try db.cachedStatement(sql: "INSERT OR IGNORE INTO deviceSuccessions (predecessor, successor, signature) VALUES (?, ?, ?)")
+                .execute(
+                    arguments: [Data(predecessor.bytes), Data(op.author.bytes), Data(signature)])
         case .deviceLinked(let device, let playerID):
-            try db.cachedStatement(sql: "INSERT OR IGNORE INTO deviceLinks (player, device, linkedBy, sequence) VALUES (?, ?, ?, ?)").execute(
-                arguments: [Data(playerID.bytes), Data(device.bytes), Data(op.author.bytes), Int64(op.sequence)])
+            try db.cachedStatement(sql: "INSERT OR IGNORE INTO deviceLinks (player, device, linkedBy, sequence) VALUES (?, ?, ?, ?)")
+                .execute(
+                    arguments: [Data(playerID.bytes), Data(device.bytes), Data(op.author.bytes), Int64(op.sequence)])
         case .courseHolesSet(let courseID, let holes):
             try setRegister(Data(courseID.bytes), "holeCount", Data([UInt8(clamping: holes)]), stamp: stamp, db)
         case .playerAliasAdded, .roundReceipt:
@@ -81,12 +90,14 @@ enum Materializer {
     static func rebuild(_ db: Database) throws {
         for table in Schema.viewTables { try db.execute(sql: "DELETE FROM \(table)") }
         try seed(db)
-        let rows = try Row.fetchCursor(db, sql: """
-            SELECT ops.author, authors.key, ops.sequence, ops.hash, ops.tail
-            FROM ops JOIN authors ON authors.id = ops.author
-            WHERE authors.frozenAt = 0 OR ops.sequence < authors.frozenAt
-            ORDER BY ops.author, ops.sequence
-            """)
+        let rows = try Row.fetchCursor(
+            db,
+            sql: """
+                SELECT ops.author, authors.key, ops.sequence, ops.hash, ops.tail
+                FROM ops JOIN authors ON authors.id = ops.author
+                WHERE authors.frozenAt = 0 OR ops.sequence < authors.frozenAt
+                ORDER BY ops.author, ops.sequence
+                """)
         var previous: (row: Int64, hash: [UInt8]) = (-1, SignedOp.noPreviousHash)
         while let row = try rows.next() {
             let authorRow: Int64 = row[0]
@@ -104,18 +115,22 @@ enum Materializer {
     static func setRegister(_ entity: Data, _ field: String, _ value: Data, stamp: [UInt8], _ db: Database) throws {
         if PlantedBug.active.contains(.lastWriterWinsByClockOnly) {
             // The planted bug: only the clock is compared, so a tie goes to whoever arrives last.
-            try db.cachedStatement(sql: """
-                INSERT INTO registers (entity, field, value, stamp) VALUES (?, ?, ?, ?)
-                ON CONFLICT(entity, field) DO UPDATE SET value = excluded.value, stamp = excluded.stamp
-                WHERE substr(excluded.stamp, 1, 12) >= substr(registers.stamp, 1, 12)
-                """).execute(arguments: [entity, field, value, Data(stamp)])
+            try db.cachedStatement(
+                sql: """
+                    INSERT INTO registers (entity, field, value, stamp) VALUES (?, ?, ?, ?)
+                    ON CONFLICT(entity, field) DO UPDATE SET value = excluded.value, stamp = excluded.stamp
+                    WHERE substr(excluded.stamp, 1, 12) >= substr(registers.stamp, 1, 12)
+                    """
+            ).execute(arguments: [entity, field, value, Data(stamp)])
             return
         }
-        try db.cachedStatement(sql: """
+        try db.cachedStatement(
+            sql: """
                 INSERT INTO registers (entity, field, value, stamp) VALUES (?, ?, ?, ?)
                 ON CONFLICT(entity, field) DO UPDATE SET value = excluded.value, stamp = excluded.stamp
                 WHERE excluded.stamp > registers.stamp
-                """).execute(
+                """
+        ).execute(
             arguments: [entity, field, value, Data(stamp)])
     }
 }

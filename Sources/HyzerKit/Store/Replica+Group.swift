@@ -36,7 +36,8 @@ extension Replica {
             if let current = try Meta.get(.groupID, in: db).flatMap({ UUID(bytes: $0) }) {
                 guard current == group.id else {
                     throw ReplicaError.invalidValue(
-                        "this replica already belongs to group \(current.lowercased); use a new store (`hyzer-peer init --store DIR`) for another group")
+                        "this replica already belongs to group \(current.lowercased); use a new store (`hyzer-peer init --store DIR`) for another group"
+                    )
                 }
                 return
             }
@@ -49,7 +50,8 @@ extension Replica {
     public func requireGroup() throws -> GroupMembership {
         guard let group = try group() else {
             throw ReplicaError.invalidValue(
-                "this replica belongs to no group, and sync needs one; run `hyzer-peer group create`, or `hyzer-peer group join TOKEN` with a token from `group invite`")
+                "this replica belongs to no group, and sync needs one; run `hyzer-peer group create`, or `hyzer-peer group join TOKEN` with a token from `group invite`"
+            )
         }
         return group
     }
@@ -79,7 +81,8 @@ extension Replica {
             for (key, value) in updates {
                 if let value {
                     try db.execute(
-                        sql: "INSERT INTO syncRecords (scope, key, value) VALUES (?, ?, ?) ON CONFLICT(scope, key) DO UPDATE SET value = excluded.value",
+                        sql:
+                            "INSERT INTO syncRecords (scope, key, value) VALUES (?, ?, ?) ON CONFLICT(scope, key) DO UPDATE SET value = excluded.value",
                         arguments: [scope, key, Data(value)])
                 } else {
                     try db.execute(sql: "DELETE FROM syncRecords WHERE scope = ? AND key = ?", arguments: [scope, key])

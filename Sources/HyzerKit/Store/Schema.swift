@@ -18,155 +18,158 @@ enum Schema {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
-            try db.execute(sql: """
-                CREATE TABLE meta (key TEXT PRIMARY KEY NOT NULL, value BLOB NOT NULL) WITHOUT ROWID;
+            try db.execute(
+                sql: """
+                    CREATE TABLE meta (key TEXT PRIMARY KEY NOT NULL, value BLOB NOT NULL) WITHOUT ROWID;
 
-                CREATE TABLE authors (
-                    id INTEGER PRIMARY KEY,
-                    key BLOB NOT NULL UNIQUE,
-                    headSequence INTEGER NOT NULL DEFAULT 0,
-                    headHash BLOB NOT NULL,
-                    forked INTEGER NOT NULL DEFAULT 0
-                );
+                    CREATE TABLE authors (
+                        id INTEGER PRIMARY KEY,
+                        key BLOB NOT NULL UNIQUE,
+                        headSequence INTEGER NOT NULL DEFAULT 0,
+                        headHash BLOB NOT NULL,
+                        forked INTEGER NOT NULL DEFAULT 0
+                    );
 
-                CREATE TABLE ops (
-                    author INTEGER NOT NULL REFERENCES authors(id),
-                    sequence INTEGER NOT NULL,
-                    hash BLOB NOT NULL,
-                    tail BLOB NOT NULL,
-                    signature BLOB,
-                    PRIMARY KEY (author, sequence)
-                ) WITHOUT ROWID;
-                CREATE TRIGGER opsRefuseUpdate BEFORE UPDATE ON ops
-                    BEGIN SELECT RAISE(ABORT, 'the op log is append-only'); END;
-                CREATE TRIGGER opsRefuseDelete BEFORE DELETE ON ops
-                    BEGIN SELECT RAISE(ABORT, 'the op log is append-only'); END;
+                    CREATE TABLE ops (
+                        author INTEGER NOT NULL REFERENCES authors(id),
+                        sequence INTEGER NOT NULL,
+                        hash BLOB NOT NULL,
+                        tail BLOB NOT NULL,
+                        signature BLOB,
+                        PRIMARY KEY (author, sequence)
+                    ) WITHOUT ROWID;
+                    CREATE TRIGGER opsRefuseUpdate BEFORE UPDATE ON ops
+                        BEGIN SELECT RAISE(ABORT, 'the op log is append-only'); END;
+                    CREATE TRIGGER opsRefuseDelete BEFORE DELETE ON ops
+                        BEGIN SELECT RAISE(ABORT, 'the op log is append-only'); END;
 
-                CREATE TABLE pendingSegments (
-                    author BLOB NOT NULL,
-                    firstSequence INTEGER NOT NULL,
-                    lastSequence INTEGER NOT NULL,
-                    digest BLOB NOT NULL,
-                    segment BLOB NOT NULL,
-                    PRIMARY KEY (author, firstSequence, lastSequence, digest)
-                ) WITHOUT ROWID;
+                    CREATE TABLE pendingSegments (
+                        author BLOB NOT NULL,
+                        firstSequence INTEGER NOT NULL,
+                        lastSequence INTEGER NOT NULL,
+                        digest BLOB NOT NULL,
+                        segment BLOB NOT NULL,
+                        PRIMARY KEY (author, firstSequence, lastSequence, digest)
+                    ) WITHOUT ROWID;
 
-                CREATE TABLE forks (
-                    author BLOB NOT NULL,
-                    sequence INTEGER NOT NULL,
-                    heldHash BLOB NOT NULL,
-                    otherHash BLOB NOT NULL,
-                    otherSegment BLOB NOT NULL,
-                    PRIMARY KEY (author, sequence)
-                ) WITHOUT ROWID;
+                    CREATE TABLE forks (
+                        author BLOB NOT NULL,
+                        sequence INTEGER NOT NULL,
+                        heldHash BLOB NOT NULL,
+                        otherHash BLOB NOT NULL,
+                        otherSegment BLOB NOT NULL,
+                        PRIMARY KEY (author, sequence)
+                    ) WITHOUT ROWID;
 
-                CREATE TABLE registers (
-                    entity BLOB NOT NULL,
-                    field TEXT NOT NULL,
-                    value BLOB NOT NULL,
-                    stamp BLOB NOT NULL,
-                    PRIMARY KEY (entity, field)
-                ) WITHOUT ROWID;
+                    CREATE TABLE registers (
+                        entity BLOB NOT NULL,
+                        field TEXT NOT NULL,
+                        value BLOB NOT NULL,
+                        stamp BLOB NOT NULL,
+                        PRIMARY KEY (entity, field)
+                    ) WITHOUT ROWID;
 
-                CREATE TABLE players (
-                    id BLOB PRIMARY KEY NOT NULL,
-                    creator BLOB NOT NULL,
-                    createdMilliseconds INTEGER NOT NULL,
-                    createdCounter INTEGER NOT NULL
-                ) WITHOUT ROWID;
+                    CREATE TABLE players (
+                        id BLOB PRIMARY KEY NOT NULL,
+                        creator BLOB NOT NULL,
+                        createdMilliseconds INTEGER NOT NULL,
+                        createdCounter INTEGER NOT NULL
+                    ) WITHOUT ROWID;
 
-                CREATE TABLE courses (
-                    id BLOB PRIMARY KEY NOT NULL,
-                    holeCount INTEGER NOT NULL,
-                    seeded INTEGER NOT NULL,
-                    createdMilliseconds INTEGER NOT NULL,
-                    createdCounter INTEGER NOT NULL
-                ) WITHOUT ROWID;
+                    CREATE TABLE courses (
+                        id BLOB PRIMARY KEY NOT NULL,
+                        holeCount INTEGER NOT NULL,
+                        seeded INTEGER NOT NULL,
+                        createdMilliseconds INTEGER NOT NULL,
+                        createdCounter INTEGER NOT NULL
+                    ) WITHOUT ROWID;
 
-                CREATE TABLE deviceLinks (
-                    player BLOB NOT NULL,
-                    device BLOB NOT NULL,
-                    linkedBy BLOB NOT NULL,
-                    sequence INTEGER NOT NULL,
-                    PRIMARY KEY (player, device, linkedBy, sequence)
-                ) WITHOUT ROWID;
+                    CREATE TABLE deviceLinks (
+                        player BLOB NOT NULL,
+                        device BLOB NOT NULL,
+                        linkedBy BLOB NOT NULL,
+                        sequence INTEGER NOT NULL,
+                        PRIMARY KEY (player, device, linkedBy, sequence)
+                    ) WITHOUT ROWID;
 
-                CREATE TABLE rounds (
-                    id BLOB PRIMARY KEY NOT NULL,
-                    author INTEGER NOT NULL,
-                    sequence INTEGER NOT NULL,
-                    stamp BLOB NOT NULL
-                ) WITHOUT ROWID;
+                    CREATE TABLE rounds (
+                        id BLOB PRIMARY KEY NOT NULL,
+                        author INTEGER NOT NULL,
+                        sequence INTEGER NOT NULL,
+                        stamp BLOB NOT NULL
+                    ) WITHOUT ROWID;
 
-                -- A round's score events, found through an index on the log itself: in format v1
-                -- a score op's tail is clock (12 bytes) ‖ kind 10 ‖ round id (16 bytes) ‖ …, so
-                -- the index is derived from the log alone and SQLite keeps it in the op's
-                -- transaction, at a fraction of the cost of a second row per event.
-                CREATE INDEX opsByScoredRound ON ops(substr(tail, 14, 16)) WHERE substr(tail, 13, 1) = x'0a';
+                    -- A round's score events, found through an index on the log itself: in format v1
+                    -- a score op's tail is clock (12 bytes) ‖ kind 10 ‖ round id (16 bytes) ‖ …, so
+                    -- the index is derived from the log alone and SQLite keeps it in the op's
+                    -- transaction, at a fraction of the cost of a second row per event.
+                    CREATE INDEX opsByScoredRound ON ops(substr(tail, 14, 16)) WHERE substr(tail, 13, 1) = x'0a';
 
-                CREATE TABLE roundFinishes (
-                    round BLOB NOT NULL,
-                    author INTEGER NOT NULL,
-                    sequence INTEGER NOT NULL,
-                    PRIMARY KEY (round, author, sequence)
-                ) WITHOUT ROWID;
-                """)
+                    CREATE TABLE roundFinishes (
+                        round BLOB NOT NULL,
+                        author INTEGER NOT NULL,
+                        sequence INTEGER NOT NULL,
+                        PRIMARY KEY (round, author, sequence)
+                    ) WITHOUT ROWID;
+                    """)
         }
         migrator.registerMigration("v2-sync-records") { db in
             // Bookkeeping of transports (files already imported, bundles written): not ops,
             // never synced, safe to lose.
-            try db.execute(sql: """
-                CREATE TABLE syncRecords (
-                    scope TEXT NOT NULL,
-                    key TEXT NOT NULL,
-                    value BLOB NOT NULL,
-                    PRIMARY KEY (scope, key)
-                ) WITHOUT ROWID;
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE syncRecords (
+                        scope TEXT NOT NULL,
+                        key TEXT NOT NULL,
+                        value BLOB NOT NULL,
+                        PRIMARY KEY (scope, key)
+                    ) WITHOUT ROWID;
+                    """)
         }
         migrator.registerMigration("v3-forks-clocks-junk") { db in
             // `frozenAt`: the fork point of a forked author (0 while live); no op at or above it
             // counts in views. `heldSegments`: segments stamped too far ahead of this replica's
             // clock, applied once the clock reaches `releaseAt` (docs/store.md).
-            try db.execute(sql: """
-                ALTER TABLE authors ADD COLUMN frozenAt INTEGER NOT NULL DEFAULT 0;
-                UPDATE authors SET frozenAt = COALESCE((SELECT MIN(sequence) FROM forks WHERE forks.author = authors.key), 0);
+            try db.execute(
+                sql: """
+                    ALTER TABLE authors ADD COLUMN frozenAt INTEGER NOT NULL DEFAULT 0;
+                    UPDATE authors SET frozenAt = COALESCE((SELECT MIN(sequence) FROM forks WHERE forks.author = authors.key), 0);
 
-                CREATE TABLE heldSegments (
-                    author BLOB NOT NULL,
-                    firstSequence INTEGER NOT NULL,
-                    lastSequence INTEGER NOT NULL,
-                    digest BLOB NOT NULL,
-                    segment BLOB NOT NULL,
-                    releaseAt INTEGER NOT NULL,
-                    PRIMARY KEY (author, firstSequence, lastSequence, digest)
-                ) WITHOUT ROWID;
-                CREATE INDEX heldSegmentsByRelease ON heldSegments(releaseAt);
+                    CREATE TABLE heldSegments (
+                        author BLOB NOT NULL,
+                        firstSequence INTEGER NOT NULL,
+                        lastSequence INTEGER NOT NULL,
+                        digest BLOB NOT NULL,
+                        segment BLOB NOT NULL,
+                        releaseAt INTEGER NOT NULL,
+                        PRIMARY KEY (author, firstSequence, lastSequence, digest)
+                    ) WITHOUT ROWID;
+                    CREATE INDEX heldSegmentsByRelease ON heldSegments(releaseAt);
 
-                -- Validly signed successions (op kind 15): a view, like deviceLinks.
-                CREATE TABLE deviceSuccessions (
-                    predecessor BLOB NOT NULL,
-                    successor BLOB NOT NULL,
-                    signature BLOB NOT NULL,
-                    PRIMARY KEY (predecessor, successor)
-                ) WITHOUT ROWID;
+                    -- Validly signed successions (op kind 15): a view, like deviceLinks.
+                    CREATE TABLE deviceSuccessions (
+                        predecessor BLOB NOT NULL,
+                        successor BLOB NOT NULL,
+                        signature BLOB NOT NULL,
+                        PRIMARY KEY (predecessor, successor)
+                    ) WITHOUT ROWID;
 
-                -- A log whose stamps stop increasing is frozen at the first op that breaks the
-                -- order, as ingest now does (stamps compare as bytes: milliseconds ‖ counter).
-                UPDATE authors SET frozenAt = (
-                    SELECT MIN(s.sequence) FROM (
-                        SELECT o.author, o.sequence, substr(o.tail, 1, 12) AS stamp,
-                            LAG(substr(o.tail, 1, 12)) OVER (PARTITION BY o.author ORDER BY o.sequence) AS previous
-                        FROM ops o) s
-                    WHERE s.author = authors.id AND s.stamp <= s.previous)
-                WHERE EXISTS (
-                    SELECT 1 FROM ops o1 JOIN ops o2 ON o2.author = o1.author AND o2.sequence = o1.sequence + 1
-                    WHERE o1.author = authors.id AND substr(o2.tail, 1, 12) <= substr(o1.tail, 1, 12)
-                        AND (authors.frozenAt = 0 OR o2.sequence < authors.frozenAt));
+                    -- A log whose stamps stop increasing is frozen at the first op that breaks the
+                    -- order, as ingest now does (stamps compare as bytes: milliseconds ‖ counter).
+                    UPDATE authors SET frozenAt = (
+                        SELECT MIN(s.sequence) FROM (
+                            SELECT o.author, o.sequence, substr(o.tail, 1, 12) AS stamp,
+                                LAG(substr(o.tail, 1, 12)) OVER (PARTITION BY o.author ORDER BY o.sequence) AS previous
+                            FROM ops o) s
+                        WHERE s.author = authors.id AND s.stamp <= s.previous)
+                    WHERE EXISTS (
+                        SELECT 1 FROM ops o1 JOIN ops o2 ON o2.author = o1.author AND o2.sequence = o1.sequence + 1
+                        WHERE o1.author = authors.id AND substr(o2.tail, 1, 12) <= substr(o1.tail, 1, 12)
+                            AND (authors.frozenAt = 0 OR o2.sequence < authors.frozenAt));
 
-                -- Folder sync's cached vectors are in the version 1 layout: read them again.
-                DELETE FROM syncRecords WHERE key LIKE 'vector:%';
-                """)
+                    -- Folder sync's cached vectors are in the version 1 layout: read them again.
+                    DELETE FROM syncRecords WHERE key LIKE 'vector:%';
+                    """)
             // Stores that held a forked author's ops in their views drop them now.
             if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM authors WHERE frozenAt > 0)") == true {
                 try Materializer.rebuild(db)
@@ -176,19 +179,20 @@ enum Schema {
             // Completed rounds' history entries, keyed by round and checked against the ops
             // appended since the author heads they are current at (docs/store.md, "The history
             // cache"). Not ops, never synced, safe to lose; `verify` recomputes the rows.
-            try db.execute(sql: """
-                CREATE TABLE historyCache (
-                    round BLOB PRIMARY KEY NOT NULL,
-                    fingerprint BLOB NOT NULL,
-                    players BLOB NOT NULL,
-                    organizer BLOB,
-                    entry BLOB
-                ) WITHOUT ROWID;
-                CREATE TABLE historyCacheHeads (
-                    author INTEGER PRIMARY KEY,
-                    headSequence INTEGER NOT NULL
-                );
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE historyCache (
+                        round BLOB PRIMARY KEY NOT NULL,
+                        fingerprint BLOB NOT NULL,
+                        players BLOB NOT NULL,
+                        organizer BLOB,
+                        entry BLOB
+                    ) WITHOUT ROWID;
+                    CREATE TABLE historyCacheHeads (
+                        author INTEGER PRIMARY KEY,
+                        headSequence INTEGER NOT NULL
+                    );
+                    """)
         }
         return migrator
     }

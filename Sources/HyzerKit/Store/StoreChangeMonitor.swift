@@ -92,7 +92,9 @@ public final class StoreChangeMonitor: Sendable {
     private func watch(from baseline: Int?, _ continuation: AsyncStream<Void>.Continuation) {
         var last = baseline
         var settle: Int?
-        var descriptors = [pollfd(fd: inotify, events: Int16(POLLIN), revents: 0), pollfd(fd: wakeup.reader, events: Int16(POLLIN), revents: 0)]
+        var descriptors = [
+            pollfd(fd: inotify, events: Int16(POLLIN), revents: 0), pollfd(fd: wakeup.reader, events: Int16(POLLIN), revents: 0),
+        ]
         while true {
             let timeout = settle.map { Self.settleDelays[$0] } ?? -1
             let ready = poll(&descriptors, 2, timeout)

@@ -41,13 +41,19 @@ enum HistoryCache {
         func store(_ db: Database) throws {
             guard try HistoryCache.cachedHeads(db) == base else { return }
             for (round, row) in rows {
-                try db.cachedStatement(sql: """
-                    INSERT OR REPLACE INTO historyCache (round, fingerprint, players, organizer, entry) VALUES (?, ?, ?, ?, ?)
-                    """).execute(arguments: [round.data, Data(row.fingerprint), Data(row.players), row.organizer.map { Data($0) }, row.entry.map { Data($0) }])
+                try db.cachedStatement(
+                    sql: """
+                        INSERT OR REPLACE INTO historyCache (round, fingerprint, players, organizer, entry) VALUES (?, ?, ?, ?, ?)
+                        """
+                ).execute(arguments: [
+                    round.data, Data(row.fingerprint), Data(row.players), row.organizer.map { Data($0) }, row.entry.map { Data($0) },
+                ])
             }
             try db.execute(sql: "DELETE FROM historyCacheHeads")
             for (author, head) in heads {
-                try db.cachedStatement(sql: "INSERT INTO historyCacheHeads (author, headSequence) VALUES (?, ?)").execute(arguments: [author, head])
+                try db.cachedStatement(sql: "INSERT INTO historyCacheHeads (author, headSequence) VALUES (?, ?)").execute(arguments: [
+                    author, head,
+                ])
             }
         }
     }
@@ -109,7 +115,9 @@ enum HistoryCache {
             // A frozen author (docs/store.md, "Forks") stands in the heads as its negated row id
             // with its fork point: a freeze changes views without appending an op, so any change
             // of fork state discards the whole cache (forks are rare).
-            for row in try Row.fetchAll(db, sql: "SELECT id, headSequence FROM authors UNION ALL SELECT -id, frozenAt FROM authors WHERE frozenAt > 0") {
+            for row in try Row.fetchAll(
+                db, sql: "SELECT id, headSequence FROM authors UNION ALL SELECT -id, frozenAt FROM authors WHERE frozenAt > 0")
+            {
                 heads[row[0]] = row[1]
             }
             guard !base.isEmpty else { return }
@@ -161,7 +169,9 @@ enum HistoryCache {
         func trusted(_ round: UUID) -> CachedRow? {
             guard !everything, !rounds.contains(round), let row = rows[round] else { return nil }
             if names.isEmpty && owners.isEmpty { return row }
-            if let organizer = row.organizer.flatMap(UUID.init(bytes:)), names.contains(organizer) || owners.contains(organizer) { return nil }
+            if let organizer = row.organizer.flatMap(UUID.init(bytes:)), names.contains(organizer) || owners.contains(organizer) {
+                return nil
+            }
             var players = row.players[...]
             while players.count >= 16 {
                 if let player = UUID(bytes: players.prefix(16)), names.contains(player) { return nil }
@@ -179,7 +189,9 @@ enum HistoryCache {
 
     /// Evaluates `id` from its ops: the row to cache and the completed round, if it is one.
     /// `nil` when the round's start op is not here.
-    private static func compute(_ reader: ViewReader, _ id: UUID, ownership: Ownership) throws -> (row: CachedRow, completed: CompletedRound?)? {
+    private static func compute(_ reader: ViewReader, _ id: UUID, ownership: Ownership) throws -> (
+        row: CachedRow, completed: CompletedRound?
+    )? {
         guard let round = try reader.round(id) else { return nil }
         let events = try reader.events(round: id)
         let finishes = try reader.finishes(round: id)
@@ -262,15 +274,18 @@ enum HistoryCache {
             round: try reader.readString(maximumBytes: textMaximum), course: try reader.readString(maximumBytes: textMaximum),
             finishedAt: try reader.readUInt64(), startedAt: try reader.readUInt64(), players: try reader.readInteger(),
             winners: [], standings: nil)
-        for _ in 0..<(try reader.readCount(maximum: countMaximum)) { entry.winners.append(try reader.readString(maximumBytes: textMaximum)) }
+        for _ in 0..<(try reader.readCount(maximum: countMaximum)) {
+            entry.winners.append(try reader.readString(maximumBytes: textMaximum))
+        }
         if standings {
             var lines: [StandingsEntry] = []
             for _ in 0..<(try reader.readCount(maximum: countMaximum)) {
-                lines.append(StandingsEntry(
-                    position: try reader.readInteger(), playerID: try reader.readString(maximumBytes: textMaximum),
-                    name: try reader.readString(maximumBytes: textMaximum), totalStrokes: try reader.readInteger(),
-                    holesPlayed: try reader.readInteger(), relativeToPar: try reader.readInteger(),
-                    formatted: try reader.readString(maximumBytes: textMaximum), disputedHoles: try reader.readInteger()))
+                lines.append(
+                    StandingsEntry(
+                        position: try reader.readInteger(), playerID: try reader.readString(maximumBytes: textMaximum),
+                        name: try reader.readString(maximumBytes: textMaximum), totalStrokes: try reader.readInteger(),
+                        holesPlayed: try reader.readInteger(), relativeToPar: try reader.readInteger(),
+                        formatted: try reader.readString(maximumBytes: textMaximum), disputedHoles: try reader.readInteger()))
             }
             try reader.expectEnd()
             entry.standings = lines

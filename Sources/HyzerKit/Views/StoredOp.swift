@@ -34,23 +34,25 @@ struct StoredOp {
 
     /// The score ops of `round`, through the log's `opsByScoredRound` index, in log order.
     static func scores(_ db: Database, round: UUID) throws -> [StoredOp] {
-        let statement = try db.cachedStatement(sql: """
-            SELECT \(columns) FROM ops o JOIN authors a ON a.id = o.author
-            WHERE \(Schema.scoreOfRound) AND \(Schema.counts)
-            ORDER BY o.author, o.sequence
-            """)
+        let statement = try db.cachedStatement(
+            sql: """
+                SELECT \(columns) FROM ops o JOIN authors a ON a.id = o.author
+                WHERE \(Schema.scoreOfRound) AND \(Schema.counts)
+                ORDER BY o.author, o.sequence
+                """)
         return try Row.fetchAll(statement, arguments: [Data(round.bytes)]).compactMap(StoredOp.init(row:))
     }
 
     /// Ops joined from a view table `v` with `author` and `sequence` columns.
     static func fetch(_ db: Database, from table: String, where condition: String, arguments: StatementArguments) throws -> [StoredOp] {
-        let statement = try db.cachedStatement(sql: """
-            SELECT \(columns) FROM \(table) v
-            JOIN ops o ON o.author = v.author AND o.sequence = v.sequence
-            JOIN authors a ON a.id = v.author
-            WHERE \(condition)
-            ORDER BY v.author, v.sequence
-            """)
+        let statement = try db.cachedStatement(
+            sql: """
+                SELECT \(columns) FROM \(table) v
+                JOIN ops o ON o.author = v.author AND o.sequence = v.sequence
+                JOIN authors a ON a.id = v.author
+                WHERE \(condition)
+                ORDER BY v.author, v.sequence
+                """)
         return try Row.fetchAll(statement, arguments: arguments).compactMap(StoredOp.init(row:))
     }
 }

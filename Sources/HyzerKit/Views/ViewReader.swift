@@ -11,7 +11,8 @@ struct ViewReader {
     }
 
     func register(_ entity: Data, _ field: String) throws -> Data? {
-        try Data.fetchOne(db.cachedStatement(sql: "SELECT value FROM registers WHERE entity = ? AND field = ?"), arguments: [entity, field])
+        try Data.fetchOne(
+            db.cachedStatement(sql: "SELECT value FROM registers WHERE entity = ? AND field = ?"), arguments: [entity, field])
     }
 
     func text(_ entity: UUID, _ field: String) throws -> String? {
@@ -25,7 +26,8 @@ struct ViewReader {
             guard let id = UUID(bytes: Array(row[0] as Data)), let creator = AuthorID(bytes: Array(row[1] as Data)) else { return nil }
             return Player(
                 id: id, displayName: try text(id, "name") ?? "",
-                createdAt: HLCTimestamp(physicalMilliseconds: UInt64(bitPattern: row[2] as Int64), counter: UInt32(truncatingIfNeeded: row[3] as Int64)),
+                createdAt: HLCTimestamp(
+                    physicalMilliseconds: UInt64(bitPattern: row[2] as Int64), counter: UInt32(truncatingIfNeeded: row[3] as Int64)),
                 createdBy: creator)
         }
         .sorted { NameOrder.precedes($0.displayName, $0.id, $1.displayName, $1.id) }
@@ -57,11 +59,12 @@ struct ViewReader {
 
     /// The decodable ops of one kind, found by the kind byte after the clock.
     private func ops(of kind: OpPayload.Kind) throws -> [StoredOp] {
-        let statement = try db.cachedStatement(sql: """
-            SELECT \(StoredOp.columns) FROM ops o JOIN authors a ON a.id = o.author
-            WHERE substr(o.tail, \(SignedOp.clockBytes + 1), 1) = ?
-            ORDER BY o.author, o.sequence
-            """)
+        let statement = try db.cachedStatement(
+            sql: """
+                SELECT \(StoredOp.columns) FROM ops o JOIN authors a ON a.id = o.author
+                WHERE substr(o.tail, \(SignedOp.clockBytes + 1), 1) = ?
+                ORDER BY o.author, o.sequence
+                """)
         return try Row.fetchAll(statement, arguments: [Data([kind.rawValue])]).compactMap(StoredOp.init(row:))
     }
 
@@ -95,14 +98,16 @@ struct ViewReader {
     }
 
     func course(_ id: UUID) throws -> Course? {
-        guard let row = try Row.fetchOne(
-            db, sql: "SELECT holeCount, seeded, createdMilliseconds, createdCounter FROM courses WHERE id = ?",
-            arguments: [Data(id.bytes)])
+        guard
+            let row = try Row.fetchOne(
+                db, sql: "SELECT holeCount, seeded, createdMilliseconds, createdCounter FROM courses WHERE id = ?",
+                arguments: [Data(id.bytes)])
         else { return nil }
         // `course set-holes` writes a register over the count the course was created with; a
         // count outside 1...36 (only a forged op could hold one) is ignored.
         let created: Int = row[0]
-        let holeCount = try register(id, "holeCount").flatMap(\.first).map(Int.init)
+        let holeCount =
+            try register(id, "holeCount").flatMap(\.first).map(Int.init)
             .flatMap { (1...OpPayload.Limits.holesMax).contains($0) ? $0 : nil } ?? created
         var pars: [Int] = []
         for hole in 1...max(holeCount, 1) where hole <= holeCount {
@@ -111,7 +116,8 @@ struct ViewReader {
         return Course(
             id: id, name: try text(id, "name") ?? "", pars: pars, isSeeded: row[1],
             deleted: try register(id, "deleted") != nil,
-            createdAt: HLCTimestamp(physicalMilliseconds: UInt64(bitPattern: row[2] as Int64), counter: UInt32(truncatingIfNeeded: row[3] as Int64)))
+            createdAt: HLCTimestamp(
+                physicalMilliseconds: UInt64(bitPattern: row[2] as Int64), counter: UInt32(truncatingIfNeeded: row[3] as Int64)))
     }
 
     // MARK: Rounds
@@ -184,7 +190,6 @@ struct ViewReader {
         }
     }
 }
-
 
 /// The locale-free order of named things in listings: name bytes, then id.
 enum NameOrder {

@@ -34,9 +34,10 @@ enum SealedFile {
         guard found == group.id else { throw .wrongGroup(expected: group.id, found: found) }
         let header = Array(file.prefix(headerBytes))
         let nonce = Array(file[headerBytes..<headerBytes + SecretBox.nonceBytes])
-        guard let plain = SecretBox.open(
-            Array(file.suffix(from: headerBytes + SecretBox.nonceBytes)), key: GroupKeys(group).fileKey, nonce: nonce,
-            associatedData: header)
+        guard
+            let plain = SecretBox.open(
+                Array(file.suffix(from: headerBytes + SecretBox.nonceBytes)), key: GroupKeys(group).fileKey, nonce: nonce,
+                associatedData: header)
         else { throw .authenticationFailed }
         return plain
     }

@@ -40,7 +40,8 @@ public struct DirectoryFolder: SharedFolder {
                 }
             // Anyone with the folder sets a file's time, before 1970 or centuries ahead: the time is
             // only an identity, so its bits are taken as they are and the arithmetic wraps.
-            let modified = UInt64(bitPattern: Int64(info.st_mtim.tv_sec)) &* 1_000_000_000
+            let modified =
+                UInt64(bitPattern: Int64(info.st_mtim.tv_sec)) &* 1_000_000_000
                 &+ UInt64(bitPattern: Int64(info.st_mtim.tv_nsec))
             entries.append(FolderEntry(name: name, kind: kind, size: UInt64(max(0, info.st_size)), modified: modified))
         }

@@ -18,7 +18,8 @@ public enum GroupInvite {
     public static func membership(fromToken token: String) throws -> GroupMembership {
         let trimmed = token.trimmingCharacters(in: .whitespacesAndNewlines)
         guard trimmed.hasPrefix(prefix), let bytes = Hex.decode(String(trimmed.dropFirst(prefix.count))), bytes.count == 52 else {
-            throw ReplicaError.invalidValue("that is not a hyzer-peer invite token; copy the whole line that `hyzer-peer group invite` printed")
+            throw ReplicaError.invalidValue(
+                "that is not a hyzer-peer invite token; copy the whole line that `hyzer-peer group invite` printed")
         }
         let body = Array(bytes.prefix(48))
         guard Array(Blake2b.hash256(body).prefix(4)) == Array(bytes.suffix(4)) else {

@@ -95,7 +95,8 @@ extension PeerConnection {
                         }
                         outcome.opsReceived += report.opsApplied
                         for rejected in report.rejected {
-                            connection.logger.warning("segment refused", metadata: ["peer": "\(outcome.peer ?? "")", "reason": "\(rejected)"])
+                            connection.logger.warning(
+                                "segment refused", metadata: ["peer": "\(outcome.peer ?? "")", "reason": "\(rejected)"])
                         }
                         pending = engine.ingested(senderVector: bundle.senderVector, localVector: vector, now: now())[...] + pending
                     } catch {

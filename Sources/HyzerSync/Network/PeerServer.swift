@@ -54,7 +54,8 @@ public struct PeerServer: Sendable {
             for peer in peers {
                 tasks.addTask {
                     await PeerDialer.keepConnected(
-                        peer, replica: replica, group: group, logger: logger, signals: signals, budget: budget, configuration: configuration,
+                        peer, replica: replica, group: group, logger: logger, signals: signals, budget: budget,
+                        configuration: configuration,
                         observer: observer)
                 }
             }
@@ -89,8 +90,12 @@ public struct PeerServer: Sendable {
             do {
                 let replica = replica
                 let report = try await NIOThreadPool.singleton.runIfActive { try FolderSync(replica: replica, folder: folder).run() }
-                logger.info("folder synced", metadata: ["read": "\(report.bundlesRead)", "written": "\(report.bundlesWritten)", "ops": "\(report.opsIngested)"])
-                for rejection in report.rejected { logger.warning("folder file refused", metadata: ["file": "\(rejection.file)", "reason": "\(rejection.reason)"]) }
+                logger.info(
+                    "folder synced",
+                    metadata: ["read": "\(report.bundlesRead)", "written": "\(report.bundlesWritten)", "ops": "\(report.opsIngested)"])
+                for rejection in report.rejected {
+                    logger.warning("folder file refused", metadata: ["file": "\(rejection.file)", "reason": "\(rejection.reason)"])
+                }
             } catch {
                 logger.error("folder sync failed", metadata: ["reason": "\(error)"])
             }

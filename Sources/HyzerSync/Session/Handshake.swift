@@ -67,7 +67,9 @@ public struct Handshake {
     private let ephemeral: KeyExchange
     private var state: State
 
-    public init(role: Role, author: AuthorID, sign: @escaping ([UInt8]) -> [UInt8], group: GroupMembership, ephemeral: KeyExchange = KeyExchange()) {
+    public init(
+        role: Role, author: AuthorID, sign: @escaping ([UInt8]) -> [UInt8], group: GroupMembership, ephemeral: KeyExchange = KeyExchange()
+    ) {
         self.role = role
         self.author = author
         self.sign = sign
@@ -90,12 +92,14 @@ public struct Handshake {
         switch current {
         case .awaitingDialerHello:
             let dialerEphemeral = try Self.checkHello(message, label: "hyzer-hs/v1/d", bound: [], key: groupKey)
-            let hello = ephemeral.publicKey
+            let hello =
+                ephemeral.publicKey
                 + MessageAuthentication.tag(Array("hyzer-hs/v1/l".utf8) + dialerEphemeral + ephemeral.publicKey, key: groupKey)
             let transcript = message + hello
             guard let kx = ephemeral.serverKeys(clientPublicKey: dialerEphemeral) else { throw .invalidEphemeralKey }
             // The listener receives on the dialer's transmit key and vice versa.
-            state = .awaitingDialerIdentity(transcript: transcript, keys: derive(dialerToListener: kx.receive, listenerToDialer: kx.transmit, transcript))
+            state = .awaitingDialerIdentity(
+                transcript: transcript, keys: derive(dialerToListener: kx.receive, listenerToDialer: kx.transmit, transcript))
             return .send(hello)
         case .awaitingListenerHello(let hello):
             let listenerEphemeral = try Self.checkHello(message, label: "hyzer-hs/v1/l", bound: Array(hello.prefix(32)), key: groupKey)

@@ -7,7 +7,8 @@ struct BenchCommand: AsyncParsableCommand {
         commandName: "bench", abstract: "Measure performance, each figure beside a baseline from the same run.")
     @OptionGroup var output: OutputOptions
     @Flag(help: "A reduced run, under a minute.") var quick = false
-    @Option(name: .customLong("only"), help: "Run only these groups: ingest, sync, views, web, simulation (repeatable).") var groups: [String] = []
+    @Option(name: .customLong("only"), help: "Run only these groups: ingest, sync, views, web, simulation (repeatable).") var groups:
+        [String] = []
 
     func validate() throws {
         for group in groups where !BenchSuite.groups.contains(group) {
@@ -26,7 +27,10 @@ struct BenchCommand: AsyncParsableCommand {
         }
         if output.json { return try JSONOutput.print(Document(machine: BenchSuite.machine, figures: figures)) }
         print(BenchSuite.machine)
-        var table = Table([("Figure", .left), ("Value", .right), ("Unit", .left), ("Baseline", .right), ("Ratio", .right), ("Target", .left), ("Met", .left), ("Spread", .right)])
+        var table = Table([
+            ("Figure", .left), ("Value", .right), ("Unit", .left), ("Baseline", .right), ("Ratio", .right), ("Target", .left),
+            ("Met", .left), ("Spread", .right),
+        ])
         for figure in figures {
             table.add([
                 .init(figure.name), .init(Self.format(figure.value)), .init(figure.unit), .init(figure.baseline.map(Self.format) ?? ""),

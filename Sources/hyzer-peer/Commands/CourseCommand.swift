@@ -37,7 +37,8 @@ struct CourseCommand: ParsableCommand {
             if output.json { return try JSONOutput.print(courses) }
             var table = Table([("Course", .left), ("Holes", .right), ("Par", .right), ("Id", .left)])
             for course in courses {
-                table.add(course.name + (course.isSeeded ? "" : " *"), "\(course.holeCount)", "\(course.totalPar)", String(course.id.prefix(8)))
+                table.add(
+                    course.name + (course.isSeeded ? "" : " *"), "\(course.holeCount)", "\(course.totalPar)", String(course.id.prefix(8)))
             }
             print(table.render())
         }
@@ -51,7 +52,9 @@ struct CourseCommand: ParsableCommand {
 
         func run() throws {
             let replica = try storeOptions.open()
-            guard let course = try replica.course(try replica.resolveCourse(course)) else { throw ReplicaError.unknown(kind: "course", text: self.course) }
+            guard let course = try replica.course(try replica.resolveCourse(course)) else {
+                throw ReplicaError.unknown(kind: "course", text: self.course)
+            }
             if output.json { return try JSONOutput.print(Document(course)) }
             print("\(course.name) — \(course.holeCount) holes, par \(course.totalPar)\(course.deleted ? " (deleted)" : "")")
             var table = Table([("Hole", .right), ("Par", .right)])

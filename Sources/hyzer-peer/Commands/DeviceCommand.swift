@@ -32,7 +32,9 @@ struct DeviceCommand: ParsableCommand {
             if output.json { return try JSONOutput.print(entries) }
             var table = Table([("Device", .left), ("Kind", .left), ("Id", .left), ("Owns", .left)])
             for entry in entries {
-                table.add(entry.name + (entry.isThisReplica ? " *" : ""), entry.kind, String(entry.id.prefix(12)), entry.owns.joined(separator: ", "))
+                table.add(
+                    entry.name + (entry.isThisReplica ? " *" : ""), entry.kind, String(entry.id.prefix(12)),
+                    entry.owns.joined(separator: ", "))
             }
             print(table.render())
         }

@@ -13,7 +13,8 @@ struct GroupCommand: ParsableCommand {
         func run() throws {
             let replica = try storeOptions.open()
             if let current = try replica.group() {
-                throw ReplicaError.invalidValue("this replica already belongs to group \(current.id.lowercased); `hyzer-peer group invite` prints its token")
+                throw ReplicaError.invalidValue(
+                    "this replica already belongs to group \(current.id.lowercased); `hyzer-peer group invite` prints its token")
             }
             let group = GroupInvite.newGroup()
             try replica.join(group)

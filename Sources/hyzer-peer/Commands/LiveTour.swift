@@ -49,8 +49,10 @@ struct LiveTour {
         fflush(nil)  // at once, even into a pipe
 
         step("the back nine, scored live: Jake on his watch, everyone else on Maya's phone")
-        let card: [String: [Int]] = ["Jake": [3, 3, 2, 3, 3, 3, 4, 3, 3], "Maya": [3, 2, 3, 3, 3, 3, 3, 2, 3],
-                                     "Sam": [3, 3, 3, 4, 3, 2, 3, 3, 3], "Priya": [2, 3, 3, 3, 3, 3, 3, 3, 3]]
+        let card: [String: [Int]] = [
+            "Jake": [3, 3, 2, 3, 3, 3, 4, 3, 3], "Maya": [3, 2, 3, 3, 3, 3, 3, 2, 3],
+            "Sam": [3, 3, 3, 4, 3, 2, 3, 3, 3], "Priya": [2, 3, 3, 3, 3, 3, 3, 3, 3],
+        ]
         var watchLatency: [Double] = []
         for hole in 10...18 {
             let started = ContinuousClock.now
@@ -60,12 +62,16 @@ struct LiveTour {
                 try await Task.sleep(for: .milliseconds(1))
             }
             watchLatency.append(Double((ContinuousClock.now - started) / .microseconds(1)) / 1000)
-            for name in ["Maya", "Sam", "Priya"] { try maya.recordScore(round: id, player: name, hole: hole, strokes: card[name]![hole - 10]) }
+            for name in ["Maya", "Sam", "Priya"] {
+                try maya.recordScore(round: id, player: name, hole: hole, strokes: card[name]![hole - 10])
+            }
             // A hole at a watchable pace, for whoever opened the page.
             try await Task.sleep(for: .milliseconds(Self.holePause))
         }
-        print(String(format: "each watch score reached Sam's phone, two hops away, in %.1f ms at the median",
-                     watchLatency.sorted()[watchLatency.count / 2]))
+        print(
+            String(
+                format: "each watch score reached Sam's phone, two hops away, in %.1f ms at the median",
+                watchLatency.sorted()[watchLatency.count / 2]))
         try await converge(replicas)
         try jake.finishRound(id, force: false)
         try await converge(replicas)

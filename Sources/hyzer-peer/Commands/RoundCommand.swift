@@ -33,7 +33,8 @@ struct RoundCommand: ParsableCommand {
             if output.json { return try JSONOutput.print(rounds) }
             var table = Table([("Round", .left), ("Course", .left), ("Started", .left), ("Players", .right), ("Status", .left)])
             for round in rounds {
-                table.add(String(round.id.prefix(8)), round.course, DateText.day(round.startedAt), "\(round.participants.count)", round.status)
+                table.add(
+                    String(round.id.prefix(8)), round.course, DateText.day(round.startedAt), "\(round.participants.count)", round.status)
             }
             print(table.render())
         }

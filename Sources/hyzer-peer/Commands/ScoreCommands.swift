@@ -64,7 +64,8 @@ struct CardCommand: ParsableCommand {
         for line in recorded.lines {
             let relative = line.strokes - line.par
             table.add([
-                .init(line.participant.name), .init("\(line.strokes)"), .init(ScoreFormatting.formatted(relative), ScoreColour.of(relative)),
+                .init(line.participant.name), .init("\(line.strokes)"),
+                .init(ScoreFormatting.formatted(relative), ScoreColour.of(relative)),
                 .init(String(line.event.id.lowercased.prefix(8))), .init(line.event.supersedes.isEmpty ? "" : "correction"),
             ])
         }

@@ -27,7 +27,9 @@ struct SimulateCommand: ParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Shrink a failing run to the smallest world that still fails the same way.") var shrink = true
     @Option(
         name: .customLong("set"),
-        help: ArgumentHelp("Pin a fault or workload knob, as NAME=VALUE (repeatable).", discussion: "Knobs: \(Knob.allCases.map(\.rawValue).joined(separator: ", "))."))
+        help: ArgumentHelp(
+            "Pin a fault or workload knob, as NAME=VALUE (repeatable).",
+            discussion: "Knobs: \(Knob.allCases.map(\.rawValue).joined(separator: ", "))."))
     var knobs: [String] = []
     @OptionGroup var output: OutputOptions
 
@@ -41,7 +43,9 @@ struct SimulateCommand: ParsableCommand {
         var pinned: [Knob: Double] = [:]
         for argument in knobs {
             guard let (knob, value) = Knob.parse(argument) else {
-                throw ValidationError("--set takes NAME=VALUE with a number of at least 0 and one of: \(Knob.allCases.map(\.rawValue).joined(separator: ", "))")
+                throw ValidationError(
+                    "--set takes NAME=VALUE with a number of at least 0 and one of: \(Knob.allCases.map(\.rawValue).joined(separator: ", "))"
+                )
             }
             pinned[knob] = value
         }
@@ -103,7 +107,9 @@ struct SimulateCommand: ParsableCommand {
         var runs: [SimulationResult] = []
         for offset in 0..<count {
             let request = template.with(seed: template.seed + UInt64(offset))
-            bar.show(Double(offset) / Double(count), label: "seed \(request.seed) (\(offset + 1)/\(count)), \(runs.filter { !$0.passed }.count) failed")
+            bar.show(
+                Double(offset) / Double(count),
+                label: "seed \(request.seed) (\(offset + 1)/\(count)), \(runs.filter { !$0.passed }.count) failed")
             var result = checkDeterminism ? Simulation.checkDeterminism(request) : Simulation(request: request).run()
             result.shrunk = shrunk(result, request, bar)
             runs.append(result)
@@ -129,12 +135,16 @@ struct SimulateCommand: ParsableCommand {
             .compactMap { $0 }.joined(separator: ", ")
         print("seed \(result.seed) · \(devices) · \(configuration.holes) holes over \(String(format: "%.2f", configuration.hours)) h")
         let state = result.passed ? Terminal.paint("converged", .green) : Terminal.paint("FAILED", .red)
-        print("\(state) at \(Self.duration(result.simulatedSeconds)) simulated (heal at \(Self.duration(result.healSeconds)))"
-            + " · \(result.opsCreated) ops · \(result.bytesSent) bytes sent · \(result.events) events")
+        print(
+            "\(state) at \(Self.duration(result.simulatedSeconds)) simulated (heal at \(Self.duration(result.healSeconds)))"
+                + " · \(result.opsCreated) ops · \(result.bytesSent) bytes sent · \(result.events) events")
         print("traceHash  \(result.traceHash)")
         print("standings  \(result.standingsDigest ?? "-")")
         print("digest     \(result.storeDigest ?? "-")")
-        print(String(format: "wall %.1f s · %.1f simulated device-hours per second", result.wallSeconds, result.deviceHours / max(result.wallSeconds, 0.001)))
+        print(
+            String(
+                format: "wall %.1f s · %.1f simulated device-hours per second", result.wallSeconds,
+                result.deviceHours / max(result.wallSeconds, 0.001)))
         print(coverageTable(result.coverage))
         print("reproduce: \(result.reproduction)")
     }
@@ -153,7 +163,10 @@ struct SimulateCommand: ParsableCommand {
         print(coverageTable(summary.coverage))
         let wall = outcome.runs.reduce(0) { $0 + $1.wallSeconds }
         let deviceHours = outcome.runs.reduce(0) { $0 + $1.deviceHours }
-        print(String(format: "%d seeds: %d passed, %d failed · %.1f simulated device-hours in %.1f s", summary.seeds, summary.passed, summary.failed, deviceHours, wall))
+        print(
+            String(
+                format: "%d seeds: %d passed, %d failed · %.1f simulated device-hours in %.1f s", summary.seeds, summary.passed,
+                summary.failed, deviceHours, wall))
         if !summary.missing.isEmpty { print("never reached: \(summary.missing.joined(separator: ", "))") }
         for failure in summary.failures { print(Terminal.paint(failure, .red)) }
     }

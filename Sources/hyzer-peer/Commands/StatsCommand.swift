@@ -71,8 +71,11 @@ struct HeadToHeadCommand: ParsableCommand {
 
     static func render(_ record: HeadToHead) -> String {
         let (player, opponent) = (record.player.name, record.opponent.name)
-        guard let difference = record.averageStrokeDifference else { return "\(player) and \(opponent) have not finished a round together yet" }
-        let header = "\(player) vs \(opponent) · \(record.sharedRounds) shared round\(record.sharedRounds == 1 ? "" : "s") · "
+        guard let difference = record.averageStrokeDifference else {
+            return "\(player) and \(opponent) have not finished a round together yet"
+        }
+        let header =
+            "\(player) vs \(opponent) · \(record.sharedRounds) shared round\(record.sharedRounds == 1 ? "" : "s") · "
             + "\(record.wins) won, \(record.losses) lost, \(record.ties) tied · average difference \(StatsText.signed(difference)) strokes"
         var table = Table([("Date", .left), ("Course", .left), (player, .right), (opponent, .right), ("Result", .left), ("Round", .left)])
         for meeting in record.lastMeetings {
@@ -93,7 +96,9 @@ struct CourseStatsCommand: ParsableCommand {
 
     func run() throws {
         let replica = try storeOptions.open()
-        guard let course = try replica.course(try replica.resolveCourse(course)) else { throw ReplicaError.unknown(kind: "course", text: course) }
+        guard let course = try replica.course(try replica.resolveCourse(course)) else {
+            throw ReplicaError.unknown(kind: "course", text: course)
+        }
         let stats = CourseStats(course: course, rounds: try replica.completedRounds { $0.courseID == course.id })
         if output.json { return try JSONOutput.print(stats) }
         print(Self.render(stats))
@@ -101,7 +106,8 @@ struct CourseStatsCommand: ParsableCommand {
 
     static func render(_ stats: CourseStats) -> String {
         guard let hardest = stats.hardest, let easiest = stats.easiest else { return "no completed round on \(stats.course) yet" }
-        let header = "\(stats.course) · \(stats.roundsPlayed) round\(stats.roundsPlayed == 1 ? "" : "s") · \(stats.cards) cards · "
+        let header =
+            "\(stats.course) · \(stats.roundsPlayed) round\(stats.roundsPlayed == 1 ? "" : "s") · \(stats.cards) cards · "
             + "hardest hole \(hardest.hole) (\(StatsText.signed(hardest.averageRelativeToPar!))) · "
             + "easiest hole \(easiest.hole) (\(StatsText.signed(easiest.averageRelativeToPar!)))"
         var table = Table([("Hole", .right), ("Par", .right), ("Average", .right), ("vs par", .right), ("Cards", .right)])
@@ -118,7 +124,9 @@ struct CourseStatsCommand: ParsableCommand {
 enum StatsLookup {
     static func player(_ text: String, in replica: Replica) throws -> Player {
         let id = try replica.resolvePlayer(text)
-        guard let player = try replica.players().first(where: { $0.id == id }) else { throw ReplicaError.unknown(kind: "player", text: text) }
+        guard let player = try replica.players().first(where: { $0.id == id }) else {
+            throw ReplicaError.unknown(kind: "player", text: text)
+        }
         return player
     }
 }

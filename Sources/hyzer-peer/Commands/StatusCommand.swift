@@ -27,7 +27,8 @@ struct ForkEntry: Encodable {
 
     var line: String {
         if let heldHash, let otherHash {
-            return "author \(author) forked at op \(sequence): held \(heldHash), other \(otherHash); its ops from \(sequence) on do not count"
+            return
+                "author \(author) forked at op \(sequence): held \(heldHash), other \(otherHash); its ops from \(sequence) on do not count"
         }
         return "author \(author) is frozen at op \(sequence): \(reason); its ops from \(sequence) on do not count"
     }
@@ -77,8 +78,9 @@ struct StatusCommand: ParsableCommand {
         print(table.render())
         for fork in document.forks { print(Terminal.paint(fork.line, .red)) }
         if document.writtenElsewhere {
-            print(Terminal.paint(
-                "another copy of this store writes with this device's key; continue with `hyzer-peer device continue`", .red))
+            print(
+                Terminal.paint(
+                    "another copy of this store writes with this device's key; continue with `hyzer-peer device continue`", .red))
         }
     }
 }
@@ -117,7 +119,9 @@ struct VerifyCommand: ParsableCommand {
             print("\(document.opsChecked) ops and \(document.signaturesChecked) signatures checked")
             for problem in document.problems { print(Terminal.paint("problem: \(problem)", .red)) }
             for fork in document.forks { print("fork: \(fork.line)") }
-            for ignored in document.ignoredOps { print("ignored: op \(ignored.sequence) of \(ignored.author.prefix(12)): \(ignored.reason)") }
+            for ignored in document.ignoredOps {
+                print("ignored: op \(ignored.sequence) of \(ignored.author.prefix(12)): \(ignored.reason)")
+            }
             print(document.intact ? "intact" : "NOT intact")
         }
         if !report.isIntact {

@@ -32,9 +32,10 @@ struct SyncCommand: AsyncParsableCommand {
         }
         for rejection in report.rejected { Terminal.error("warning: \(rejection.file): \(rejection.reason)") }
         if output.json { return try JSONOutput.print(report) }
-        print("\(report.members) other members · read \(report.bundlesRead) bundles (\(report.bundlesSkipped) already read) · "
-            + "\(report.opsIngested) new ops · wrote \(report.bundlesWritten) bundles · retired \(report.bundlesRetired) · deleted \(report.bundlesDeleted)"
-            + (report.rejected.isEmpty ? "" : " · \(report.rejected.count) refused"))
+        print(
+            "\(report.members) other members · read \(report.bundlesRead) bundles (\(report.bundlesSkipped) already read) · "
+                + "\(report.opsIngested) new ops · wrote \(report.bundlesWritten) bundles · retired \(report.bundlesRetired) · deleted \(report.bundlesDeleted)"
+                + (report.rejected.isEmpty ? "" : " · \(report.rejected.count) refused"))
     }
 
     private func syncPeer(_ replica: Replica, _ text: String) async throws {
@@ -46,14 +47,16 @@ struct SyncCommand: AsyncParsableCommand {
         do {
             outcome = try await PeerDialer.connectAndRun(address, replica: replica, group: group, mode: .oneShot, logger: Log.make("sync"))
         } catch {
-            throw ReplicaError.invalidValue("cannot reach \(address) (\(error)); check that `hyzer-peer serve` runs there and the address is right")
+            throw ReplicaError.invalidValue(
+                "cannot reach \(address) (\(error)); check that `hyzer-peer serve` runs there and the address is right")
         }
         if let failure = outcome.failure {
             throw ReplicaError.invalidValue("sync with \(address) failed: \(failure); nothing partial was kept")
         }
         if output.json { return try JSONOutput.print(outcome) }
-        print("synced with \(outcome.peer.map { String($0.prefix(12)) } ?? "?") at \(address): sent \(outcome.opsSent) ops (\(outcome.bytesSent) bytes), "
-            + "received \(outcome.opsReceived) ops (\(outcome.bytesReceived) bytes) in \(outcome.milliseconds) ms")
+        print(
+            "synced with \(outcome.peer.map { String($0.prefix(12)) } ?? "?") at \(address): sent \(outcome.opsSent) ops (\(outcome.bytesSent) bytes), "
+                + "received \(outcome.opsReceived) ops (\(outcome.bytesReceived) bytes) in \(outcome.milliseconds) ms")
     }
 }
 
@@ -98,7 +101,9 @@ struct ImportCommand: ParsableCommand {
                 let report = try BundleFiles.import(Array(data), into: replica)
                 for rejection in report.rejected { Terminal.error("error: \(file): \(rejection)") }
                 failures += report.rejected.isEmpty ? 0 : 1
-                print("\(file): \(report.opsApplied) new ops, \(report.opsAlreadyHeld) already held\(report.segmentsPending > 0 ? ", \(report.segmentsPending) segments waiting for earlier ops" : "")")
+                print(
+                    "\(file): \(report.opsApplied) new ops, \(report.opsAlreadyHeld) already held\(report.segmentsPending > 0 ? ", \(report.segmentsPending) segments waiting for earlier ops" : "")"
+                )
             } catch let error as BundleError {
                 Terminal.error("error: \(file): \(error); nothing was imported from it")
                 failures += 1

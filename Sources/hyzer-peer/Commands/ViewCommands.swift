@@ -76,12 +76,18 @@ struct StandingsCommand: AsyncParsableCommand {
         guard let view = try replica.roundView(id) else { throw ReplicaError.unknown(kind: "round", text: round) }
         // Only a scored participant has a position worth moving from.
         let positions = Dictionary(
-            view.evaluation.standings.filter { $0.holesPlayed > 0 }.map { ($0.playerID, $0.position) }, uniquingKeysWith: { first, _ in first })
+            view.evaluation.standings.filter { $0.holesPlayed > 0 }.map { ($0.playerID, $0.position) },
+            uniquingKeysWith: { first, _ in first })
         if output.json {
-            if watch { try JSONOutput.print(WatchDocument(view, previous: previous)) } else { try JSONOutput.print(StandingsDocument(view)) }
+            if watch {
+                try JSONOutput.print(WatchDocument(view, previous: previous))
+            } else {
+                try JSONOutput.print(StandingsDocument(view))
+            }
             return positions
         }
-        Terminal.line((clear ? "\u{1B}[H\u{1B}[2J" : "") + Self.render(view, previous: watch ? previous ?? [:] : nil) + (watch && !clear ? "\n" : ""))
+        Terminal.line(
+            (clear ? "\u{1B}[H\u{1B}[2J" : "") + Self.render(view, previous: watch ? previous ?? [:] : nil) + (watch && !clear ? "\n" : ""))
         return positions
     }
 
@@ -89,12 +95,15 @@ struct StandingsCommand: AsyncParsableCommand {
     /// `★` and shows each move since the last redraw: `▲n` up, `▼n` down.
     static func render(_ view: RoundView, previous: [String: Int]? = nil) -> String {
         let holes = view.round.holeCount
-        var columns: [(String, Table.Alignment)] = [("#", .right), ("Player", .left), ("Score", .right), ("Strokes", .right), ("Thru", .right), ("Disputed", .right)]
+        var columns: [(String, Table.Alignment)] = [
+            ("#", .right), ("Player", .left), ("Score", .right), ("Strokes", .right), ("Thru", .right), ("Disputed", .right),
+        ]
         if previous != nil { columns.insert(("", .left), at: 1) }
         var table = Table(columns)
         for entry in view.evaluation.standings {
             var cells: [Table.Cell] = [
-                .init("\(entry.position)"), .init(entry.name), .init(entry.formatted, entry.holesPlayed > 0 ? ScoreColour.total(entry.relativeToPar) : nil),
+                .init("\(entry.position)"), .init(entry.name),
+                .init(entry.formatted, entry.holesPlayed > 0 ? ScoreColour.total(entry.relativeToPar) : nil),
                 .init("\(entry.totalStrokes)"), .init(entry.holesPlayed == holes ? "F" : "\(entry.holesPlayed)"),
                 .init(entry.disputedHoles > 0 ? "\(entry.disputedHoles)" : "", .amber),
             ]
@@ -103,7 +112,8 @@ struct StandingsCommand: AsyncParsableCommand {
             }
             table.add(cells)
         }
-        return "\(view.round.courseName) · round \(view.round.id.lowercased.prefix(8)) · \(view.evaluation.status.rawValue)\n" + table.render()
+        return "\(view.round.courseName) · round \(view.round.id.lowercased.prefix(8)) · \(view.evaluation.status.rawValue)\n"
+            + table.render()
     }
 
     /// `★` for the top three (once they have played a hole), then the move since `previous`.
@@ -147,7 +157,8 @@ struct BreakdownCommand: ParsableCommand {
 }
 
 struct DiscrepanciesCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "discrepancies", abstract: "Holes scored differently by different devices.")
+    static let configuration = CommandConfiguration(
+        commandName: "discrepancies", abstract: "Holes scored differently by different devices.")
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var output: OutputOptions
     @Argument(help: "The round's id, id prefix, or latest.") var round: String
@@ -162,11 +173,15 @@ struct DiscrepanciesCommand: ParsableCommand {
         var table = Table([("Player", .left), ("Hole", .right), ("Strokes", .right), ("Device", .left), ("Event", .left)])
         for discrepancy in discrepancies {
             for leaf in discrepancy.leaves {
-                table.add(discrepancy.name, "\(discrepancy.hole)", "\(leaf.strokes)", devices[leaf.deviceID] ?? String(leaf.deviceID.prefix(12)), String(leaf.eventID.prefix(8)))
+                table.add(
+                    discrepancy.name, "\(discrepancy.hole)", "\(leaf.strokes)", devices[leaf.deviceID] ?? String(leaf.deviceID.prefix(12)),
+                    String(leaf.eventID.prefix(8)))
             }
         }
         print(table.render())
-        print("settle each with `hyzer-peer resolve \(view.round.id.lowercased.prefix(8)) --player P --hole N --strokes S` on the organizer's device")
+        print(
+            "settle each with `hyzer-peer resolve \(view.round.id.lowercased.prefix(8)) --player P --hole N --strokes S` on the organizer's device"
+        )
     }
 }
 
@@ -181,7 +196,9 @@ struct HistoryCommand: ParsableCommand {
         if output.json { return try JSONOutput.print(entries) }
         var table = Table([("Finished", .left), ("Course", .left), ("Players", .right), ("Winner", .left), ("Round", .left)])
         for entry in entries {
-            table.add(DateText.day(entry.finishedAt), entry.course, "\(entry.players)", entry.winners.joined(separator: ", "), String(entry.round.prefix(8)))
+            table.add(
+                DateText.day(entry.finishedAt), entry.course, "\(entry.players)", entry.winners.joined(separator: ", "),
+                String(entry.round.prefix(8)))
         }
         print(table.render())
         if standings {

@@ -6,8 +6,9 @@ enum Sparkline {
     static func render(_ values: [Int]) -> String {
         guard let low = values.min(), let high = values.max() else { return "" }
         guard high > low else { return String(repeating: "▄", count: values.count) }
-        return String(values.map { value in
-            blocks[(value - low) * (blocks.count - 1) / (high - low)]
-        })
+        return String(
+            values.map { value in
+                blocks[(value - low) * (blocks.count - 1) / (high - low)]
+            })
     }
 }

@@ -47,9 +47,10 @@ public struct HeadToHead: Encodable, Hashable, Sendable {
             guard let other = opponentCards[card.round.id] else { continue }
             difference += card.totalStrokes - other.totalStrokes
             let result = card.totalStrokes < other.totalStrokes ? "win" : card.totalStrokes > other.totalStrokes ? "loss" : "tie"
-            meetings.append(Meeting(
-                round: card.round.id.lowercased, course: card.round.courseName, startedAt: card.startedAt,
-                playerStrokes: card.totalStrokes, opponentStrokes: other.totalStrokes, result: result))
+            meetings.append(
+                Meeting(
+                    round: card.round.id.lowercased, course: card.round.courseName, startedAt: card.startedAt,
+                    playerStrokes: card.totalStrokes, opponentStrokes: other.totalStrokes, result: result))
         }
         self.player = Side(playerID: playerID, name: player.displayName)
         self.opponent = Side(playerID: opponentID, name: opponent.displayName)

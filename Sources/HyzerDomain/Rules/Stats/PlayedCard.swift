@@ -30,7 +30,8 @@ public struct PlayedCard: Hashable, Sendable {
             for participant in evaluation.participants {
                 let holes = (0..<evaluation.round.holeCount).map { evaluation.score(player: participant.id, hole: $0 + 1).strokes }
                 guard !holes.isEmpty, holes.allSatisfy({ $0 != nil }) else { continue }
-                cards.append(PlayedCard(round: evaluation.round, playerID: participant.id, name: participant.name, strokes: holes.compactMap { $0 }))
+                cards.append(
+                    PlayedCard(round: evaluation.round, playerID: participant.id, name: participant.name, strokes: holes.compactMap { $0 }))
             }
         }
         return cards
