@@ -7,7 +7,8 @@ import NIOEmbedded
 /// The TCP framing: the input's first byte sets the size of the chunks the rest arrives in
 /// (at most 64 chunks, so a long input stays quick).
 /// The frames delivered must be exactly those a plain reading of the stream finds, and a
-/// length above the bound must close the stream before its frame is buffered.
+/// length above the bound (tighter for the handshake's first frames) must close the stream
+/// before its frame is buffered.
 @_cdecl("LLVMFuzzerTestOneInput")
 func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let bytes = FuzzDriver.bytes(data, size)
@@ -21,7 +22,9 @@ func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     var offset = 0
     while stream.count - offset >= 4 {
         let length = stream[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
-        if length > Framing.frameBytesMax {
+        // The handshake's frames are bounded tighter than the rest (docs/sync-protocol.md, framing).
+        let bound = expected.count < SyncEngine.handshakeFrames ? SyncEngine.handshakeFrameBytesMax : Framing.frameBytesMax
+        if length > bound {
             tooLarge = true
             break
         }
