@@ -245,14 +245,21 @@ def proxy_main(listen, target, delay_ms, jitter_ms):
 # --- scenarios -------------------------------------------------------------------------------------
 def score_concurrently(bed, round_id, holes, players):
     """Each host scores its own player on `holes`, all hosts at once, as separate processes."""
+    errors = []
+
     def work(host, player):
-        for hole in holes:
-            bed.cli(host, "score", round_id, "--player", player, "--hole", str(hole), "--strokes", str(3 + hole % 2))
+        try:
+            for hole in holes:
+                bed.cli(host, "score", round_id, "--player", player, "--hole", str(hole), "--strokes", str(3 + hole % 2))
+        except Exception as error:  # reported by the main thread
+            errors.append(error)
     threads = [threading.Thread(target=work, args=(host, player)) for host, player in zip(HOSTS, players)]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
+    if errors:
+        raise errors[0]
 
 
 def scenarios(bed, results, bounds):
@@ -263,6 +270,8 @@ def scenarios(bed, results, bounds):
         raise RuntimeError("the three replicas did not exchange their players")
     round_id = bed.cli("a", "round", "start", "--course", "Morley Field", "--players", ",".join(players)).stdout.strip().split()[-1]
     expected = bed.status("a")["ops"]
+    if bed.wait_converged(time.monotonic(), bounds["setup"], expected) is None:
+        raise RuntimeError("the round did not reach every host")
 
     # 1. Concurrent scoring on a clean network, then under 10 % loss and 5 % duplication.
     score_concurrently(bed, round_id, range(1, 4), players)
@@ -363,7 +372,7 @@ def main():
     for host in HOSTS:
         path = os.path.join(workdir, f"serve-{host}.log")
         if os.path.exists(path):
-            dead_logged += [line.strip() for line in open(path) if "dead" in line or "timed out" in line]
+            dead_logged += [line.strip() for line in open(path) if "it is gone" in line]
     failed = failure is not None or any(seconds is None or (args.goals and seconds > goal) for _, seconds, goal in results)
     if args.json:
         print(json.dumps({"results": [{"scenario": name, "seconds": seconds, "goalSeconds": goal} for name, seconds, goal in results],
