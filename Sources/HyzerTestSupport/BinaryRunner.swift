@@ -62,6 +62,31 @@ public struct BinaryRunner: Sendable {
     }
 
     /// Starts `hyzer-peer arguments…` with piped output and returns without waiting.
+    /// A command that was expected to succeed quietly and did not.
+    public struct Failure: Error, CustomStringConvertible {
+        public let arguments: [String]
+        public let result: Result
+        public var description: String { "`\(arguments.joined(separator: " "))` did not succeed quietly: \(result)" }
+    }
+
+    /// Runs a command that must succeed quietly (exit 0, nothing on stderr) and returns its
+    /// output without the last newline; anything else throws `Failure`.
+    public func ok(_ arguments: String..., environment: [String: String] = [:]) throws -> String {
+        try ok(arguments, environment: environment)
+    }
+
+    public func ok(_ arguments: [String], environment: [String: String] = [:]) throws -> String {
+        let result = try run(arguments, environment: environment)
+        guard result.status == 0, result.stderr.isEmpty else { throw Failure(arguments: arguments, result: result) }
+        return result.output
+    }
+
+    /// The store's op-set digest, as `status --json` prints it.
+    public func digest() throws -> String {
+        let status = try JSONSerialization.jsonObject(with: Data(try ok("status", "--json").utf8)) as? [String: Any]
+        return status?["digest"] as? String ?? ""
+    }
+
     public func start(_ arguments: [String], environment: [String: String] = [:]) throws -> Process {
         let process = Process()
         process.executableURL = executable

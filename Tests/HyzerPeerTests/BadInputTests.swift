@@ -15,11 +15,6 @@ import Testing
         return try cli.run("round", "start", "--course", "Morley Field", "--players", "Ann,Ben").output
     }
 
-    func digest() throws -> String {
-        let status = try JSONSerialization.jsonObject(with: Data(try cli.run("status", "--json").stdout.utf8)) as? [String: Any]
-        return status?["digest"] as? String ?? ""
-    }
-
     static let cases: [(arguments: [String], error: String)] = [
         (
             ["score", "latest", "--player", "Zed", "--hole", "1", "--strokes", "3"],
@@ -98,25 +93,25 @@ import Testing
     @Test(arguments: cases)
     func refusedWithOneSentenceAndNothingChanged(arguments: [String], error: String) throws {
         _ = try prepare()
-        let before = try digest()
+        let before = try cli.digest()
         let result = try cli.run(arguments)
         let expected = "error: " + error.replacingOccurrences(of: "STORE", with: cli.store.path) + "\n"
         #expect(result.status == 1, "\(result)")
         #expect(result.stderr == expected)
         #expect(result.stdout == "")
-        #expect(try digest() == before)
+        #expect(try cli.digest() == before)
     }
 
     @Test func ambiguousNamesAreRefused() throws {
         _ = try prepare()
         let first = try cli.run("player", "add", "Bo").output
         let second = try cli.run("player", "add", "Bo").output
-        let before = try digest()
+        let before = try cli.digest()
         let result = try cli.run("round", "start", "--course", "Morley Field", "--players", "Ann,Bo")
         #expect(result.status == 1)
         let listed = [first, second].sorted().map { String($0.prefix(8)) }.joined(separator: ", ")
         #expect(result.stderr == "error: 'Bo' matches several players (\(listed)); use a longer id prefix\n")
-        #expect(try digest() == before)
+        #expect(try cli.digest() == before)
         // A unique id prefix picks one of them.
         #expect(try cli.run("round", "start", "--course", "Morley Field", "--players", "Ann," + String(first.prefix(12))).status == 0)
     }
@@ -124,13 +119,13 @@ import Testing
     @Test func scoringAFinishedRoundIsRefused() throws {
         let round = try prepare()
         #expect(try cli.run("round", "finish", round, "--force").status == 0)
-        let before = try digest()
+        let before = try cli.digest()
         let result = try cli.run("score", round, "--player", "Ann", "--hole", "1", "--strokes", "3")
         #expect(result.status == 1)
         #expect(
             result.stderr
                 == "error: round \(round) is completed; scores can no longer change (the organizer may still resolve discrepancies)\n")
-        #expect(try digest() == before)
+        #expect(try cli.digest() == before)
     }
 
     @Test func aDirectoryThatIsNotAStore() throws {

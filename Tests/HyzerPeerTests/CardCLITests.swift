@@ -8,23 +8,11 @@ import Testing
     let directory = TemporaryDirectory("card-cli")
     var cli: BinaryRunner { BinaryRunner(store: directory.path("phone")) }
 
-    func ok(_ arguments: String...) throws -> String {
-        let result = try cli.run(arguments)
-        #expect(result.status == 0, "\(arguments.joined(separator: " ")) failed: \(result)")
-        #expect(result.stderr == "")
-        return result.output
-    }
-
-    func digest() throws -> String {
-        let status = try JSONSerialization.jsonObject(with: Data(try cli.run("status", "--json").stdout.utf8)) as? [String: Any]
-        return status?["digest"] as? String ?? ""
-    }
-
     /// Mike Smith (owner), Jake, Sarah Lee and Sam with the guest Zoë on Morley Field.
     func prepare() throws -> String {
-        _ = try ok("init", "--name", "phone", "--owner", "Mike Smith")
-        for name in ["Jake", "Sarah Lee", "Sam"] { _ = try ok("player", "add", name) }
-        return try ok("round", "start", "--course", "Morley Field", "--players", "Mike Smith,Jake,Sarah Lee,Sam", "--guest", "Zoë")
+        _ = try cli.ok("init", "--name", "phone", "--owner", "Mike Smith")
+        for name in ["Jake", "Sarah Lee", "Sam"] { _ = try cli.ok("player", "add", name) }
+        return try cli.ok("round", "start", "--course", "Morley Field", "--players", "Mike Smith,Jake,Sarah Lee,Sam", "--guest", "Zoë")
     }
 
     func events(_ output: String) -> [String] {
@@ -35,7 +23,7 @@ import Testing
 
     @Test func aWholeCardInOneCommand() throws {
         let round = try prepare()
-        let first = try ok("card", round, "mike 3, JAKE four, sarah birdie, sam par, zoe double bogey")
+        let first = try cli.ok("card", round, "mike 3, JAKE four, sarah birdie, sam par, zoe double bogey")
         let ids = events(first)
         #expect(
             first == """
@@ -48,28 +36,28 @@ import Testing
                 Zoë               5     +2  \(ids[4])
                 """)
         // The next card goes to the next hole nobody has scored; prefixes of any word match.
-        let second = try ok("card", round, "Mike 3, Jake 4, Lee 2, Sam ace")
+        let second = try cli.ok("card", round, "Mike 3, Jake 4, Lee 2, Sam ace")
         #expect(second.hasPrefix("hole 2 · par 3\n"))
         // An alias names a player; re-entering a hole on this device corrects it.
-        #expect(try ok("player", "alias", "Mike Smith", "Mikey") == "")
-        #expect(try ok("player", "alias", "Mike Smith", "mikey") == "", "an alias the player already has changes nothing")
-        #expect(try ok("player", "list", "--json").contains(#""aliases":["Mikey"],"id":"#))
-        let corrected = try ok("card", round, "Mikey 4", "--hole", "2")
+        #expect(try cli.ok("player", "alias", "Mike Smith", "Mikey") == "")
+        #expect(try cli.ok("player", "alias", "Mike Smith", "mikey") == "", "an alias the player already has changes nothing")
+        #expect(try cli.ok("player", "list", "--json").contains(#""aliases":["Mikey"],"id":"#))
+        let corrected = try cli.ok("card", round, "Mikey 4", "--hole", "2")
         #expect(
             corrected
                 == "hole 2 · par 3\nPlayer      Strokes  Score  Event\nMike Smith        4     +1  \(events(corrected)[0])  correction")
-        let breakdown = try ok("breakdown", round, "--player", "Mike Smith", "--json")
+        let breakdown = try cli.ok("breakdown", round, "--player", "Mike Smith", "--json")
         #expect(breakdown.contains(#""hole":2,"par":3,"relativeToPar":1,"strokes":4"#))
-        #expect(try ok("discrepancies", round) == "no discrepancies")
-        let standings = try ok("standings", round)
+        #expect(try cli.ok("discrepancies", round) == "no discrepancies")
+        let standings = try cli.ok("standings", round)
         #expect(standings.hasSuffix("4  Zoë            +2        5     1"), "\(standings)")
     }
 
     @Test func anythingAmbiguousOrUnknownRefusesTheWholeCard() throws {
         let round = try prepare()
-        _ = try ok("player", "alias", "Jake", "JJ")
+        _ = try cli.ok("player", "alias", "Jake", "JJ")
         let short = String(round.prefix(8))
-        let before = try digest()
+        let before = try cli.digest()
         for (arguments, error) in [
             (["card", round, "Mike 3, Sa 2"], "'Sa' could be any of Sarah Lee, Sam; write more of the name"),
             (
@@ -91,12 +79,12 @@ import Testing
             #expect(result.status == 1, "\(arguments)")
             #expect(result.stderr == "error: \(error)\n")
             #expect(result.stdout == "")
-            #expect(try digest() == before, "\(arguments) changed the store")
+            #expect(try cli.digest() == before, "\(arguments) changed the store")
         }
         // After a shotgun start on hole 18 the next card wraps around to hole 1.
-        _ = try ok("card", round, "JJ 3", "--hole", "18")
-        #expect(try ok("card", round, "JJ 3").hasPrefix("hole 1 · par 3\n"))
-        _ = try ok("round", "finish", round, "--force")
+        _ = try cli.ok("card", round, "JJ 3", "--hole", "18")
+        #expect(try cli.ok("card", round, "JJ 3").hasPrefix("hole 1 · par 3\n"))
+        _ = try cli.ok("round", "finish", round, "--force")
         let finished = try cli.run("card", round, "Mike 3")
         #expect(
             finished.stderr

@@ -8,24 +8,19 @@ import Testing
     var cli: BinaryRunner { BinaryRunner(store: directory.path("phone")) }
 
     /// Runs a command that must succeed and returns its output.
-    func ok(_ arguments: String...) throws -> String {
-        let result = try cli.run(arguments)
-        #expect(result.status == 0, "\(arguments.joined(separator: " ")) failed: \(result)")
-        #expect(result.stderr == "", "\(arguments.joined(separator: " ")) wrote to stderr: \(result.stderr)")
-        return result.output
-    }
 
     @Test func scriptedRoundWithCorrectionsTiesGuestsAndUnscoredPlayers() throws {
-        let initOutput = try ok("init", "--name", "phone", "--device", "phone", "--owner", "Ann")
+        let initOutput = try cli.ok("init", "--name", "phone", "--device", "phone", "--owner", "Ann")
         #expect(initOutput.contains("Created replica phone (phone)"))
-        let ben = try ok("player", "add", "Ben")
-        let cat = try ok("player", "add", "Cat")
-        let dan = try ok("player", "add", "Dan")
-        let ann = try #require(try JSONSerialization.jsonObject(with: Data(try ok("whoami", "--json").utf8)) as? [String: Any])
+        let ben = try cli.ok("player", "add", "Ben")
+        let cat = try cli.ok("player", "add", "Cat")
+        let dan = try cli.ok("player", "add", "Dan")
+        let ann = try #require(try JSONSerialization.jsonObject(with: Data(try cli.ok("whoami", "--json").utf8)) as? [String: Any])
         let annID = try #require((ann["owner"] as? [String: Any])?["id"] as? String)
-        let round = try ok("round", "start", "--course", "Maple Hill", "--players", "Ann,Ben,Cat,Dan", "--guest", "Gus", "--guest", "Hal")
+        let round = try cli.ok(
+            "round", "start", "--course", "Maple Hill", "--players", "Ann,Ben,Cat,Dan", "--guest", "Gus", "--guest", "Hal")
         let show = try #require(
-            try JSONSerialization.jsonObject(with: Data(try ok("round", "show", "latest", "--json").utf8)) as? [String: Any])
+            try JSONSerialization.jsonObject(with: Data(try cli.ok("round", "show", "latest", "--json").utf8)) as? [String: Any])
         let members = try #require(show["participants"] as? [[String: Any]])
         let gus = try #require(members.first { $0["name"] as? String == "Gus" }?["id"] as? String)
         let hal = try #require(members.first { $0["name"] as? String == "Hal" }?["id"] as? String)
@@ -35,11 +30,12 @@ import Testing
         var catHole2 = ""
         for (player, strokes) in card {
             for (index, value) in strokes.enumerated() {
-                let event = try ok("score", String(round.prefix(8)), "--player", player, "--hole", "\(index + 1)", "--strokes", "\(value)")
+                let event = try cli.ok(
+                    "score", String(round.prefix(8)), "--player", player, "--hole", "\(index + 1)", "--strokes", "\(value)")
                 if player == "Cat", index == 1 { catHole2 = event }
             }
         }
-        _ = try ok("correct", String(catHole2.prefix(10)), "--strokes", "4")
+        _ = try cli.ok("correct", String(catHole2.prefix(10)), "--strokes", "4")
 
         func row(_ position: Int, _ id: String, _ name: String, _ strokes: Int, _ played: Int, _ relative: Int, _ formatted: String)
             -> String
@@ -52,7 +48,7 @@ import Testing
                 row(1, annID, "Ann", 8, 3, -1, "-1"), row(1, ben, "Ben", 8, 3, -1, "-1"), row(3, gus, "Gus", 9, 3, 0, "E"),
                 row(4, cat, "Cat", 10, 3, 1, "+1"), row(5, dan, "Dan", 0, 0, 0, "E"), row(5, hal, "Hal", 0, 0, 0, "E"),
             ].joined(separator: ",") + #"],"status":"active"}"#
-        #expect(try ok("standings", round, "--json") == expectedStandings)
+        #expect(try cli.ok("standings", round, "--json") == expectedStandings)
 
         let pars = [3, 3, 3, 4, 3, 3, 3, 3, 4, 3, 3, 3, 4, 3, 3, 4, 3, 3]
         var holes: [String] = []
@@ -74,10 +70,10 @@ import Testing
         let expectedBreakdown =
             #"{"formatted":"+1","holes":["# + holes.joined(separator: ",")
             + #"],"name":"Cat","playerID":"\#(cat)","relativeToPar":1,"round":"\#(round)","totalPar":9,"totalStrokes":10}"#
-        #expect(try ok("breakdown", "latest", "--player", "Cat", "--json") == expectedBreakdown)
+        #expect(try cli.ok("breakdown", "latest", "--player", "Cat", "--json") == expectedBreakdown)
 
         // Human output: an aligned table, no colour when NO_COLOR is set.
-        let table = try ok("standings", "latest")
+        let table = try cli.ok("standings", "latest")
         #expect(table.split(separator: "\n").dropFirst().first == "#  Player  Score  Strokes  Thru  Disputed")
         #expect(!table.contains("\u{1B}["))
 
@@ -87,9 +83,9 @@ import Testing
         #expect(
             refused.stderr
                 == "error: round \(round) has 96 missing scores and 0 disputed holes; score and resolve them, or finish with --force\n")
-        _ = try ok("round", "finish", "latest", "--force")
-        let history = try ok("history", "--json")
+        _ = try cli.ok("round", "finish", "latest", "--force")
+        let history = try cli.ok("history", "--json")
         #expect(history.contains(#""winners":["Ann","Ben"]"#), "\(history)")
-        #expect(try ok("verify").hasSuffix("intact"))
+        #expect(try cli.ok("verify").hasSuffix("intact"))
     }
 }

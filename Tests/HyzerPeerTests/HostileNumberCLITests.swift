@@ -33,17 +33,12 @@ import Testing
         return BundleFiles.seal(bundle.encoded(signedBy: { mallory.sign($0) }), group: group)
     }
 
-    func digest() throws -> String {
-        let status = try JSONSerialization.jsonObject(with: Data(try cli.run("status", "--json").stdout.utf8)) as? [String: Any]
-        return status?["digest"] as? String ?? ""
-    }
-
     @Test(arguments: [UInt64.max, UInt64(1) << 63])
     func importRefusesASegmentBeyondTheLargestSequence(sequence: UInt64) throws {
         let group = try prepare()
         let file = directory.path("crafted.hzb")
         try Data(crafted(group, sequence: sequence)).write(to: file)
-        let before = try digest()
+        let before = try cli.digest()
         let result = try cli.run("import", file.path)
         #expect(result.status == 1)
         #expect(
@@ -51,7 +46,7 @@ import Testing
                 error: \(file.path): not a hyzer-peer bundle (outOfRange(field: "sequence")); nothing was imported from it
 
                 """)
-        #expect(try digest() == before)
+        #expect(try cli.digest() == before)
     }
 
     /// The crafted bundle lies in the shared folder: every later `sync --folder` reads it again.

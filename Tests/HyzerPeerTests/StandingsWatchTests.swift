@@ -8,16 +8,10 @@ import Testing
     let directory = TemporaryDirectory("standings-watch")
     var cli: BinaryRunner { BinaryRunner(store: directory.path("phone")) }
 
-    func ok(_ arguments: String...) throws -> String {
-        let result = try cli.run(arguments)
-        #expect(result.status == 0, "\(arguments.joined(separator: " ")) failed: \(result)")
-        return result.output
-    }
-
     func prepare() throws -> String {
-        _ = try ok("init", "--name", "phone", "--owner", "Ann")
-        for name in ["Ben", "Cat", "Dan"] { _ = try ok("player", "add", name) }
-        return try ok("round", "start", "--course", "Morley Field", "--players", "Ann,Ben,Cat,Dan")
+        _ = try cli.ok("init", "--name", "phone", "--owner", "Ann")
+        for name in ["Ben", "Cat", "Dan"] { _ = try cli.ok("player", "add", name) }
+        return try cli.ok("round", "start", "--course", "Morley Field", "--players", "Ann,Ben,Cat,Dan")
     }
 
     func stop(_ process: Process) {
@@ -27,11 +21,11 @@ import Testing
 
     @Test func arrowsAndTheTopThree() throws {
         let round = try prepare()
-        _ = try ok("card", round, "Ann 3, Ben 2, Cat 4, Dan 3")
+        _ = try cli.ok("card", round, "Ann 3, Ben 2, Cat 4, Dan 3")
         let watch = try cli.start(["standings", round, "--watch"])
         let watched = OutputCollector(watch.standardOutput as! Pipe)
         #expect(watched.wait { $0.contains("4     Cat") })
-        _ = try ok("card", round, "Ann 2, Ben 5, Cat 2")
+        _ = try cli.ok("card", round, "Ann 2, Ben 5, Cat 2")
         #expect(watched.wait { $0.components(separatedBy: "Morley Field").count == 3 }, "no redraw: \(watched.output)")
         stop(watch)
         let boards = watched.output.components(separatedBy: "\n\n").filter { !$0.isEmpty }
@@ -56,11 +50,11 @@ import Testing
 
     @Test func jsonCarriesThePreviousPosition() throws {
         let round = try prepare()
-        _ = try ok("card", round, "Ann 3, Ben 2")
+        _ = try cli.ok("card", round, "Ann 3, Ben 2")
         let watch = try cli.start(["standings", round, "--watch", "--json"])
         let watched = OutputCollector(watch.standardOutput as! Pipe)
         #expect(watched.wait { $0.contains("\n") })
-        _ = try ok("card", round, "Ann 2, Ben 5")
+        _ = try cli.ok("card", round, "Ann 2, Ben 5")
         #expect(watched.wait { $0.split(separator: "\n").count == 2 }, "no redraw: \(watched.output)")
         stop(watch)
         let documents = watched.output.split(separator: "\n")

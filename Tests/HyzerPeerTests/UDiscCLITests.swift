@@ -12,20 +12,8 @@ import Testing
     let directory = TemporaryDirectory("udisc-cli")
     var cli: BinaryRunner { BinaryRunner(store: directory.path("phone")) }
 
-    func ok(_ arguments: [String]) throws -> String {
-        let result = try cli.run(arguments)
-        #expect(result.status == 0, "\(arguments.joined(separator: " ")) failed: \(result)")
-        #expect(result.stderr == "")
-        return result.output
-    }
-
-    func digest() throws -> String {
-        let status = try JSONSerialization.jsonObject(with: Data(try cli.run("status", "--json").stdout.utf8)) as? [String: Any]
-        return status?["digest"] as? String ?? ""
-    }
-
     @Test func everyShapeImportsOnceAndAnExportReimportsToTheSameDigest() throws {
-        _ = try ok(["init", "--name", "phone", "--owner", "Spence"])
+        _ = try cli.ok(["init", "--name", "phone", "--owner", "Spence"])
         let courses = [
             "Scarlett Woods Disc Golf Course · Main", "Centennial Park DGC · Red (Short) Tees - Summer 2021",
             "White Spruce Park · Red Tees (Short)",
@@ -41,24 +29,24 @@ import Testing
         let expected =
             (courses.map { "created course \($0)" } + players.map { "created player \($0)" } + ["12 rounds imported, 0 already held"])
             .joined(separator: "\n")
-        #expect(try ok(["import", "--udisc"] + Self.files) == expected)
-        let imported = try digest()
-        #expect(try ok(["import", "--udisc"] + Self.files) == "0 rounds imported, 12 already held")
-        #expect(try digest() == imported, "importing the same files again adds nothing")
+        #expect(try cli.ok(["import", "--udisc"] + Self.files) == expected)
+        let imported = try cli.digest()
+        #expect(try cli.ok(["import", "--udisc"] + Self.files) == "0 rounds imported, 12 already held")
+        #expect(try cli.digest() == imported, "importing the same files again adds nothing")
 
         // Partial rounds: zeros are holes not played, and the round was finished by force.
-        let history = try ok(["history", "--json", "--standings"])
+        let history = try cli.ok(["history", "--json", "--standings"])
         #expect(history.contains(#""formatted":"+5","holesPlayed":13,"name":"Cvance""#))
         #expect(history.contains(#""formatted":"+23","holesPlayed":12,"name":"Timi""#))
         #expect(history.contains(#""formatted":"-6","holesPlayed":12,"name":"Player 1""#))
 
         let export = directory.path("export.csv").path
-        #expect(try ok(["export", "--udisc", export]) == "wrote 38 rows to \(export)")
+        #expect(try cli.ok(["export", "--udisc", export]) == "wrote 38 rows to \(export)")
         let text = try String(contentsOfFile: export, encoding: .utf8)
         #expect(text.hasPrefix("PlayerName,CourseName,LayoutName,StartDate,EndDate,Total,+/-,RoundRating,Hole1,"))
         #expect(text.contains("\nCvance,Centennial Park DGC,Red (Short) Tees - Summer 2021,"))
-        #expect(try ok(["import", "--udisc", export]) == "0 rounds imported, 12 already held")
-        #expect(try digest() == imported, "an export of an imported file re-imports to the same op set")
+        #expect(try cli.ok(["import", "--udisc", export]) == "0 rounds imported, 12 already held")
+        #expect(try cli.digest() == imported, "an export of an imported file re-imports to the same op set")
     }
 
     static let header = "PlayerName,CourseName,LayoutName,Date,Total,+/-,Hole1,Hole2,Hole3"
@@ -98,20 +86,20 @@ import Testing
 
     @Test(arguments: refusals)
     func aFileThatDoesNotAddUpIsRefusedWhole(name: String, text: String, error: String) throws {
-        _ = try ok(["init", "--name", "phone", "--owner", "Spence"])
+        _ = try cli.ok(["init", "--name", "phone", "--owner", "Spence"])
         let file = directory.path(name).path
         try text.write(toFile: file, atomically: true, encoding: .utf8)
-        let before = try digest()
+        let before = try cli.digest()
         // Even beside a good file, nothing is imported.
         let result = try cli.run(["import", "--udisc", Self.files[1], file])
         #expect(result.status == 1)
         #expect(result.stderr == "error: \(file): \(error); nothing was imported\n")
         #expect(result.stdout == "")
-        #expect(try digest() == before)
+        #expect(try cli.digest() == before)
     }
 
     @Test func importingNeedsAnOwnerToOrganizeTheRounds() throws {
-        _ = try ok(["init", "--name", "laptop"])
+        _ = try cli.ok(["init", "--name", "laptop"])
         let result = try cli.run(["import", "--udisc", Self.files[1]])
         #expect(result.status == 1)
         #expect(
