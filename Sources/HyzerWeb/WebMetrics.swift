@@ -1,4 +1,5 @@
 import CoreMetrics
+import HyzerDomain
 import HyzerKit
 import HyzerSync
 import Prometheus
@@ -21,6 +22,9 @@ public final class WebMetrics: Sendable {
     private let reasons = Mutex<Set<String>>([])
     /// The vector the store held when it was last looked at.
     private let seen = Mutex<VersionVector?>(nil)
+    private let peersConnected: CoreMetrics.Gauge
+    /// Open connections per peer, and what each connected peer is known to hold.
+    private let peers = Mutex<(connections: [AuthorID: Int], holds: [AuthorID: VersionVector])>(([:], [:]))
 
     /// At most this many distinct failure reasons get their own series; later ones count as "other".
     public static let reasonsMax = 16
@@ -37,6 +41,42 @@ public final class WebMetrics: Sendable {
         bytesSent = CoreMetrics.Counter(label: "hyzer_peer_bytes_sent_total", factory: factory)
         ingestLatency = CoreMetrics.Timer(label: "hyzer_ingest_latency_seconds", factory: factory)
         liveStreams = CoreMetrics.Meter(label: "hyzer_web_live_streams", factory: factory)
+        peersConnected = CoreMetrics.Gauge(label: "hyzer_peers_connected", factory: factory)
+        peersConnected.record(0)
+    }
+
+    /// What a live connection did (`PeerServer.progress`): peers connected, and how many ops
+    /// each connected peer lacks of what this replica holds (`hyzer_peer_lag_ops{peer}`).
+    public func record(_ progress: ConnectionProgress) {
+        let local = seen.withLock { $0 }
+        let (count, lags) = peers.withLock { (peers: inout (connections: [AuthorID: Int], holds: [AuthorID: VersionVector])) -> (Int, [(AuthorID, Int)]) in
+            switch progress {
+            case .opened(let peer):
+                peers.connections[peer, default: 0] += 1
+            case .peerHolds(let peer, let vector):
+                peers.holds[peer] = vector
+            case .closed(let peer):
+                peers.connections[peer, default: 1] -= 1
+                if peers.connections[peer] ?? 0 <= 0 {
+                    peers.connections[peer] = nil
+                    peers.holds[peer] = nil
+                    return (peers.connections.count, [(peer, 0)])
+                }
+            }
+            let lags = peers.holds.map { peer, holds in (peer, local.map { Self.lag(of: holds, behind: $0) } ?? 0) }
+            return (peers.connections.count, lags)
+        }
+        peersConnected.record(count)
+        for (peer, lag) in lags { lagGauge(peer).record(lag) }
+    }
+
+    /// Ops `local` holds that `peer` is not known to hold.
+    static func lag(of peer: VersionVector, behind local: VersionVector) -> Int {
+        Int(clamping: local.heads.reduce(UInt64(0)) { $0 + ($1.value > peer[$1.key] ? $1.value - peer[$1.key] : 0) })
+    }
+
+    private func lagGauge(_ peer: AuthorID) -> CoreMetrics.Gauge {
+        CoreMetrics.Gauge(label: "hyzer_peer_lag_ops", dimensions: [("peer", peer.short)], factory: factory)
     }
 
     /// One ended peer connection (`PeerServer.observer`).
@@ -65,6 +105,7 @@ public final class WebMetrics: Sendable {
             return seen
         }
         opsHeld.record(Int(clamping: vector.heads.values.reduce(UInt64(0), +)))
+        for (peer, holds) in peers.withLock({ $0.holds }) { lagGauge(peer).record(Self.lag(of: holds, behind: vector)) }
         guard let previous else { return }
         for segment in try replica.delta(above: previous) {
             opsIngested.increment(by: segment.tails.count)

@@ -1,5 +1,6 @@
 import Foundation
 import HyzerBench
+import HyzerDomain
 import HyzerKit
 import HyzerSync
 import HyzerWeb
@@ -84,5 +85,29 @@ import Testing
         #expect(failures.contains(#"hyzer_sync_failures_total{reason="handshakeTimeout"} 2"#), "\(failures)")
         #expect(failures.count == WebMetrics.reasonsMax + 1, "at most \(WebMetrics.reasonsMax) reasons and other")
         #expect(failures.contains { $0.hasPrefix(#"hyzer_sync_failures_total{reason="other"}"#) })
+    }
+
+    /// Peers connected and how far each lags: opened, told what the peer holds, closed.
+    @Test func peersConnectedAndTheirLag() async throws {
+        let served = try await ServedRound()
+        let metrics = WebMetrics()
+        try metrics.observe(served.replica, nowMilliseconds: 0)
+        let local = try served.replica.versionVector()
+        let peer = try #require(AuthorID(hex: String(repeating: "ab", count: 32)))
+        let held = local.heads.values.reduce(UInt64(0), +)
+
+        metrics.record(.opened(peer: peer))
+        metrics.record(.peerHolds(peer: peer, VersionVector()))
+        var samples = Self.parse(metrics.exposition())
+        #expect(samples["hyzer_peers_connected"] == ["hyzer_peers_connected 1.0"])
+        #expect(samples["hyzer_peer_lag_ops"] == [#"hyzer_peer_lag_ops{peer="\#(peer.short)"} \#(held).0"#])
+
+        metrics.record(.peerHolds(peer: peer, local))
+        samples = Self.parse(metrics.exposition())
+        #expect(samples["hyzer_peer_lag_ops"] == [#"hyzer_peer_lag_ops{peer="\#(peer.short)"} 0.0"#])
+
+        metrics.record(.closed(peer: peer))
+        samples = Self.parse(metrics.exposition())
+        #expect(samples["hyzer_peers_connected"] == ["hyzer_peers_connected 0.0"])
     }
 }

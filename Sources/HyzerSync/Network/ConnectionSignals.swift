@@ -32,7 +32,13 @@ public final class ConnectionSignals: @unchecked Sendable {
     /// The ticker, asleep while no connection is subscribed.
     private var idleTicker: CheckedContinuation<Void, Never>?
 
-    public init() {}
+    /// Told what each connection does: opened (the peer proved who it is), what its peer holds
+    /// now, closed. Metrics listen here (`serve --http`'s peers connected and lag).
+    public let progress: @Sendable (ConnectionProgress) -> Void
+
+    public init(progress: @escaping @Sendable (ConnectionProgress) -> Void = { _ in }) {
+        self.progress = progress
+    }
 
     /// Registers a connection; `deliver` must hand the signal on without waiting.
     func subscribe(_ deliver: @escaping @Sendable (Signal, @escaping @Sendable () -> Void) -> Void) -> Int {

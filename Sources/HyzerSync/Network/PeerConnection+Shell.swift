@@ -8,6 +8,8 @@ extension PeerConnection {
         let writes: AsyncStream<[UInt8]>.Continuation
         var outcome = ConnectionOutcome()
         var writerStarted = false
+        /// What the progress listener was last told the peer holds.
+        var reportedHolds: VersionVector?
 
         /// Handles events until the engine closes.
         mutating func drive(
@@ -34,16 +36,25 @@ extension PeerConnection {
                     return
                 }
                 guard await perform(actions, &engine, now: now, startWriter: startWriter) else { return }
+                reportPeerHolds(engine)
                 if outcome.peer == nil, let peer = engine.peer {
                     // The peer proved it is a member: now the store is worth reading (for the
                     // hello, sent once the stream opens).
                     outcome.peer = peer.hex
+                    connection.signals.progress(.opened(peer: peer))
                     await connection.onAuthenticated()
                     guard let vector = await localVector() else { return }
                     guard await perform(engine.localChanged(localVector: vector, now: now()), &engine, now: now, startWriter: startWriter)
                     else { return }
                 }
             }
+        }
+
+        /// Tells the progress listener what the peer holds, when that changed.
+        private mutating func reportPeerHolds(_ engine: SyncEngine) {
+            guard engine.isOpen, let peer = engine.peer, engine.peerHolds != reportedHolds else { return }
+            reportedHolds = engine.peerHolds
+            connection.signals.progress(.peerHolds(peer: peer, engine.peerHolds))
         }
 
         /// The store's version vector; `nil` (and the failure recorded) when the store fails.

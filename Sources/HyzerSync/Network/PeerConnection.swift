@@ -88,6 +88,7 @@ public struct PeerConnection: Sendable {
             outcome.failure = outcome.failure ?? .connectionLost
         }
         outcome.milliseconds = Int(now())
+        if let peer = outcome.peer.flatMap(AuthorID.init(hex:)) { signals.progress(.closed(peer: peer)) }
         if let failure = outcome.failure {
             logger.notice("connection closed", metadata: ["peer": "\(outcome.peer ?? "unknown")", "reason": "\(failure)"])
         } else {

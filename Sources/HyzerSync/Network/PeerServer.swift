@@ -26,6 +26,8 @@ public struct PeerServer: Sendable {
     public var writeTimeout: Duration = .seconds(15)
     /// Told how every connection, accepted or dialed, ended (tests and metrics listen here).
     public var observer: @Sendable (ConnectionOutcome) -> Void = { _ in }
+    /// Told what every live connection does while it runs (`ConnectionProgress`).
+    public var progress: @Sendable (ConnectionProgress) -> Void = { _ in }
 
     public init(replica: Replica, group: GroupMembership, logger: Logger) {
         self.replica = replica
@@ -36,7 +38,7 @@ public struct PeerServer: Sendable {
     /// Listens on `address` and serves until cancelled. `onListening` receives the bound port
     /// (useful with port 0).
     public func run(listeningOn address: PeerAddress, onListening: @escaping @Sendable (Int) -> Void = { _ in }) async throws {
-        let signals = ConnectionSignals()
+        let signals = ConnectionSignals(progress: progress)
         let monitor = try replica.changeMonitor()
         let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)

@@ -90,6 +90,9 @@ public struct SyncEngine {
     private var lastProgress: UInt64
     public private(set) var peer: AuthorID?
 
+    /// What the peer is known to hold: its hello, its `have`s, what was sent to it.
+    public var peerHolds: VersionVector { session.peerHolds }
+
     public init(
         role: Handshake.Role, mode: SyncSession.Mode, author: AuthorID, sign: @escaping ([UInt8]) -> [UInt8], group: GroupMembership,
         ephemeral: KeyExchange, localVector: VersionVector, budget: BundleBudget, configuration: Configuration = Configuration(),

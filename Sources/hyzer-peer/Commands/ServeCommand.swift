@@ -42,6 +42,7 @@ struct ServeCommand: AsyncParsableCommand {
         server.folder = folder.map { DirectoryFolder(root: URL(fileURLWithPath: $0)) }
         server.folderInterval = .seconds(folderInterval)
         server.observer = { metrics.record($0) }
+        server.progress = { metrics.record($0) }
         let access = try web.map { try webAccess($0, groupSecret: group.secret) }
         let task = Task { [server] in
             try await withThrowingTaskGroup { tasks in
