@@ -49,7 +49,8 @@ public final class WebMetrics: Sendable {
     /// each connected peer lacks of what this replica holds (`hyzer_peer_lag_ops{peer}`).
     public func record(_ progress: ConnectionProgress) {
         let local = seen.withLock { $0 }
-        let (count, lags) = peers.withLock { (peers: inout (connections: [AuthorID: Int], holds: [AuthorID: VersionVector])) -> (Int, [(AuthorID, Int)]) in
+        let (count, lags) = peers.withLock {
+            (peers: inout (connections: [AuthorID: Int], holds: [AuthorID: VersionVector])) -> (Int, [(AuthorID, Int)]) in
             switch progress {
             case .opened(let peer):
                 peers.connections[peer, default: 0] += 1
