@@ -4,6 +4,7 @@ import HyzerCrypto
 import HyzerDomain
 import HyzerKit
 import HyzerSync
+import NIOConcurrencyHelpers
 import Testing
 
 extension LiveSyncTests {
@@ -26,6 +27,28 @@ extension LiveSyncTests {
             #expect(await server.waitFor { $0.count == 1 })
             #expect(try a.digest() == b.digest())
             #expect(try b.roundView(round.id)?.evaluation.standings == a.roundView(round.id)?.evaluation.standings)
+        }
+
+        /// `serve` reports each connection's progress (what metrics show): opened once the peer
+        /// proved who it is, what the peer holds as it learns it, closed.
+        @Test func aConnectionReportsItsProgress() async throws {
+            let world = LiveWorld()
+            let a = try world.replica("a", owner: "Ann")
+            let b = try world.replica("b", owner: "Ben")
+            let reports = NIOLockedValueBox<[ConnectionProgress]>([])
+            let server = try await world.serve(a) { server in
+                server.progress = { report in reports.withLockedValue { $0.append(report) } }
+            }
+            defer { server.stop() }
+            _ = try await world.syncOnce(b, with: server)
+            #expect(await server.waitFor { $0.count == 1 })
+            let seen = reports.withLockedValue { $0 }
+            #expect(seen.first == .opened(peer: b.author))
+            #expect(seen.last == .closed(peer: b.author))
+            let holds = seen.compactMap { report -> VersionVector? in
+                if case .peerHolds(b.author, let vector) = report { return vector } else { return nil }
+            }
+            #expect(holds.last?.heads == (try a.versionVector()).heads, "after the sync b holds all that a holds")
         }
 
         @Test func aNoOpSyncOfLargeReplicasCostsAFewHundredBytes() async throws {
