@@ -84,4 +84,27 @@ import Testing
         #expect(!result.stderr.contains("Fatal error"))
         #expect(try cli.run("verify").status == 0)
     }
+
+    /// A file larger than any sealed bundle is refused by its size before a byte is read, and a
+    /// link is not followed: one error each, exit 1, nothing changed.
+    @Test func importRefusesAnOversizedFileAndALinkUnread() throws {
+        _ = try prepare()
+        let huge = directory.path("huge.hzb")
+        try #require(FileManager.default.createFile(atPath: huge.path, contents: nil))
+        let handle = try FileHandle(forWritingTo: huge)
+        try handle.truncate(atOffset: UInt64(BundleFiles.bytesMax) + 1)  // sparse: nothing is written
+        try handle.close()
+        let link = directory.path("link.hzb")
+        try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: huge.path)
+        let before = try cli.digest()
+        let result = try cli.run("import", huge.path, link.path)
+        #expect(result.status == 1)
+        #expect(
+            result.stderr == """
+                error: \(huge.path): \(BundleFiles.bytesMax + 1) bytes, over the limit of \(BundleFiles.bytesMax) bytes for this kind of file; it is not read
+                error: \(link.path): a symbolic link, which hyzer-peer never follows
+
+                """)
+        #expect(try cli.digest() == before)
+    }
 }

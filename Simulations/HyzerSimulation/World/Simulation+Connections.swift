@@ -129,13 +129,11 @@ extension Simulation {
             case .write(let bytes):
                 try transmit(bytes, connection, toward: 1 - end)
             case .prepareDelta(let above):
-                let replica = devices[index].running
-                let vector = try self.vector(of: index)
-                let bundles = HyzerSync.Bundle.packed(
-                    try replica.delta(above: above), groupID: group.id, sender: replica.author, senderVector: vector,
-                    bytesMax: connection.ends[end].engine.configuration.bundleBytesMax, signedBy: replica.signature(of:))
-                if !bundles.isEmpty { coverage.count(.deltasSent) }
-                actions += connection.ends[end].engine.deltaPrepared(bundles, upTo: vector, now: world.now)
+                let delta = try devices[index].running.deltaBundles(
+                    above: above, group: group, bytesMax: connection.ends[end].engine.configuration.bundleBytesMax)
+                if delta.vector != devices[index].announcedVector { changedDevices.insert(index) }  // held ops applied
+                if !delta.bundles.isEmpty { coverage.count(.deltasSent) }
+                actions += connection.ends[end].engine.deltaPrepared(delta.bundles, upTo: delta.vector, now: world.now)
             case .ingest(let bundle):
                 guard let local = try ingest(bundle, from: connection.ends[1 - end].device, into: index) else { return }
                 actions += connection.ends[end].engine.ingested(senderVector: bundle.senderVector, localVector: local, now: world.now)

@@ -2,6 +2,21 @@ import Foundation
 import HyzerDomain
 import HyzerKit
 
+extension Replica {
+    /// The delta above `above` as signed bundles of at most `bytesMax` bytes (`Bundle.packed`),
+    /// the vector they bring the peer up to, and how many ops they carry: what a connection
+    /// sends when its engine asks for a delta (the SwiftNIO shell and the simulator alike).
+    public func deltaBundles(above: VersionVector, group: GroupMembership, bytesMax: Int) throws -> (
+        bundles: [[UInt8]], vector: VersionVector, ops: Int
+    ) {
+        let vector = try versionVector()
+        let segments = try delta(above: above)
+        let bundles = Bundle.packed(
+            segments, groupID: group.id, sender: author, senderVector: vector, bytesMax: bytesMax, signedBy: signature(of:))
+        return (bundles, vector, segments.reduce(0) { $0 + $1.tails.count })
+    }
+}
+
 extension Bundle {
     /// `segments` as signed bundles of at most `bytesMax` bytes each, in order, so a large
     /// delta travels as several bundles a receiver can hold one at a time. A segment cannot be

@@ -11,6 +11,9 @@ public enum BundleFiles {
         return seal(bundle.encoded(signedBy: replica.signature(of:)), group: group)
     }
 
+    /// The largest file `import` reads: a sealed bundle of the largest size.
+    public static var bytesMax: Int { SealedFile.bytesMax }
+
     /// A signed bundle sealed for `group`, as files carry it.
     public static func seal(_ signedBundle: [UInt8], group: GroupMembership) -> [UInt8] {
         SealedFile.seal(signedBundle, group: group)

@@ -16,7 +16,8 @@ enum SealedFile {
     static let magic = Array("HYZS".utf8)
     static let version: UInt8 = 1
     static let headerBytes = 4 + 1 + 16
-    /// The largest sealed file: the largest bundle and the encryption's overhead. Folder sync
+    /// The largest sealed file: the largest bundle and the encryption's overhead.
+    static let bytesMax = Bundle.bytesMax + headerBytes + SecretBox.nonceBytes + SecretBox.tagBytes
 
     static func seal(_ bundle: [UInt8], group: GroupMembership) -> [UInt8] {
         let key = GroupKeys(group).fileKey

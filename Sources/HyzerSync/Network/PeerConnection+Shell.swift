@@ -86,12 +86,7 @@ extension PeerConnection {
                     let bytesMax = engine.configuration.bundleBytesMax
                     do {
                         let delta = try await connection.store { replica in
-                            let vector = try replica.versionVector()
-                            let segments = try replica.delta(above: above)
-                            let bundles = Bundle.packed(
-                                segments, groupID: group.id, sender: replica.author, senderVector: vector, bytesMax: bytesMax,
-                                signedBy: replica.signature(of:))
-                            return (bundles: bundles, vector: vector, ops: segments.reduce(0) { $0 + $1.tails.count })
+                            try replica.deltaBundles(above: above, group: group, bytesMax: bytesMax)
                         }
                         outcome.opsSent += delta.ops
                         pending = engine.deltaPrepared(delta.bundles, upTo: delta.vector, now: now())[...] + pending

@@ -75,7 +75,7 @@ struct ExportCommand: ParsableCommand {
         let replica = try storeOptions.open()
         guard let out else { return try UDiscFiles.export(replica, to: udisc!) }
         let bytes = try BundleFiles.export(replica)
-        try OutputFile.write(out, bytes)
+        try UserFile.write(out, bytes)
         print("wrote \(bytes.count) bytes to \(out)")
     }
 }
@@ -92,13 +92,16 @@ struct ImportCommand: ParsableCommand {
         if udisc { return try UDiscFiles.import(files, into: replica) }
         var failures = 0
         for file in files {
-            guard let data = FileManager.default.contents(atPath: file) else {
-                Terminal.error("error: \(file): the file cannot be read")
+            let bytes: [UInt8]
+            do {
+                bytes = try UserFile.read(file, maximumBytes: BundleFiles.bytesMax)
+            } catch {
+                Terminal.error("error: \(error)")
                 failures += 1
                 continue
             }
             do {
-                let report = try BundleFiles.import(Array(data), into: replica)
+                let report = try BundleFiles.import(bytes, into: replica)
                 for rejection in report.rejected { Terminal.error("error: \(file): \(rejection)") }
                 failures += report.rejected.isEmpty ? 0 : 1
                 print(

@@ -32,7 +32,7 @@ enum UDiscFiles {
 
     static func export(_ replica: Replica, to file: String) throws {
         let text = try replica.exportUDisc()
-        try OutputFile.write(file, Array(text.utf8))
+        try UserFile.write(file, Array(text.utf8))
         print("wrote \(text.split(separator: "\n").count - 1) rows to \(file)")
     }
 }
