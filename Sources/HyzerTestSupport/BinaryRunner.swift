@@ -66,18 +66,21 @@ public struct BinaryRunner: Sendable {
     public struct Failure: Error, CustomStringConvertible {
         public let arguments: [String]
         public let result: Result
-        public var description: String { "`\(arguments.joined(separator: " "))` did not succeed quietly: \(result)" }
+        public var description: String { "`\(arguments.joined(separator: " "))` did not succeed: \(result)" }
     }
 
-    /// Runs a command that must succeed quietly (exit 0, nothing on stderr) and returns its
-    /// output without the last newline; anything else throws `Failure`.
-    public func ok(_ arguments: String..., environment: [String: String] = [:]) throws -> String {
-        try ok(arguments, environment: environment)
+    /// Runs a command that must succeed (exit 0) — quietly, with nothing on stderr, unless
+    /// `quiet` is false (a sync's warnings, a server's logs) — and returns its output without the
+    /// last newline; anything else throws `Failure`.
+    @discardableResult
+    public func ok(_ arguments: String..., environment: [String: String] = [:], quiet: Bool = true) throws -> String {
+        try ok(arguments, environment: environment, quiet: quiet)
     }
 
-    public func ok(_ arguments: [String], environment: [String: String] = [:]) throws -> String {
+    @discardableResult
+    public func ok(_ arguments: [String], environment: [String: String] = [:], quiet: Bool = true) throws -> String {
         let result = try run(arguments, environment: environment)
-        guard result.status == 0, result.stderr.isEmpty else { throw Failure(arguments: arguments, result: result) }
+        guard result.status == 0, result.stderr.isEmpty || !quiet else { throw Failure(arguments: arguments, result: result) }
         return result.output
     }
 

@@ -26,12 +26,6 @@ import Testing
 
     let directory = TemporaryDirectory("web-browser")
 
-    func ok(_ cli: BinaryRunner, _ arguments: String...) throws -> String {
-        let result = try cli.run(arguments)
-        #expect(result.status == 0, "\(arguments.joined(separator: " ")) failed: \(result)")
-        return result.output
-    }
-
     @Test(
         .enabled(
             if: browserAvailable,
@@ -39,12 +33,12 @@ import Testing
     func theLeaderboardUpdatesItselfWhenAnotherDeviceScores() throws {
         let clubhouse = BinaryRunner(store: directory.path("clubhouse"))
         let phone = BinaryRunner(store: directory.path("phone"))
-        _ = try ok(clubhouse, "init", "--name", "clubhouse")
-        _ = try ok(phone, "init", "--name", "phone", "--owner", "Ann")
-        _ = try ok(clubhouse, "group", "create")
-        _ = try ok(phone, "group", "join", try ok(clubhouse, "group", "invite"))
-        for name in ["Ben", "Cat"] { _ = try ok(phone, "player", "add", name) }
-        let round = try ok(phone, "round", "start", "--course", "Morley Field", "--players", "Ann,Ben,Cat")
+        _ = try clubhouse.ok("init", "--name", "clubhouse", quiet: false)
+        _ = try phone.ok("init", "--name", "phone", "--owner", "Ann", quiet: false)
+        _ = try clubhouse.ok("group", "create", quiet: false)
+        _ = try phone.ok("group", "join", try clubhouse.ok("group", "invite", quiet: false), quiet: false)
+        for name in ["Ben", "Cat"] { _ = try phone.ok("player", "add", name, quiet: false) }
+        let round = try phone.ok("round", "start", "--course", "Morley Field", "--players", "Ann,Ben,Cat", quiet: false)
 
         var (server, output, url) = try WebCLITests.serveWeb(clubhouse, ["--http", "127.0.0.1:0"])
         // The phone keeps a live connection to the clubhouse's replica.
@@ -84,11 +78,11 @@ import Testing
         }
 
         // Scored on the phone: each score reaches the page without a reload.
-        _ = try ok(phone, "score", round, "--player", "Cat", "--hole", "1", "--strokes", "2")
+        _ = try phone.ok("score", round, "--player", "Cat", "--hole", "1", "--strokes", "2", quiet: false)
         expect(["Cat", "Ann", "Ben"])
-        _ = try ok(phone, "score", round, "--player", "Ann", "--hole", "1", "--strokes", "3")
-        _ = try ok(phone, "score", round, "--player", "Ben", "--hole", "1", "--strokes", "4")
-        _ = try ok(phone, "score", round, "--player", "Ben", "--hole", "2", "--strokes", "1")
+        _ = try phone.ok("score", round, "--player", "Ann", "--hole", "1", "--strokes", "3", quiet: false)
+        _ = try phone.ok("score", round, "--player", "Ben", "--hole", "1", "--strokes", "4", quiet: false)
+        _ = try phone.ok("score", round, "--player", "Ben", "--hole", "2", "--strokes", "1", quiet: false)
         expect(["Ben", "Cat", "Ann"])
         #expect(said.output.hasSuffix("ok T1 Ben -1;T1 Cat -1;3 Ann E\n"), "\(said.output)")
 
@@ -96,7 +90,7 @@ import Testing
         // port. The page reconnects by itself and shows a score recorded while it was away.
         kill(server.processIdentifier, SIGINT)
         server.waitUntilExit()
-        _ = try ok(clubhouse, "score", round, "--player", "Ann", "--hole", "2", "--strokes", "1")
+        _ = try clubhouse.ok("score", round, "--player", "Ann", "--hole", "2", "--strokes", "1", quiet: false)
         (server, output, url) = try WebCLITests.serveWeb(clubhouse, ["--http", "127.0.0.1:\(WebCLITests.port(url))"])
         expect(["Ann", "Ben", "Cat"])
         #expect(said.output.hasSuffix("ok 1 Ann -2;T2 Ben -1;T2 Cat -1\n"), "\(said.output)")

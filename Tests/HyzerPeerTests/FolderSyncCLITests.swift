@@ -10,11 +10,6 @@ import Testing
     func replica(_ name: String) -> BinaryRunner { BinaryRunner(store: directory.path(name)) }
 
     @discardableResult
-    func ok(_ cli: BinaryRunner, _ arguments: String...) throws -> String {
-        let result = try cli.run(arguments)
-        #expect(result.status == 0, "\(arguments.joined(separator: " ")) failed: \(result)")
-        return result.output
-    }
 
     func json(_ cli: BinaryRunner, _ arguments: String...) throws -> [String: Any] {
         let output = try cli.run(arguments).stdout
@@ -23,37 +18,40 @@ import Testing
 
     @Test func threeReplicasConvergeInAnyOrder() throws {
         let (a, b, c) = (replica("a"), replica("b"), replica("c"))
-        try ok(a, "init", "--name", "ann-phone", "--device", "phone", "--owner", "Ann")
-        try ok(b, "init", "--name", "ben-phone", "--device", "phone", "--owner", "Ben")
-        try ok(c, "init", "--name", "laptop", "--device", "laptop", "--owner", "Cat")
-        try ok(a, "group", "create")
-        let token = try ok(a, "group", "invite")
-        try ok(b, "group", "join", token)
-        try ok(c, "group", "join", token)
+        try a.ok("init", "--name", "ann-phone", "--device", "phone", "--owner", "Ann", quiet: false)
+        try b.ok("init", "--name", "ben-phone", "--device", "phone", "--owner", "Ben", quiet: false)
+        try c.ok("init", "--name", "laptop", "--device", "laptop", "--owner", "Cat", quiet: false)
+        try a.ok("group", "create", quiet: false)
+        let token = try a.ok("group", "invite", quiet: false)
+        try b.ok("group", "join", token, quiet: false)
+        try c.ok("group", "join", token, quiet: false)
         let all = [a, b, c]
-        func syncAll(_ order: [BinaryRunner]) throws { for cli in order { try ok(cli, "sync", "--folder", folder) } }
+        func syncAll(_ order: [BinaryRunner]) throws { for cli in order { try cli.ok("sync", "--folder", folder, quiet: false) } }
 
         try syncAll(all)
         try syncAll(all)
-        let round = try ok(a, "round", "start", "--course", "Morley Field", "--players", "Ann,Ben,Cat")
+        let round = try a.ok("round", "start", "--course", "Morley Field", "--players", "Ann,Ben,Cat", quiet: false)
         // Concurrent edits of the same course register on two replicas.
-        try ok(a, "course", "rename", "DeLaveaga", "DeLa (Ann)")
-        try ok(b, "course", "rename", "DeLaveaga", "DeLa (Ben)")
+        try a.ok("course", "rename", "DeLaveaga", "DeLa (Ann)", quiet: false)
+        try b.ok("course", "rename", "DeLaveaga", "DeLa (Ben)", quiet: false)
         try syncAll([b, a, c])
         try syncAll([b, a, c])
         for (hole, strokes) in [(1, [3, 3, 4]), (2, [2, 4, 3]), (3, [3, 3, 3])] {
             for (player, value) in zip(["Ann", "Ben", "Cat"], strokes) {
-                try ok(a, "score", round, "--player", player, "--hole", "\(hole)", "--strokes", "\(value)")
+                try a.ok("score", round, "--player", player, "--hole", "\(hole)", "--strokes", "\(value)", quiet: false)
             }
         }
-        try ok(b, "score", round, "--player", "Ben", "--hole", "1", "--strokes", "3")  // equal: merges silently
-        try ok(b, "score", round, "--player", "Ben", "--hole", "2", "--strokes", "5")  // unequal: a discrepancy
-        try ok(c, "score", round, "--player", "Cat", "--hole", "1", "--strokes", "4")
+        try b.ok("score", round, "--player", "Ben", "--hole", "1", "--strokes", "3", quiet: false)  // equal: merges silently
+        try b.ok("score", round, "--player", "Ben", "--hole", "2", "--strokes", "5", quiet: false)  // unequal: a discrepancy
+        try c.ok("score", round, "--player", "Cat", "--hole", "1", "--strokes", "4", quiet: false)
         for order in [[c, b, a], [b, c, a], [a, c, b]] { try syncAll(order) }
 
         func views(_ cli: BinaryRunner) throws -> [String] {
-            try ["standings", "discrepancies"].map { try ok(cli, $0, round, "--json") }
-                + [try ok(cli, "breakdown", round, "--player", "Ben", "--json"), try ok(cli, "course", "list", "--json")]
+            try ["standings", "discrepancies"].map { try cli.ok($0, round, "--json", quiet: false) }
+                + [
+                    try cli.ok("breakdown", round, "--player", "Ben", "--json", quiet: false),
+                    try cli.ok("course", "list", "--json", quiet: false),
+                ]
         }
         let digests = try all.map { try json($0, "status", "--json")["digest"] as? String ?? "" }
         #expect(Set(digests).count == 1, "digests differ: \(digests)")
@@ -66,11 +64,13 @@ import Testing
         #expect(courses.contains { ($0["name"] as? String)?.hasPrefix("DeLa (") == true })
 
         // The organizer settles the dispute; after sync it is gone everywhere.
-        try ok(a, "resolve", round, "--player", "Ben", "--hole", "2", "--strokes", "4")
+        try a.ok("resolve", round, "--player", "Ben", "--hole", "2", "--strokes", "4", quiet: false)
         for order in [[a, b, c], [c, b, a]] { try syncAll(order) }
-        for cli in all { #expect(try ok(cli, "discrepancies", round, "--json") == #"{"discrepancies":[],"round":"\#(round)"}"#) }
-        let standings = try ok(a, "standings", round, "--json")
-        for cli in [b, c] { #expect(try ok(cli, "standings", round, "--json") == standings) }
+        for cli in all {
+            #expect(try cli.ok("discrepancies", round, "--json", quiet: false) == #"{"discrepancies":[],"round":"\#(round)"}"#)
+        }
+        let standings = try a.ok("standings", round, "--json", quiet: false)
+        for cli in [b, c] { #expect(try cli.ok("standings", round, "--json", quiet: false) == standings) }
 
         // The folder's host sees no names and no scores.
         let files = FileManager.default.enumerator(atPath: folder)!.compactMap { $0 as? String }
@@ -91,15 +91,15 @@ import Testing
 
     @Test func exportAndImportByHand() throws {
         let (a, b) = (replica("a"), replica("b"))
-        try ok(a, "init", "--name", "a", "--owner", "Ann")
-        try ok(b, "init", "--name", "b", "--owner", "Ben")
-        try ok(a, "group", "create")
-        try ok(b, "group", "join", try ok(a, "group", "invite"))
-        try ok(a, "round", "start", "--course", "Maple Hill", "--players", "Ann")
+        try a.ok("init", "--name", "a", "--owner", "Ann", quiet: false)
+        try b.ok("init", "--name", "b", "--owner", "Ben", quiet: false)
+        try a.ok("group", "create", quiet: false)
+        try b.ok("group", "join", try a.ok("group", "invite", quiet: false), quiet: false)
+        try a.ok("round", "start", "--course", "Maple Hill", "--players", "Ann", quiet: false)
         let file = directory.path("a.hzb").path
-        try ok(a, "export", "--out", file)
-        #expect(try ok(b, "import", file).hasSuffix("0 already held"))
-        #expect(try ok(b, "import", file).contains(": 0 new ops"), "a replayed bundle changes nothing")
+        try a.ok("export", "--out", file, quiet: false)
+        #expect(try b.ok("import", file, quiet: false).hasSuffix("0 already held"))
+        #expect(try b.ok("import", file, quiet: false).contains(": 0 new ops"), "a replayed bundle changes nothing")
         let held = try #require(try json(b, "status", "--json")["versionVector"] as? [String: Int])
         for (author, sequence) in try #require(try json(a, "status", "--json")["versionVector"] as? [String: Int]) {
             #expect(held[author] == sequence, "b holds every op of a")
@@ -122,7 +122,7 @@ import Testing
 
     @Test func syncNeedsAGroup() throws {
         let a = replica("a")
-        try ok(a, "init", "--name", "a")
+        try a.ok("init", "--name", "a", quiet: false)
         let result = try a.run("sync", "--folder", folder)
         #expect(result.status == 1)
         #expect(result.stderr.hasPrefix("error: this replica belongs to no group, and sync needs one;"))

@@ -10,11 +10,6 @@ import Testing
     var folder: String { directory.path("shared").path }
 
     @discardableResult
-    func ok(_ cli: BinaryRunner, _ arguments: String...) throws -> String {
-        let result = try cli.run(arguments)
-        #expect(result.status == 0, "\(arguments.joined(separator: " ")) failed: \(result)")
-        return result.output
-    }
 
     func json(_ cli: BinaryRunner, _ arguments: String...) throws -> [String: Any] {
         try #require(try JSONSerialization.jsonObject(with: Data(try cli.run(arguments).stdout.utf8)) as? [String: Any])
@@ -24,23 +19,23 @@ import Testing
         let (a, b, c) = (
             BinaryRunner(store: directory.path("a")), BinaryRunner(store: directory.path("b")), BinaryRunner(store: directory.path("c"))
         )
-        try ok(a, "init", "--name", "ann-phone", "--owner", "Ann")
-        try ok(b, "init", "--name", "ben-phone", "--owner", "Ben")
-        try ok(c, "init", "--name", "cat-laptop", "--owner", "Cat")
-        try ok(a, "group", "create")
-        let token = try ok(a, "group", "invite")
-        try ok(b, "group", "join", token)
-        try ok(c, "group", "join", token)
-        func syncAll() throws { for cli in [a, b, c] { try ok(cli, "sync", "--folder", folder) } }
+        try a.ok("init", "--name", "ann-phone", "--owner", "Ann", quiet: false)
+        try b.ok("init", "--name", "ben-phone", "--owner", "Ben", quiet: false)
+        try c.ok("init", "--name", "cat-laptop", "--owner", "Cat", quiet: false)
+        try a.ok("group", "create", quiet: false)
+        let token = try a.ok("group", "invite", quiet: false)
+        try b.ok("group", "join", token, quiet: false)
+        try c.ok("group", "join", token, quiet: false)
+        func syncAll() throws { for cli in [a, b, c] { try cli.ok("sync", "--folder", folder, quiet: false) } }
         try syncAll()
         try syncAll()
-        try ok(a, "course", "add", "Tiny", "--pars", "3,3,4")
-        let round = try ok(a, "round", "start", "--course", "Tiny", "--players", "Ann,Ben")
-        try ok(a, "card", round, "Ann 3, Ben 4")
-        try ok(b, "sync", "--folder", folder)
-        try ok(a, "card", round, "Ann 2, Ben par")
-        try ok(a, "card", round, "Ann bogey, Ben birdie")
-        try ok(a, "round", "finish", round)
+        try a.ok("course", "add", "Tiny", "--pars", "3,3,4", quiet: false)
+        let round = try a.ok("round", "start", "--course", "Tiny", "--players", "Ann,Ben", quiet: false)
+        try a.ok("card", round, "Ann 3, Ben 4", quiet: false)
+        try b.ok("sync", "--folder", folder, quiet: false)
+        try a.ok("card", round, "Ann 2, Ben par", quiet: false)
+        try a.ok("card", round, "Ann bogey, Ben birdie", quiet: false)
+        try a.ok("round", "finish", round, quiet: false)
         for _ in 0..<3 { try syncAll() }
 
         let annDevice = try #require(try json(a, "whoami", "--json")["replica"] as? String)
@@ -54,7 +49,7 @@ import Testing
         #expect(try json(b, "round", "show", round, "--json")["receipts"] as? [[String: String]] == receipts)
         let names = annDevice < benDevice ? "ann-phone, ben-phone" : "ben-phone, ann-phone"
         #expect(
-            try ok(c, "round", "show", round).hasSuffix(
+            try c.ok("round", "show", round, quiet: false).hasSuffix(
                 """
 
                 receipts (round signature \(signature.prefix(16)) here)

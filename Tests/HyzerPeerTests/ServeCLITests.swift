@@ -7,12 +7,6 @@ import Testing
 @Suite struct ServeCLITests {
     let directory = TemporaryDirectory("serve")
 
-    func ok(_ cli: BinaryRunner, _ arguments: String...) throws -> String {
-        let result = try cli.run(arguments)
-        #expect(result.status == 0, "\(arguments.joined(separator: " ")) failed: \(result)")
-        return result.output
-    }
-
     /// Starts `serve` and returns the process, its output, and the port it printed.
     func serve(_ cli: BinaryRunner, _ extra: [String] = []) throws -> (Process, OutputCollector, Int) {
         let process = try cli.start(["serve", "--listen", "127.0.0.1:0"] + extra)
@@ -31,11 +25,11 @@ import Testing
 
     @Test func liveServersCarryAScoreWrittenByAnotherProcess() throws {
         let (a, b) = (BinaryRunner(store: directory.path("a")), BinaryRunner(store: directory.path("b")))
-        _ = try ok(a, "init", "--name", "a", "--owner", "Ann")
-        _ = try ok(b, "init", "--name", "b", "--owner", "Ben")
-        _ = try ok(a, "group", "create")
-        _ = try ok(b, "group", "join", try ok(a, "group", "invite"))
-        let round = try ok(a, "round", "start", "--course", "Morley Field", "--players", "Ann")
+        _ = try a.ok("init", "--name", "a", "--owner", "Ann", quiet: false)
+        _ = try b.ok("init", "--name", "b", "--owner", "Ben", quiet: false)
+        _ = try a.ok("group", "create", quiet: false)
+        _ = try b.ok("group", "join", try a.ok("group", "invite", quiet: false), quiet: false)
+        let round = try a.ok("round", "start", "--course", "Morley Field", "--players", "Ann", quiet: false)
 
         let (serverA, _, portA) = try serve(a)
         let (serverB, _, _) = try serve(b, ["--peer", "127.0.0.1:\(portA)"])
@@ -44,7 +38,7 @@ import Testing
         #expect(OutputCollector.poll(seconds: 20, arrived), "the round never reached b")
 
         // A score written by a separate process on a reaches b through the two servers.
-        let event = try ok(a, "score", round, "--player", "Ann", "--hole", "1", "--strokes", "2")
+        let event = try a.ok("score", round, "--player", "Ann", "--hole", "1", "--strokes", "2", quiet: false)
         #expect(
             OutputCollector.poll(seconds: 20) {
                 (try? replicaB.roundView(UUID(uuidString: round)!)?.evaluation.validEvents.contains { $0.id.lowercased == event }) == true
@@ -55,20 +49,20 @@ import Testing
 
     @Test func standingsWatchRedrawsWhenAnotherProcessScores() throws {
         let a = BinaryRunner(store: directory.path("a"))
-        _ = try ok(a, "init", "--name", "a", "--owner", "Ann")
-        let round = try ok(a, "round", "start", "--course", "Morley Field", "--players", "Ann")
+        _ = try a.ok("init", "--name", "a", "--owner", "Ann", quiet: false)
+        let round = try a.ok("round", "start", "--course", "Morley Field", "--players", "Ann", quiet: false)
         let watch = try a.start(["standings", round, "--watch", "--json"])
         let watched = OutputCollector(watch.standardOutput as! Pipe)
         #expect(watched.wait { $0.contains(#""holesPlayed":0"#) })
-        _ = try ok(a, "score", round, "--player", "Ann", "--hole", "1", "--strokes", "2")
+        _ = try a.ok("score", round, "--player", "Ann", "--hole", "1", "--strokes", "2", quiet: false)
         #expect(watched.wait { $0.contains(#""formatted":"-1","holesPlayed":1"#) }, "no redraw: \(watched.output)")
         #expect(interrupt(watch) == 0)
     }
 
     @Test func syncWithAPeerThatIsNotThere() throws {
         let a = BinaryRunner(store: directory.path("a"))
-        _ = try ok(a, "init", "--name", "a")
-        _ = try ok(a, "group", "create")
+        _ = try a.ok("init", "--name", "a", quiet: false)
+        _ = try a.ok("group", "create", quiet: false)
         let result = try a.run("sync", "--peer", "127.0.0.1:1")
         #expect(result.status == 1)
         #expect(result.stderr.hasPrefix("error: cannot reach 127.0.0.1:1 ("), "\(result)")

@@ -7,18 +7,12 @@ import Testing
 @Suite struct WebCLITests {
     let directory = TemporaryDirectory("web-cli")
 
-    func ok(_ cli: BinaryRunner, _ arguments: String...) throws -> String {
-        let result = try cli.run(arguments)
-        #expect(result.status == 0, "\(arguments.joined(separator: " ")) failed: \(result)")
-        return result.output
-    }
-
     /// A replica in a group with a round of Ann and Ben; returns the round's id.
     func prepare(_ cli: BinaryRunner) throws -> String {
-        _ = try ok(cli, "init", "--name", "clubhouse", "--owner", "Ann")
-        _ = try ok(cli, "group", "create")
-        _ = try ok(cli, "player", "add", "Ben")
-        return try ok(cli, "round", "start", "--course", "Morley Field", "--players", "Ann,Ben")
+        _ = try cli.ok("init", "--name", "clubhouse", "--owner", "Ann", quiet: false)
+        _ = try cli.ok("group", "create", quiet: false)
+        _ = try cli.ok("player", "add", "Ben", quiet: false)
+        return try cli.ok("round", "start", "--course", "Morley Field", "--players", "Ann,Ben", quiet: false)
     }
 
     /// Starts `serve` with `--http`, returning the process and the web URL it printed.
@@ -51,7 +45,7 @@ import Testing
     @Test func theAPIPrintsTheCLIsDocumentsAndTheStreamSeesAnotherProcessScore() async throws {
         let cli = BinaryRunner(store: directory.path("a"))
         let round = try prepare(cli)
-        _ = try ok(cli, "score", round, "--player", "Ben", "--hole", "1", "--strokes", "2")
+        _ = try cli.ok("score", round, "--player", "Ben", "--hole", "1", "--strokes", "2", quiet: false)
         let (server, _, url) = try Self.serveWeb(cli, ["--http", "127.0.0.1:0"])
         #expect(url.hasPrefix("http://127.0.0.1:") && url.hasSuffix("/"), "\(url)")
         let port = Self.port(url)
@@ -70,7 +64,7 @@ import Testing
 
         let stream = try HTTPProbe(port: port, path: "/rounds/\(round)/events")
         #expect(await stream.read { $0.contains(">Ben</a>") && $0.contains("data: </table>\n\n") })
-        _ = try ok(cli, "score", round, "--player", "Ann", "--hole", "1", "--strokes", "4")
+        _ = try cli.ok("score", round, "--player", "Ann", "--hole", "1", "--strokes", "4", quiet: false)
         #expect(await stream.read { $0.contains("tier-overPar\">+1<") }, "\(stream.received)")
         #expect(interrupt(server) == 0)
     }
@@ -106,12 +100,12 @@ import Testing
     @Test func metricsCountWhatAPeerSyncCarried() async throws {
         let (a, b) = (BinaryRunner(store: directory.path("a")), BinaryRunner(store: directory.path("b")))
         let round = try prepare(a)
-        _ = try ok(b, "init", "--name", "phone")
-        _ = try ok(b, "group", "join", try ok(a, "group", "invite"))
+        _ = try b.ok("init", "--name", "phone", quiet: false)
+        _ = try b.ok("group", "join", try a.ok("group", "invite", quiet: false), quiet: false)
         let (server, output, url) = try Self.serveWeb(a, ["--http", "127.0.0.1:0"])
-        _ = try ok(b, "sync", "--peer", "127.0.0.1:\(Self.peerPort(output))")
-        _ = try ok(b, "score", round, "--player", "Ben", "--hole", "1", "--strokes", "3")
-        _ = try ok(b, "sync", "--peer", "127.0.0.1:\(Self.peerPort(output))")
+        _ = try b.ok("sync", "--peer", "127.0.0.1:\(Self.peerPort(output))", quiet: false)
+        _ = try b.ok("score", round, "--player", "Ben", "--hole", "1", "--strokes", "3", quiet: false)
+        _ = try b.ok("sync", "--peer", "127.0.0.1:\(Self.peerPort(output))", quiet: false)
         func value(_ metrics: String, _ name: String) -> Int? {
             metrics.split(separator: "\n").first { $0.hasPrefix(name + " ") }.flatMap { $0.split(separator: " ").last }.flatMap { Int($0) }
         }
