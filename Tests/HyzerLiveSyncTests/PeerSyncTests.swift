@@ -94,6 +94,22 @@ extension LiveSyncTests {
             #expect(try await eventually { try a.players().contains { $0.displayName == "From B" } })
         }
 
+        /// Commits that land while a connection is sending the previous change are not folded
+        /// into it: the last of a burst arrives too.
+        @Test func theLastCommitOfABurstArrives() async throws {
+            let world = LiveWorld()
+            let a = try world.replica("a", owner: "Ann")
+            let b = try world.replica("b", owner: "Ben")
+            let serverA = try await world.serve(a)
+            let serverB = try await world.serve(b, peers: [serverA.address])
+            defer { serverA.stop(); serverB.stop() }
+            #expect(try await eventually { try a.digest() == b.digest() })
+            for burst in 1...40 {
+                for player in 1...3 { try a.addPlayer(name: "Burst \(burst)-\(player)") }
+                #expect(try await eventually(seconds: 5) { try b.versionVector() == a.versionVector() }, "burst \(burst)")
+            }
+        }
+
         @Test func theWatchReachesEveryoneThroughItsPhoneOnly() async throws {
             let world = LiveWorld()
             let phones = try (1...3).map { try world.replica("phone\($0)", owner: "P\($0)") }

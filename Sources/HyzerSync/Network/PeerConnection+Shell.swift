@@ -17,7 +17,12 @@ extension PeerConnection {
         ) async {
             guard await perform(engine.start(now: now()), &engine, now: now, startWriter: startWriter) else { return }
             for await delivery in events {
-                defer { delivery.handled() }
+                // A signal leaves its mailbox before it is handled, so a commit that lands while
+                // this one reads the store posts a new signal instead of being folded into this
+                // one. A frame is released after it is handled: that is the reader's backpressure.
+                let isSignal = if case .signal = delivery.event { true } else { false }
+                if isSignal { delivery.handled() }
+                defer { if !isSignal { delivery.handled() } }
                 let actions: [SyncEngine.Action]
                 switch delivery.event {
                 case .frame(let bytes):
