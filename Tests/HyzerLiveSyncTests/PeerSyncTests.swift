@@ -76,6 +76,33 @@ extension LiveSyncTests {
             #expect(try a.digest() == b.digest())
         }
 
+        /// A log longer than one bundle crosses in several: `delta(above:)` cuts it at signed
+        /// ops (here the ends of the segments it arrived in), so no bundle exceeds the bound.
+        @Test func aLongLogCrossesAConnectionInBundlesWithinItsBound() async throws {
+            let world = LiveWorld()
+            let a = try world.replica("a")
+            let b = try world.replica("b")
+            let keys = SigningKeyPair(seed: Array(repeating: 7, count: 32))
+            var ops = BenchData.ops(keys: keys, count: 20_000)
+            for end in stride(from: 999, to: ops.count, by: 1_000) {
+                ops[end] = ops[end].with(signature: keys.sign(SignedOp.signedMessage(hash: ops[end].hash)))
+            }
+            let segments = stride(from: 0, to: ops.count, by: 1_000).map { AuthorSegment(ops: Array(ops[$0..<($0 + 1_000)])) }
+            #expect(try a.ingest(segments).opsApplied == 20_000)
+            let bundleBytesMax = 256 * 1024
+            let whole = Bundle.packed(
+                [AuthorSegment(ops: ops)], groupID: world.group.id, sender: a.author, senderVector: try a.versionVector(),
+                bytesMax: bundleBytesMax, signedBy: a.signature(of:))
+            #expect(whole.count == 1 && whole[0].count > bundleBytesMax, "uncut, the log is one bundle above the bound")
+
+            let server = try await world.serve(a) { $0.configuration.bundleBytesMax = bundleBytesMax }
+            defer { server.stop() }
+            let outcome = try await world.syncOnce(b, with: server)
+            #expect(outcome.failure == nil)
+            #expect(outcome.opsReceived == 20_001)
+            #expect(try a.digest() == b.digest())
+        }
+
         @Test func liveServersPushEveryNewOp() async throws {
             let world = LiveWorld()
             let a = try world.replica("a", owner: "Ann")

@@ -52,16 +52,17 @@ struct OpRegistry {
         guard vector[author] > UInt64(known) else { return [] }
         var above = vector
         above[author] = UInt64(known)
-        guard let segment = try replica.delta(above: above).first(where: { $0.author == author }) else {
+        let segments = try replica.delta(above: above).filter { $0.author == author }
+        guard let first = segments.first else {
             throw RegistryProblem("\(author.short)'s delta lacks its own new ops")
         }
         let previous = logs[author]?.last?.hash ?? SignedOp.noPreviousHash
-        guard segment.previousHash == previous else {
+        guard first.previousHash == previous else {
             throw RegistryProblem("\(author.short)'s op \(known + 1) does not follow the op it acknowledged as \(known)")
         }
         var chain = previous
         var added: [Entry] = []
-        for (offset, tail) in segment.tails.enumerated() {
+        for (offset, tail) in segments.flatMap(\.tails).enumerated() {
             let op = SignedOp(author: author, sequence: UInt64(known + offset + 1), previousHash: chain, tail: tail, signature: nil)
             chain = op.hash
             let entry = Entry(

@@ -72,7 +72,13 @@ extension Replica {
     ///   evidence, the held log from its first op and the stored other branch.
     /// A peer that holds more of a live author than this replica, or is frozen where this
     /// replica is live, gets nothing: it sends the evidence itself.
-    public func delta(above vector: VersionVector) throws -> [AuthorSegment] {
+    ///
+    /// An author's run is cut at the first op that carries a signature once it holds
+    /// `segmentBytesMax` bytes of tails, so a long log travels as several segments (and
+    /// bundles) that a receiver can take one at a time. This replica's own ops all carry their
+    /// signatures; another author's carry one where a segment it received ended, which is
+    /// where that author, writing through this same function, cut it.
+    public func delta(above vector: VersionVector, segmentBytesMax: Int = AuthorSegment.preferredBytesMax) throws -> [AuthorSegment] {
         try read { db in
             var segments: [AuthorSegment] = []
             let authors = try Row.fetchAll(
@@ -104,7 +110,8 @@ extension Replica {
                 {
                     continue  // the planted bug: a relay forgets the watch's ops
                 }
-                segments.append(try Self.segment(of: key, row: authorRow[0] as Int64, from: from, db, directory: directory))
+                segments += try Self.segments(
+                    of: key, row: authorRow[0] as Int64, from: from, bytesMax: segmentBytesMax, db, directory: directory)
                 if frozenAt > 0,
                     let proof = try Data.fetchOne(
                         db, sql: "SELECT otherSegment FROM forks WHERE author = ? ORDER BY sequence LIMIT 1", arguments: [Data(key.bytes)]),
@@ -123,29 +130,50 @@ extension Replica {
         }
     }
 
-    /// The held ops of `key` from `first` to its head, as one segment signed by its head op.
-    private static func segment(of key: AuthorID, row: Int64, from first: UInt64, _ db: Database, directory: URL) throws -> AuthorSegment {
-        let rows = try Row.fetchAll(
+    /// The held ops of `key` from `first` to its head, as segments cut at signed ops once one
+    /// holds `bytesMax` bytes of tails; the last ends at the head op, which is always signed.
+    private static func segments(
+        of key: AuthorID, row: Int64, from first: UInt64, bytesMax: Int, _ db: Database, directory: URL
+    ) throws -> [AuthorSegment] {
+        let rows = try Row.fetchCursor(
             db,
             sql: "SELECT sequence, hash, tail, signature FROM ops WHERE author = ? AND sequence >= ? ORDER BY sequence",
             arguments: [row, Int64(first - 1)])
+        var segments: [AuthorSegment] = []
+        var segmentFirst = first
         var previousHash = SignedOp.noPreviousHash
         var tails: [[UInt8]] = []
-        tails.reserveCapacity(rows.count)
+        var bytes = 0
         var lastSignature: [UInt8]?
-        for row in rows {
-            if UInt64(row[0] as Int64) == first - 1 {
-                previousHash = Array(row[1] as Data)
+        while let row = try rows.next() {
+            let sequence = UInt64(row[0] as Int64)
+            let hash = Array(row[1] as Data)
+            if sequence == first - 1 {
+                previousHash = hash
                 continue
             }
-            tails.append(Array(row[2] as Data))
+            let tail = Array(row[2] as Data)
+            tails.append(tail)
+            bytes += tail.count
             lastSignature = (row[3] as Data?).map { Array($0) }
+            if bytes >= bytesMax, let signature = lastSignature {
+                segments.append(
+                    AuthorSegment(
+                        author: key, firstSequence: segmentFirst, previousHash: previousHash, tails: tails, lastSignature: signature))
+                segmentFirst = sequence + 1
+                previousHash = hash
+                tails = []
+                bytes = 0
+            }
         }
+        guard !tails.isEmpty else { return segments }
         // The head op always carries its signature (docs/store.md, invariants).
         guard let lastSignature else {
             throw ReplicaError.corruptStore(path: directory.path, detail: "author \(key.short)'s head op has no signature")
         }
-        return AuthorSegment(author: key, firstSequence: first, previousHash: previousHash, tails: tails, lastSignature: lastSignature)
+        segments.append(
+            AuthorSegment(author: key, firstSequence: segmentFirst, previousHash: previousHash, tails: tails, lastSignature: lastSignature))
+        return segments
     }
 
     /// A hash of the state views derive from: equal on two replicas exactly when they count the

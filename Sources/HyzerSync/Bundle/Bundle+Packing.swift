@@ -10,7 +10,7 @@ extension Replica {
         bundles: [[UInt8]], vector: VersionVector, ops: Int
     ) {
         let vector = try versionVector()
-        let segments = try delta(above: above)
+        let segments = try delta(above: above, segmentBytesMax: min(AuthorSegment.preferredBytesMax, bytesMax / 4))
         let bundles = Bundle.packed(
             segments, groupID: group.id, sender: author, senderVector: vector, bytesMax: bytesMax, signedBy: signature(of:))
         return (bundles, vector, segments.reduce(0) { $0 + $1.tails.count })
@@ -20,8 +20,10 @@ extension Replica {
 extension Bundle {
     /// `segments` as signed bundles of at most `bytesMax` bytes each, in order, so a large
     /// delta travels as several bundles a receiver can hold one at a time. A segment cannot be
-    /// split here (it must end at a signed op); one larger than `bytesMax` travels alone, and
-    /// the engine refuses to send it (`SyncFailure.deltaTooLarge`).
+    /// split here (it must end at a signed op; `Replica.delta(above:)` already cut long runs at
+    /// signed ops); one larger than `bytesMax` travels alone, and the engine refuses to send it
+    /// (`SyncFailure.deltaTooLarge`): only a run some author wrote unsplit, before segments were
+    /// cut, can be that large.
     public static func packed(
         _ segments: [AuthorSegment], groupID: UUID, sender: AuthorID, senderVector: VersionVector, bytesMax: Int,
         signedBy sign: ([UInt8]) -> [UInt8]
