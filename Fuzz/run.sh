@@ -7,8 +7,9 @@
 # off: Swift packs enum payload pointers with spare bits, which LeakSanitizer takes for leaks.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-bin=.build-fuzz/debug
-work=.build-fuzz/work
+# FUZZ_BIN: where the targets are (the Makefile passes the release build for `make fuzz`).
+bin=${FUZZ_BIN:-.build-fuzz/debug}
+work=${FUZZ_WORK:-.build-fuzz/work}
 mode=$1; shift
 if [ "$mode" = fuzz ]; then seconds=$1; shift; fi
 export ASAN_OPTIONS=detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}
