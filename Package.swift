@@ -125,7 +125,10 @@ let package = Package(
         ),
         .testTarget(
             name: "HyzerPeerTests",
-            dependencies: ["HyzerKit", "HyzerSync", "HyzerCrypto", "HyzerDomain", "HyzerBench", "HyzerTestSupport"],
+            dependencies: [
+                "HyzerKit", "HyzerSync", "HyzerCrypto", "HyzerDomain", "HyzerBench", "HyzerTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(

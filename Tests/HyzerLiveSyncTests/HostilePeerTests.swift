@@ -104,7 +104,7 @@ extension LiveSyncTests {
             try await RawPeer.connect(scene.server.address, framed: false) { peer in
                 try await peer.send([0, 0, 0, 64] + Array(repeating: 1, count: 10))
             }
-            try await scene.expectRefused(.connectionLost, digestBefore: before)
+            try await scene.expectRefused(.closedDuringHandshake, digestBefore: before)
         }
 
         @Test func aPeerThatSaysNothing() async throws {

@@ -58,16 +58,6 @@ import Testing
         #expect(watched.wait { $0.contains(#""formatted":"-1","holesPlayed":1"#) }, "no redraw: \(watched.output)")
         #expect(interrupt(watch) == 0)
     }
-
-    @Test func syncWithAPeerThatIsNotThere() throws {
-        let a = BinaryRunner(store: directory.path("a"))
-        _ = try a.ok("init", "--name", "a", quiet: false)
-        _ = try a.ok("group", "create", quiet: false)
-        let result = try a.run("sync", "--peer", "127.0.0.1:1")
-        #expect(result.status == 1)
-        #expect(result.stderr.hasPrefix("error: cannot reach 127.0.0.1:1 ("), "\(result)")
-        #expect(result.stderr.hasSuffix("check that `hyzer-peer serve` runs there and the address is right\n"))
-    }
 }
 
 extension OutputCollector {

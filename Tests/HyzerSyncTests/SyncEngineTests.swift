@@ -201,6 +201,18 @@ import Testing
         #expect(budget.bytesUsed == 0)
     }
 
+    /// A listener of another group closes as soon as our first message fails its check: the
+    /// dialer, still in the handshake, says the peer may be in another group; a close after the
+    /// identities is a lost connection.
+    @Test func aCloseDuringTheHandshakeIsNamedAsSuch() throws {
+        var dialer = try EngineSide(b, role: .dialer, mode: .oneShot).engine
+        #expect(!dialer.start(now: 0).isEmpty)
+        #expect(dialer.connectionClosed().closedWith == .closedDuringHandshake)
+        var listener = try EngineSide(a, role: .listener, mode: .oneShot).engine
+        _ = try HandDialer(as: b, against: &listener)
+        #expect(listener.connectionClosed().closedWith == .connectionLost)
+    }
+
     @Test func aDroppedEngineGivesItsBudgetBack() throws {
         let budget = BundleBudget(bytesMax: 1500)
         do {

@@ -120,12 +120,7 @@ public final class Replica: Sendable {
 
     private static func configuration() -> Configuration {
         var configuration = Configuration()
-        // A writer waiting for the store retries every millisecond (for up to about ten
-        // seconds), so it gets in between two of a long ingest's short transactions.
-        configuration.busyMode = .callback { tries in
-            usleep(1_000)
-            return tries < 10_000
-        }
+        configuration.busyMode = .callback(retryWhileBusy)
         configuration.prepareDatabase { db in
             // FULL: a commit survives power loss, not only a process crash. A 32 MiB page cache
             // keeps a large ingest's B-tree pages in memory until the commit.
@@ -134,12 +129,31 @@ public final class Replica: Sendable {
         return configuration
     }
 
+    /// How long a writer waits for another process's transaction before the store is busy
+    /// (`ReplicaError.storeBusy`).
+    static let busyWait: Duration = .seconds(5)
+
+    /// SQLite's busy handler: retry every millisecond, so a writer gets in between two of a
+    /// long ingest's short transactions, until `busyWait` has passed since this wait began
+    /// (`tries` is 0 at its start). The time is read from the clock, not counted in tries: on a
+    /// loaded machine a millisecond's sleep lasts longer.
+    @Sendable private static func retryWhileBusy(tries: Int) -> Bool {
+        let now = ContinuousClock.now
+        let thread = Thread.current.threadDictionary
+        if tries == 0 { thread["hyzer.busySince"] = now }
+        guard let since = thread["hyzer.busySince"] as? ContinuousClock.Instant, now - since < busyWait else { return false }
+        usleep(1_000)
+        return true
+    }
+
     static func classify(_ error: DatabaseError, path: String) -> ReplicaError {
         switch error.resultCode {
         case .SQLITE_NOTADB, .SQLITE_CORRUPT:
             .corruptStore(path: path, detail: error.message ?? "not a database")
         case .SQLITE_FULL:
             .storage(detail: "the disk is full")
+        case .SQLITE_BUSY:
+            .storeBusy(holder: StoreHolder.find(database: URL(fileURLWithPath: path).appendingPathComponent(databaseFileName).path))
         default:
             .storage(detail: error.message ?? "\(error.resultCode)")
         }

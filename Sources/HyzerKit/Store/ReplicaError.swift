@@ -12,8 +12,11 @@ public enum ReplicaError: Error, Equatable, Sendable, CustomStringConvertible {
     case corruptStore(path: String, detail: String)
     /// The secret key file is missing, unreadable or does not match the database.
     case badKeyFile(path: String, detail: String)
-    /// SQLite failed (a full disk, a read-only file system, a locked database).
+    /// SQLite failed (a full disk, a read-only file system).
     case storage(detail: String)
+    /// Another process held the store's write lock for longer than a writer waits (about five
+    /// seconds); `holder` names it when `/proc/locks` does.
+    case storeBusy(holder: StoreHolder?)
     /// No entity of that kind matches the text.
     case unknown(kind: String, text: String)
     /// The text matches several entities of that kind.
@@ -54,6 +57,8 @@ public enum ReplicaError: Error, Equatable, Sendable, CustomStringConvertible {
             "the replica's secret key at \(path) is unusable (\(detail)); restore the store directory from a backup"
         case .storage(let detail):
             "the store could not be written or read (\(detail)); check free disk space and permissions, then retry"
+        case .storeBusy(let holder):
+            "the store is busy: another process holds it\(holder.map { " (\($0))" } ?? ""); wait for it to finish or stop it"
         case .unknown(let kind, let text):
             "no \(kind) matches '\(text)'; \(Self.listingHint(kind))"
         case .ambiguous(let kind, let text, let matches):

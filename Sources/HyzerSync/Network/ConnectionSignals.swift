@@ -36,6 +36,9 @@ public final class ConnectionSignals: @unchecked Sendable {
     /// now, closed. Metrics listen here (`serve --http`'s peers connected and lag).
     public let progress: @Sendable (ConnectionProgress) -> Void
 
+    /// The store failures of every connection: a busy store is logged once, not per connection.
+    let storeFailures = RepeatedNotice()
+
     public init(progress: @escaping @Sendable (ConnectionProgress) -> Void = { _ in }) {
         self.progress = progress
     }

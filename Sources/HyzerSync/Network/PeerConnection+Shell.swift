@@ -34,7 +34,8 @@ extension PeerConnection {
                     guard engine.isOpen else { continue }
                     guard let vector = await localVector() else { return }
                     actions = engine.localChanged(localVector: vector, now: now())
-                case .ended(nil):
+                case .ended(nil), .ended(.connectionLost?):
+                    // A reset is a close too: the engine knows whether it came during the handshake.
                     actions = engine.connectionClosed()
                 case .ended(let failure?):
                     outcome.failure = failure

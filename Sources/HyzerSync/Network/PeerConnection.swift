@@ -90,7 +90,10 @@ public struct PeerConnection: Sendable {
         outcome.milliseconds = Int(now())
         if let peer = outcome.peer.flatMap(AuthorID.init(hex:)) { signals.progress(.closed(peer: peer)) }
         if let failure = outcome.failure {
-            logger.notice("connection closed", metadata: ["peer": "\(outcome.peer ?? "unknown")", "reason": "\(failure)"])
+            let repeated = if case .storeFailed(let error) = failure { !signals.storeFailures.isDue(error) } else { false }
+            logger.log(
+                level: repeated ? .debug : .notice, "connection closed",
+                metadata: ["peer": "\(outcome.peer ?? "unknown")", "reason": "\(failure)"])
         } else {
             logger.info("connection finished", metadata: ["peer": "\(outcome.peer ?? "unknown")"])
         }

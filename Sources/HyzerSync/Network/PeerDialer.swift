@@ -5,16 +5,23 @@ import NIOPosix
 
 /// Dialing peers: once (`sync --peer`), or for as long as `serve` runs, reconnecting with backoff.
 public enum PeerDialer {
-    /// Connects, runs one exchange in `mode`, and returns what crossed the connection.
+    /// Connects, runs one exchange in `mode`, and returns what crossed the connection. Throws
+    /// `DialFailure` when the connection cannot be made (or `CancellationError`).
     public static func connectAndRun(
         _ address: PeerAddress, replica: Replica, group: GroupMembership, mode: SyncSession.Mode, logger: Logger,
         signals: ConnectionSignals? = nil, budget: BundleBudget = BundleBudget(), configuration: SyncEngine.Configuration = .init()
     ) async throws -> ConnectionOutcome {
-        let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .connectTimeout(.seconds(10))
-            .connect(host: address.host, port: address.port) { channel in
-                channel.eventLoop.makeCompletedFuture { try channel.framedAsyncChannel() }
-            }
+        let channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>
+        do {
+            channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                .connectTimeout(.seconds(10))
+                .connect(host: address.host, port: address.port) { channel in
+                    channel.eventLoop.makeCompletedFuture { try channel.framedAsyncChannel() }
+                }
+        } catch {
+            try Task.checkCancellation()
+            throw DialFailure(address: address, error: error)
+        }
         var connection = PeerConnection(
             replica: replica, group: group, role: .dialer, mode: mode, logger: logger, signals: signals ?? ConnectionSignals(),
             budget: budget)
@@ -34,12 +41,14 @@ public enum PeerDialer {
 
     /// Keeps a live connection to `address` until cancelled: after a failure or a closed
     /// connection (a peer declared dead by the engine's heartbeat check included) it waits
-    /// 100 ms, doubling up to 2 s, with jitter, and dials again.
+    /// 100 ms, doubling up to 2 s, with jitter, and dials again. A peer that stays unreachable
+    /// is logged once a minute, not at every dial.
     static func keepConnected(
         _ address: PeerAddress, replica: Replica, group: GroupMembership, logger: Logger, signals: ConnectionSignals,
         budget: BundleBudget, configuration: SyncEngine.Configuration, observer: @Sendable (ConnectionOutcome) -> Void
     ) async {
         var delayMilliseconds = 100
+        let unreachable = RepeatedNotice()
         while !Task.isCancelled {
             do {
                 let outcome = try await connectAndRun(
@@ -47,8 +56,12 @@ public enum PeerDialer {
                     configuration: configuration)
                 observer(outcome)
                 if outcome.peer != nil { delayMilliseconds = 100 }
+            } catch let failure as DialFailure {
+                logger.log(
+                    level: unreachable.isDue(failure.reason) ? .info : .debug, "could not connect",
+                    metadata: ["peer": "\(address)", "reason": "\(failure.reason)"])
             } catch {
-                logger.info("cannot reach peer", metadata: ["peer": "\(address)", "reason": "\(error)"])
+                return  // cancelled: `serve` is stopping
             }
             let jitter = Int.random(in: 0...(delayMilliseconds / 5))
             try? await Task.sleep(for: .milliseconds(delayMilliseconds + jitter))

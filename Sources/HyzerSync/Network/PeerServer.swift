@@ -87,19 +87,31 @@ public struct PeerServer: Sendable {
         }
     }
 
+    /// Syncs the folder every `folderInterval`. A sync that moved nothing logs at debug; a
+    /// failure logs at error when it begins or changes and at debug while it repeats (a store
+    /// held by another process fails every sync until it is released), and the recovery once.
     private func syncFolder(_ folder: any SharedFolder) async {
+        var failure: String?
         while !Task.isCancelled {
             do {
                 let replica = replica
                 let report = try await NIOThreadPool.singleton.runIfActive { try FolderSync(replica: replica, folder: folder).run() }
-                logger.info(
-                    "folder synced",
+                if failure != nil {
+                    logger.notice("folder sync works again")
+                    failure = nil
+                }
+                let moved = report.bundlesRead > 0 || report.bundlesWritten > 0 || report.opsIngested > 0
+                logger.log(
+                    level: moved ? .info : .debug, "folder synced",
                     metadata: ["read": "\(report.bundlesRead)", "written": "\(report.bundlesWritten)", "ops": "\(report.opsIngested)"])
                 for rejection in report.rejected {
                     logger.warning("folder file refused", metadata: ["file": "\(rejection.file)", "reason": "\(rejection.reason)"])
                 }
             } catch {
-                logger.error("folder sync failed", metadata: ["reason": "\(error)"])
+                guard !Task.isCancelled else { return }  // shutting down: not a failure
+                let reason = "\(error)"
+                logger.log(level: reason == failure ? .debug : .error, "folder sync failed", metadata: ["reason": "\(reason)"])
+                failure = reason
             }
             try? await Task.sleep(for: folderInterval)
         }

@@ -225,12 +225,18 @@ public struct SyncEngine {
     }
 
     /// The connection ended (the peer closed it, or reading failed): a failure unless the
-    /// exchange had completed.
+    /// exchange had completed. Before identities are exchanged it is `closedDuringHandshake`:
+    /// a listener of another group closes as soon as our first message fails its check.
     public mutating func connectionClosed() -> [Action] {
-        guard !isClosed else { return [] }
+        let failure: SyncFailure
+        switch stage {
+        case .closed: return []
+        case .handshaking: failure = .closedDuringHandshake
+        case .awaitingHeader, .open: failure = .connectionLost
+        }
         stage = .closed
         release()
-        return [.close(.connectionLost)]
+        return [.close(failure)]
     }
 
     // MARK: - Steps

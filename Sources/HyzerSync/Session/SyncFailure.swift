@@ -37,6 +37,9 @@ public enum SyncFailure: Error, Equatable, Sendable, CustomStringConvertible, En
     case peerClosed(reason: String)
     /// The connection closed before the exchange completed.
     case connectionLost
+    /// The connection closed before identities were exchanged: what a listener of another group
+    /// does with our first message, and what a program that does not speak the protocol does.
+    case closedDuringHandshake
     /// The peer did not accept a frame in time.
     case stalled
     /// The store failed (its error, for the log).
@@ -67,6 +70,8 @@ public enum SyncFailure: Error, Equatable, Sendable, CustomStringConvertible, En
             "our delta holds a \(bytes)-byte bundle, above the \(limit)-byte bound; sync through a shared folder"
         case .peerClosed(let reason): "the peer closed: \(reason)"
         case .connectionLost: "the peer closed the connection before the exchange completed"
+        case .closedDuringHandshake:
+            "the peer closed the connection during the handshake: it may be in another group (a different group secret) or may not be hyzer-peer"
         case .stalled: "the peer stopped reading"
         case .storeFailed(let error): "the store failed: \(error)"
         }
@@ -92,6 +97,7 @@ public enum SyncFailure: Error, Equatable, Sendable, CustomStringConvertible, En
         case .deltaTooLarge: "deltaTooLarge"
         case .peerClosed: "peerClosed"
         case .connectionLost: "connectionLost"
+        case .closedDuringHandshake: "closedDuringHandshake"
         case .stalled: "stalled"
         case .storeFailed: "storeFailed"
         }

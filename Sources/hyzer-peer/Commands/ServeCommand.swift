@@ -37,7 +37,8 @@ struct ServeCommand: AsyncParsableCommand {
         let replica = try storeOptions.open()
         let group = try replica.requireGroup()
         let metrics = WebMetrics()
-        var server = PeerServer(replica: replica, group: group, logger: Log.make("serve", level: level))
+        let logger = Log.make("serve", level: level)
+        var server = PeerServer(replica: replica, group: group, logger: logger)
         server.peers = dials
         server.folder = folder.map { DirectoryFolder(root: URL(fileURLWithPath: $0)) }
         server.folderInterval = .seconds(folderInterval)
@@ -64,7 +65,11 @@ struct ServeCommand: AsyncParsableCommand {
                 tasks.cancelAll()
             }
         }
-        let signals = SignalWatch(SIGINT, SIGTERM) { task.cancel() }
+        // One line says why `serve` stops; its tasks end quietly.
+        let signals = SignalWatch(SIGINT, SIGTERM) { name in
+            logger.notice("stopping", metadata: ["signal": "\(name)"])
+            task.cancel()
+        }
         defer { signals.stop() }
         do {
             try await task.value

@@ -46,9 +46,8 @@ struct SyncCommand: AsyncParsableCommand {
         let outcome: ConnectionOutcome
         do {
             outcome = try await PeerDialer.connectAndRun(address, replica: replica, group: group, mode: .oneShot, logger: Log.make("sync"))
-        } catch {
-            throw ReplicaError.invalidValue(
-                "cannot reach \(address) (\(error)); check that `hyzer-peer serve` runs there and the address is right")
+        } catch let failure as DialFailure {
+            throw ReplicaError.invalidValue("\(failure); check that `hyzer-peer serve` runs there and the address is right")
         }
         if let failure = outcome.failure {
             throw ReplicaError.invalidValue("sync with \(address) failed: \(failure); nothing partial was kept")

@@ -61,7 +61,7 @@ struct StandingsCommand: AsyncParsableCommand {
             var previous = try show(replica, id, previous: nil, clear: Terminal.isInteractive)
             for await _ in changes { previous = try show(replica, id, previous: previous, clear: Terminal.isInteractive) }
         }
-        let signals = SignalWatch(SIGINT, SIGTERM) { task.cancel() }
+        let signals = SignalWatch(SIGINT, SIGTERM) { _ in task.cancel() }
         defer { signals.stop() }
         do {
             try await task.value
