@@ -39,7 +39,8 @@ extension Simulation {
                 keys: SigningKeyPair(seed: random.bytes(SigningKeyPair.seedBytes)), clock: clock,
                 usesFolder: folderUsers.contains(index))
             let owner = kind == .phone ? WorkloadPlan.playerNames[index % WorkloadPlan.playerNames.count] : nil
-            let replica = try Replica.create(at: device.directory, name: name, kind: kind, owner: owner, clock: clock, keys: device.keys)
+            let replica = try Replica.create(
+                at: device.directory, name: name, kind: kind, owner: owner, clock: clock, keys: device.keys, policies: policies.replica)
             try replica.join(group)
             device.replica = replica
             device.ownedPlayer = try replica.identity().owner?.id
