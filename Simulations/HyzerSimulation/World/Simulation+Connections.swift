@@ -195,6 +195,7 @@ extension Simulation {
             throw fail(.safety, "\(device.name) refused ops from \(devices[sender].name): \(report.rejected.map(\.description))")
         }
         if report.segmentsPending > 0 { coverage.count(.gapsKeptPending) }
+        if report.segmentsHeld > 0 { coverage.count(.segmentsHeld) }
         try checkNothingDropped(device, segments, vector: local)
         if dies {
             record("\(device.name) killed mid-ingest after \(segments.count) of \(bundle.segments.count) segments")

@@ -49,6 +49,8 @@ public final class Simulation {
     var lastProgress = 0.0
     /// The ops the latest command created.
     var lastCaptured: [OpRegistry.Entry] = []
+    /// The phone whose clock jumps a year ahead, if the configuration has one.
+    var yearAheadPhone: Int?
 
     /// Called now and then with the share of the run done (0…1), for a progress bar.
     public var progress: ((Double) -> Void)?
@@ -118,7 +120,7 @@ public final class Simulation {
         case .crash(let device, let kind): try crash(device, kind)
         case .restart(let device): try restart(device)
         case .clockStep(let device, let delta):
-            coverage.count(delta < 0 ? .backwardClockSteps : .forwardClockSteps)
+            coverage.count(delta < 0 ? .backwardClockSteps : delta >= Self.yearMilliseconds ? .yearAheadClocks : .forwardClockSteps)
             record("clock \(devices[device].name) steps \(delta >= 0 ? "+" : "")\(delta)ms")
         case .note(let text, let item):
             coverage.count(item)
