@@ -138,7 +138,7 @@ let package = Package(
         ),
         .testTarget(
             name: "HyzerSimulationTests",
-            dependencies: ["HyzerSimulation", "HyzerKit", "HyzerDomain", "HyzerTestSupport"],
+            dependencies: ["HyzerSimulation", "HyzerKit", "HyzerSync", "HyzerDomain", "HyzerTestSupport"],
             swiftSettings: strict
         ),
         .testTarget(

@@ -33,7 +33,9 @@ import Testing
 
         /// The rounds the next `history` on a evaluates afresh instead of taking from the cache.
         func evaluatedAfresh() throws -> Set<UUID> {
-            Set(try a.replica.read { try HistoryCache.lookup($0, standings: false) }.update?.rows.keys.map { $0 } ?? [])
+            Set(
+                try a.replica.read { try HistoryCache.lookup($0, standings: false, merge: .supersession) }.update?.rows.keys.map { $0 }
+                    ?? [])
         }
 
         /// `history` evaluated from the ops alone, as canonical JSON.
@@ -58,7 +60,9 @@ import Testing
         #expect(try club.evaluatedAfresh() == [club.one, club.two], "a cold cache evaluates every completed round")
         #expect(try club.cached(club.a.replica) == expected, "miss")
         #expect(try club.evaluatedAfresh() == [], "the rows were stored")
-        #expect(try club.a.replica.read { try HistoryCache.lookup($0, standings: false) }.update == nil, "nothing new: nothing to write")
+        #expect(
+            try club.a.replica.read { try HistoryCache.lookup($0, standings: false, merge: .supersession) }.update == nil,
+            "nothing new: nothing to write")
         #expect(try club.cached(club.a.replica) == expected, "hit")
         let withoutStandings = try canonicalJSON(club.a.replica.history())
         #expect(

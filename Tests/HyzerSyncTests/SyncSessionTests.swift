@@ -36,7 +36,7 @@ import Testing
         #expect(session.localChanged(localVector: two).isEmpty, "the peer holds it already")
         let three = VersionVector([author: 3])
         #expect(session.localChanged(localVector: three) == [.sendDelta(above: two)])
-        #expect(session.ingested(senderVector: three, localVector: three) == [.send(.have(three))])
+        #expect(session.ingested(senderVector: three, acknowledged: three) == [.send(.have(three))])
         #expect(session.receive(.heartbeat).isEmpty)
         #expect(session.receive(.done) == [.fail(.protocolViolation(.unexpectedDone))])
     }

@@ -26,10 +26,15 @@ extension Simulation {
 
     /// After the heal, every 30 simulated seconds: do all replicas hold every created op yet?
     /// When they do, their views must be byte-identical and agree with the oracles.
+    ///
+    /// A phone whose clock is a year ahead holds everything; every other replica holds its ops
+    /// only up to the last one stamped before the jump (`honestVector`), the rest held aside,
+    /// and only those replicas must show identical views.
     func convergenceCheck() throws {
-        let expected = registry.vector
+        let honest = try honestVector()
         var lagging: [String] = []
         for device in devices {
+            let expected = device.index == yearAheadPhone ? registry.vector : honest
             let vector = device.isRunning ? try self.vector(of: device.index) : VersionVector()
             let missing = expected.sortedEntries.reduce(0) { $0 + Int($1.sequence - min($1.sequence, vector[$1.author])) }
             if missing > 0 || vector.heads != expected.heads {
@@ -49,18 +54,50 @@ extension Simulation {
             scheduleIn(30_000, .convergenceCheck)
             return
         }
-        try checkConverged()
+        try checkConverged(honest)
         convergedAt = world.now
         record("converged: \(registry.total) ops everywhere, standings \(standingsDigest ?? "")")
     }
 
+    /// What every replica but the year-ahead phone must hold: every created op, except the
+    /// year-ahead phone's from its first op stamped a year ahead on (those are held aside,
+    /// along with any op that only ever travelled in one segment with them). Of that phone's
+    /// earlier ops, as many as the furthest of them holds; holding one stamped a year ahead
+    /// is a safety failure.
+    private func honestVector() throws -> VersionVector {
+        var honest = registry.vector
+        guard let phone = yearAheadPhone else { return honest }
+        let author = devices[phone].author
+        let firstAhead = (1...max(1, UInt64(registry.count(author)))).first { sequence in
+            (registry.entry(author, sequence)?.clock.physicalMilliseconds ?? 0) >= start + Self.yearMilliseconds / 2
+        }
+        guard let firstAhead else { return honest }
+        var furthest: UInt64 = 0
+        for device in devices where device.index != phone && device.isRunning {
+            let held = try vector(of: device.index)[author]
+            if held >= firstAhead {
+                throw fail(.safety, "\(device.name) applied op \(firstAhead) of \(devices[phone].name), stamped a year ahead")
+            }
+            furthest = max(furthest, held)
+        }
+        honest[author] = furthest
+        return honest
+    }
+
     /// Equal op sets: equal digests, byte-identical views, views the oracles agree with, and
-    /// every replica safe.
-    private func checkConverged() throws {
+    /// every replica safe. The year-ahead phone holds more than the others (`honest`): it is
+    /// checked for safety alone.
+    private func checkConverged(_ honest: VersionVector) throws {
         var digests: [String] = []
         var snapshots: [(device: SimulatedDevice, snapshot: ReplicaSnapshot, bytes: [UInt8])] = []
+        let compared = devices.filter { $0.index != yearAheadPhone }
+        if let phone = yearAheadPhone {
+            let heldAside = registry.count(devices[phone].author) - Int(honest[devices[phone].author])
+            coverage.count(.yearAheadOpsHeld, heldAside)
+            record("\(devices[phone].name)'s clock is a year ahead: \(heldAside) of its ops held aside everywhere else")
+        }
         do {
-            for device in devices {
+            for device in compared {
                 digests.append(try device.running.digest())
                 let snapshot = try ReplicaSnapshot(device.running)
                 snapshots.append((device, snapshot, try snapshot.encoded()))
@@ -71,7 +108,7 @@ extension Simulation {
         if Set(digests).count > 1 {
             throw fail(
                 .convergence,
-                "replicas hold every op but their digests differ: \(zip(devices, digests).map { "\($0.name)=\($1.prefix(12))" })")
+                "replicas hold every op but their digests differ: \(zip(compared, digests).map { "\($0.name)=\($1.prefix(12))" })")
         }
         let reference = snapshots[0]
         for other in snapshots.dropFirst() where other.bytes != reference.bytes {
@@ -79,9 +116,10 @@ extension Simulation {
             throw fail(.convergence, "\(other.device.name) and \(reference.device.name) hold the same ops but show different \(difference)")
         }
         for device in devices { try checkSafety(device) }
-        let replica = devices[0].running
-        let scores = ScoreOracle(registry)
-        let registers = RegisterOracle(registry)
+        let replica = compared[0].running
+        let held = registry.restricted(to: honest)
+        let scores = ScoreOracle(held)
+        let registers = RegisterOracle(held)
         do {
             for view in try replica.rounds().sorted(by: { $0.round.id.lowercased < $1.round.id.lowercased }) {
                 if let problem = scores.disagreement(with: view) { throw fail(.oracle, problem) }

@@ -84,6 +84,10 @@ public struct ClockSettings: Hashable, Sendable, Codable {
     public var maxStepSeconds = 600
     /// The share of steps that go backwards.
     public var backwardShare = 0.5
+    /// Whether one phone's clock jumps a year ahead part way through the run and stays there
+    /// (a dead RTC battery, a hand-set date): every other replica must hold its later ops
+    /// aside, never apply them, and still converge on everything else.
+    public var yearAheadClock = false
 
     /// The default scenario's values.
     public init() {}

@@ -37,6 +37,8 @@ public enum Knob: String, CaseIterable, Hashable, Sendable, Codable, CodingKeyRe
     case guests
     /// Whether the folder delivers files late, half-written, twice and as temporary files (1) or not (0).
     case folderFaults
+    /// Whether one phone's clock jumps a year ahead (1) or not (0).
+    case yearAhead
 
     /// The knob's value in `configuration`.
     public func value(in configuration: SimulationConfiguration) -> Double {
@@ -62,6 +64,7 @@ public enum Knob: String, CaseIterable, Hashable, Sendable, Codable, CodingKeyRe
         case .guests: return configuration.workload.guests ? 1 : 0
         case .folderFaults:
             return folder.lateRate + folder.partialRate + folder.duplicateRate + folder.temporaryFileRate > 0 ? 1 : 0
+        case .yearAhead: return configuration.clocks.yearAheadClock ? 1 : 0
         }
     }
 
@@ -93,6 +96,7 @@ public enum Knob: String, CaseIterable, Hashable, Sendable, Codable, CodingKeyRe
                 configuration.folder.duplicateRate = 0
                 configuration.folder.temporaryFileRate = 0
             }
+        case .yearAhead: configuration.clocks.yearAheadClock = value > 0
         }
     }
 
@@ -100,7 +104,7 @@ public enum Knob: String, CaseIterable, Hashable, Sendable, Codable, CodingKeyRe
     func smaller(than value: Double) -> [Double] {
         guard value > 0 else { return [] }
         switch self {
-        case .phonesUseFolder, .finishWhileOffline, .guests, .folderFaults:
+        case .phonesUseFolder, .finishWhileOffline, .guests, .folderFaults, .yearAhead:
             return [0]
         case .maxOfflineMinutes, .maxPartitionMinutes:
             return value > 1 ? [max(1, (value / 4).rounded(.down)), max(1, (value / 2).rounded(.down))].filter { $0 < value } : []

@@ -28,6 +28,8 @@ extension SimulationConfiguration {
         configuration.crashes.maxDowntimeSeconds = random.integer(in: 5...900)
         configuration.clocks = drawClocks(&random)
         configuration.workload = drawWorkload(&random, quick: quick)
+        // Drawn last, so that the draws before it stay those of earlier builds.
+        configuration.clocks.yearAheadClock = random.chance(0.25)
         return configuration
     }
 

@@ -1,3 +1,4 @@
+import HyzerKit
 import HyzerSync
 
 /// One TCP connection between two devices of the simulated world: an ordered, reliable stream
@@ -17,6 +18,8 @@ final class SimulatedConnection {
         var lastDue: UInt64 = 0
         /// Whether the head frame is waiting for a cut path to come back.
         var held = false
+        /// What the peer had said it holds when its store was last checked to hold it.
+        var checkedReport = VersionVector()
     }
 
     /// The run's number of this connection, in the trace and in events.

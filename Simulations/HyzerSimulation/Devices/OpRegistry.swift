@@ -75,6 +75,17 @@ struct OpRegistry {
         return added
     }
 
+    /// The ops a replica holding `vector` holds: each author's log cut at its entry.
+    func restricted(to vector: VersionVector) -> OpRegistry {
+        var restricted = OpRegistry()
+        for (author, entries) in logs {
+            let kept = Array(entries.prefix(Int(min(UInt64(entries.count), vector[author]))))
+            restricted.logs[author] = kept
+            restricted.total += kept.count
+        }
+        return restricted
+    }
+
     /// Every created op with its author, authors in byte order.
     var all: [(author: AuthorID, entry: Entry)] {
         authors.flatMap { author in logs[author]!.map { (author, $0) } }

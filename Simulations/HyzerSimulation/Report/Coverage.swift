@@ -40,6 +40,12 @@ public struct Coverage: Hashable, Sendable, Encodable {
         case deltasSent
         /// Ingests that kept a segment pending above a gap.
         case gapsKeptPending
+        /// Ingests over a connection that held a segment stamped too far ahead of the receiver's clock.
+        case segmentsHeld
+        /// Phones whose clock jumped a year ahead.
+        case yearAheadClocks
+        /// Ops stamped a year ahead, held aside by every other replica at convergence.
+        case yearAheadOpsHeld
         case folderSyncs
         case filesWritten
         case filesHalfWrittenRead

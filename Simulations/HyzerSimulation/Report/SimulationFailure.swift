@@ -43,14 +43,4 @@ public struct SimulationFailure: Error, Hashable, Sendable, Encodable, CustomStr
         let planted = plantedBugs.isEmpty ? "" : " (planted: \(plantedBugs.joined(separator: ", ")))"
         return "\(kind) failure at \(Int(atSeconds))s: \(message)\(planted)\nreproduce: \(reproduction)"
     }
-
-    /// The names of the bugs planted in the current scope.
-    static func plantedNames() -> [String] {
-        let active = PlantedBug.active
-        let all: [(PlantedBug, String)] = [
-            (.newestTimestampWins, "newestTimestampWins"), (.lastWriterWinsByClockOnly, "lastWriterWinsByClockOnly"),
-            (.ingestDropsGaps, "ingestDropsGaps"), (.relayForgetsWatch, "relayForgetsWatch"),
-        ]
-        return all.filter { active.contains($0.0) }.map(\.1)
-    }
 }

@@ -10,9 +10,12 @@
 public struct Shrinker {
     /// The most runs one shrink may make.
     public let budget: Int
+    /// The rules the devices run, those of the failing run.
+    public let policies: SimulationPolicies
 
-    public init(budget: Int = 100) {
+    public init(budget: Int = 100, policies: SimulationPolicies = .shipped) {
         self.budget = budget
+        self.policies = policies
     }
 
     /// What a shrink found.
@@ -28,8 +31,7 @@ public struct Shrinker {
         public let runs: Int
     }
 
-    /// Shrinks `failed`, the result of running `request`, which failed with `failure`. Run it in
-    /// the same planted-bug scope as the failing run.
+    /// Shrinks `failed`, the result of running `request` under `policies`, which failed with `failure`.
     public func shrink(_ failed: SimulationResult, request: SimulationRequest, failure: SimulationFailure) -> Outcome {
         var best = (request: request, result: failed, failure: failure)
         var runs = 0
@@ -38,7 +40,7 @@ public struct Shrinker {
             progressed = false
             for candidate in Self.moves(from: best.request) where runs < budget {
                 runs += 1
-                let result = Simulation(request: candidate).run()
+                let result = Simulation(request: candidate, policies: policies).run()
                 if let found = result.failure, found.kind == failure.kind {
                     best = (candidate, result, found)
                     progressed = true

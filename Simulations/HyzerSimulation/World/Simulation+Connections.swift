@@ -41,7 +41,7 @@ extension Simulation {
         return SyncEngine(
             role: role, mode: .live, author: device.author, sign: { replica.signature(of: $0) }, group: group,
             ephemeral: KeyExchange(seed: random.bytes(KeyExchange.seedBytes)), localVector: try vector(of: index),
-            budget: device.bundleBudget, now: world.now)
+            budget: device.bundleBudget, acknowledgement: policies.acknowledgement, now: world.now)
     }
 
     func connectionBetween(_ a: Int, _ b: Int) -> SimulatedConnection? {
@@ -98,7 +98,26 @@ extension Simulation {
         connection.ends[end].held = false
         let frame = connection.ends[end].inbound.removeFirst()
         try drive(connection, end) { engine, now in engine.receive(frame: frame.bytes, now: now) }
+        try checkPeerReport(connection, end)
         scheduleDelivery(connection, end)
+    }
+
+    /// What a peer says it holds (its hello, its `have`s) its store holds: the other side stops
+    /// sending what it believes the peer has (docs/sync-protocol.md).
+    private func checkPeerReport(_ connection: SimulatedConnection, _ end: Int) throws {
+        guard connection.isOpen else { return }
+        let reported = connection.ends[end].engine.peerReported
+        guard reported != connection.ends[end].checkedReport else { return }
+        connection.ends[end].checkedReport = reported
+        let peer = connection.ends[1 - end].device
+        guard devices[peer].isRunning else { return }
+        let held = try vector(of: peer)
+        let lacking = reported.sortedFullEntries.filter { !(held.entry($0.author)?.covers($0.entry) ?? false) }
+        guard !lacking.isEmpty else { return }
+        let authors = lacking.map { entry in devices.first { $0.author == entry.author }?.name ?? entry.author.short }
+        throw fail(
+            .safety,
+            "\(devices[peer].name) told \(devices[connection.ends[end].device].name) it holds ops of \(authors) its store does not hold")
     }
 
     /// Time passes for both engines of a connection: heartbeats, the dead-peer bound, the
@@ -176,6 +195,7 @@ extension Simulation {
             throw fail(.safety, "\(device.name) refused ops from \(devices[sender].name): \(report.rejected.map(\.description))")
         }
         if report.segmentsPending > 0 { coverage.count(.gapsKeptPending) }
+        if report.segmentsHeld > 0 { coverage.count(.segmentsHeld) }
         try checkNothingDropped(device, segments, vector: local)
         if dies {
             record("\(device.name) killed mid-ingest after \(segments.count) of \(bundle.segments.count) segments")

@@ -53,7 +53,7 @@ extension Simulation {
         let device = devices[index]
         guard !device.isRunning else { return }
         do {
-            device.replica = try Replica.open(at: device.directory, clock: device.clock)
+            device.replica = try Replica.open(at: device.directory, clock: device.clock, policies: policies.replica)
         } catch {
             throw fail(.safety, "\(device.name) could not reopen its store after a crash: \(error)")
         }

@@ -25,6 +25,18 @@ extension Simulation {
             folderUsers = [random.below(phones)]
         }
         if let laptopIndex { folderUsers.append(laptopIndex) }
+        // Not a phone another device reaches the others only through (the watch's, the folder's
+        // bridge): a segment carrying the phone's ops waits whole while its last op is a year
+        // ahead, and the phone sends its own ops as one segment, so such a device would never get
+        // the phone's ops written before the jump that it lacked (docs/simulation.md).
+        let relays = Set((configuration.watch ? [pairedPhone] : []) + (configuration.phonesUseFolder ? [] : folderUsers))
+        let candidates = (0..<phones).filter { !relays.contains($0) }
+        var yearAheadStep: ClockModel.Step?
+        if configuration.clocks.yearAheadClock, !candidates.isEmpty {
+            yearAheadPhone = candidates[random.below(candidates.count)]
+            let at = start + 60_000 + random.integer(in: 0...configuration.workloadMilliseconds.minus(120_000))
+            yearAheadStep = ClockModel.Step(at: at, deltaMilliseconds: Int64(Self.yearMilliseconds))
+        }
         if !folderUsers.isEmpty {
             folder = SimulatedFolderStore(clock: world, settings: configuration.folder, observers: folderUsers, random: random.fork(4))
         }
@@ -33,13 +45,15 @@ extension Simulation {
             let kind: DeviceKind = index < phones ? .phone : index == watchIndex ? .watch : .laptop
             let name = kind == .phone ? "phone-\(index)" : kind.rawValue
             let accurate = configuration.workload.exactTieCourseEdits && index < 2
-            let clock = DeviceClock(world: world, model: drawClock(accurate: accurate))
+            let clock = DeviceClock(
+                world: world, model: drawClock(accurate: accurate, extra: index == yearAheadPhone ? yearAheadStep : nil))
             let device = SimulatedDevice(
                 index: index, name: name, kind: kind, directory: directory.appendingPathComponent(name),
                 keys: SigningKeyPair(seed: random.bytes(SigningKeyPair.seedBytes)), clock: clock,
                 usesFolder: folderUsers.contains(index))
             let owner = kind == .phone ? WorkloadPlan.playerNames[index % WorkloadPlan.playerNames.count] : nil
-            let replica = try Replica.create(at: device.directory, name: name, kind: kind, owner: owner, clock: clock, keys: device.keys)
+            let replica = try Replica.create(
+                at: device.directory, name: name, kind: kind, owner: owner, clock: clock, keys: device.keys, policies: policies.replica)
             try replica.join(group)
             device.replica = replica
             device.ownedPlayer = try replica.identity().owner?.id
@@ -82,8 +96,8 @@ extension Simulation {
         }
     }
 
-    /// A device clock: skew, drift and steps drawn within the configuration's bounds.
-    private func drawClock(accurate: Bool) -> ClockModel {
+    /// A device clock: skew, drift and steps drawn within the configuration's bounds, and `extra`.
+    private func drawClock(accurate: Bool, extra: ClockModel.Step?) -> ClockModel {
         let settings = configuration.clocks
         let skew =
             accurate || settings.maxSkewSeconds == 0
@@ -97,6 +111,7 @@ extension Simulation {
             let size = Int64(random.integer(in: 1_000...max(1_000, settings.maxStepSeconds * 1_000)))
             steps.append(ClockModel.Step(at: at, deltaMilliseconds: random.chance(settings.backwardShare) ? -size : size))
         }
+        if let extra { steps.append(extra) }
         return ClockModel(origin: start, skewMilliseconds: skew, driftPartsPerMillion: drift, steps: steps)
     }
 
@@ -193,6 +208,8 @@ extension Simulation {
     }
 
     static let checkpointInterval: UInt64 = 30 * 60_000
+    /// How far the year-ahead phone's clock jumps.
+    static let yearMilliseconds: UInt64 = 365 * 24 * 3_600_000
 
     /// Records the ops `device` created since the last capture; a lost or rewritten
     /// acknowledged op is a safety failure.

@@ -5,13 +5,16 @@ import HyzerKit
 /// One run of the simulated world: real replicas (temporary SQLite stores, signed op logs,
 /// bundles, ingest, folder sync) driven by a virtual clock and one seed.
 ///
-/// `run()` is synchronous and single-threaded; run it inside `PlantedBug.$active.withValue`
-/// to plant a bug. The same request on the same build always gives the same `traceHash`.
+/// `run()` is synchronous and single-threaded. The devices run `policies`, the shipped rules
+/// unless a test plants a bug. The same request and policies on the same build always give
+/// the same `traceHash`.
 public final class Simulation {
     /// What was asked for: the seed, swarm drawing and overrides.
     public let request: SimulationRequest
     /// The configuration the request resolves to.
     public let configuration: SimulationConfiguration
+    /// The rules the devices run.
+    public let policies: SimulationPolicies
     let world: VirtualClock
     let start: UInt64
     /// When every fault ends.
@@ -46,13 +49,16 @@ public final class Simulation {
     var lastProgress = 0.0
     /// The ops the latest command created.
     var lastCaptured: [OpRegistry.Entry] = []
+    /// The phone whose clock jumps a year ahead, if the configuration has one.
+    var yearAheadPhone: Int?
 
     /// Called now and then with the share of the run done (0…1), for a progress bar.
     public var progress: ((Double) -> Void)?
 
     /// A run of `request`; `keepTrace` keeps every trace line (`traceLines`).
-    public init(request: SimulationRequest, keepTrace: Bool = false) {
+    public init(request: SimulationRequest, policies: SimulationPolicies = .shipped, keepTrace: Bool = false) {
         self.request = request
+        self.policies = policies
         configuration = request.configuration
         world = VirtualClock()
         start = world.now
@@ -114,7 +120,7 @@ public final class Simulation {
         case .crash(let device, let kind): try crash(device, kind)
         case .restart(let device): try restart(device)
         case .clockStep(let device, let delta):
-            coverage.count(delta < 0 ? .backwardClockSteps : .forwardClockSteps)
+            coverage.count(delta < 0 ? .backwardClockSteps : delta >= Self.yearMilliseconds ? .yearAheadClocks : .forwardClockSteps)
             record("clock \(devices[device].name) steps \(delta >= 0 ? "+" : "")\(delta)ms")
         case .note(let text, let item):
             coverage.count(item)
@@ -138,7 +144,7 @@ public final class Simulation {
     func fail(_ kind: SimulationFailure.Kind, _ message: String) -> SimulationFailure {
         SimulationFailure(
             kind: kind, message: message, atSeconds: Double(elapsed) / 1_000, reproduction: request.commandLine,
-            plantedBugs: SimulationFailure.plantedNames())
+            plantedBugs: policies.planted)
     }
 
     func scheduleIn(_ delay: UInt64, _ event: SimulationEvent) {

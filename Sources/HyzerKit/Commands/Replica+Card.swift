@@ -51,7 +51,7 @@ extension Replica {
         return try write { db in
             let reader = ViewReader(db: db)
             let round = try Self.round(round, reader)
-            let evaluation = try reader.evaluation(round)
+            let evaluation = try reader.evaluation(round, merge: policies.merge)
             guard evaluation.status != .completed else { throw ReplicaError.roundCompleted(round: round.id.lowercased) }
             let hole = try hole ?? Self.nextUnscoredHole(round, evaluation)
             try Validation.hole(hole, holeCount: round.holeCount)

@@ -117,7 +117,7 @@ extension Replica {
             let reader = ViewReader(db: db)
             let round = try Self.round(round, reader)
             let ownership = try reader.ownership()
-            let evaluation = try reader.evaluation(round, ownership: ownership)
+            let evaluation = try reader.evaluation(round, ownership: ownership, merge: policies.merge)
             try requireOrganizerDevice(round, ownership, reader)
             guard evaluation.status != .completed else { throw ReplicaError.roundCompleted(round: round.id.lowercased) }
             if !force, evaluation.status != .awaitingFinalization {
@@ -152,7 +152,7 @@ extension Replica {
             let round = try Self.round(round, reader)
             let participant = try resolveParticipant(player, in: round)
             try Validation.hole(hole, holeCount: round.holeCount)
-            let evaluation = try reader.evaluation(round)
+            let evaluation = try reader.evaluation(round, merge: policies.merge)
             guard evaluation.status != .completed else { throw ReplicaError.roundCompleted(round: round.id.lowercased) }
             return try appendScoreCorrectingOwn(round: round, evaluation, player: participant, hole: hole, strokes: strokes, db)
         }
@@ -180,7 +180,7 @@ extension Replica {
             guard original.deviceID == author else {
                 throw ReplicaError.notYourEvent(event: eventID.lowercased, device: original.deviceID.short)
             }
-            let evaluation = try reader.evaluation(round)
+            let evaluation = try reader.evaluation(round, merge: policies.merge)
             guard evaluation.status != .completed else { throw ReplicaError.roundCompleted(round: round.id.lowercased) }
             guard let participant = round.participants.first(where: { $0.id == original.playerID }),
                 (1...round.holeCount).contains(original.holeNumber)
@@ -206,7 +206,7 @@ extension Replica {
             try Validation.hole(hole, holeCount: round.holeCount)
             let ownership = try reader.ownership()
             try requireOrganizerDevice(round, ownership, reader)
-            let evaluation = try reader.evaluation(round, ownership: ownership)
+            let evaluation = try reader.evaluation(round, ownership: ownership, merge: policies.merge)
             let leaves = Self.leaves(evaluation.score(player: participant.id, hole: hole))
             if evaluation.status == .completed, leaves.isEmpty { throw ReplicaError.roundCompleted(round: round.id.lowercased) }
             return try appendScore(round: round, player: participant, hole: hole, strokes: strokes, supersedes: leaves.map(\.id), db)

@@ -61,7 +61,7 @@ extension Replica {
                 round.participants.contains(where: { ownership.device(author, owns: $0.id) })
                     || ownership.device(author, owns: round.organizerID)
             else { continue }
-            let evaluation = try reader.evaluation(round, ownership: ownership)
+            let evaluation = try reader.evaluation(round, ownership: ownership, merge: policies.merge)
             guard evaluation.finish != nil else { continue }
             try append(.roundReceipt(roundID: id, signature: RoundSignature.of(evaluation)), in: db)
             count += 1

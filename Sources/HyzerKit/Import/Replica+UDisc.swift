@@ -37,7 +37,8 @@ extension Replica {
                 courses[NameFolding.folded(course.name)] = courses[NameFolding.folded(course.name)] ?? course.id
             }
             let ownership = try reader.ownership()
-            var held = try reader.roundIDs().compactMap { id in try reader.round(id).map { try reader.evaluation($0, ownership: ownership) }
+            var held = try reader.roundIDs().compactMap { id in
+                try reader.round(id).map { try reader.evaluation($0, ownership: ownership, merge: policies.merge) }
             }
             // Oldest first across every file, so imported rounds keep the order they were played in.
             let rounds = scorecards.flatMap(\.rounds).enumerated().sorted { ($0.element.date, $0.offset) < ($1.element.date, $1.offset) }
@@ -93,7 +94,8 @@ extension Replica {
                 }
                 let complete = round.players.allSatisfy { $0.strokes.allSatisfy { $0 != nil } }
                 try append(.roundFinished(roundID: start.entityID, force: !complete), in: db)
-                held.append(try reader.evaluation(try reader.round(start.entityID)!, ownership: try reader.ownership()))
+                held.append(
+                    try reader.evaluation(try reader.round(start.entityID)!, ownership: try reader.ownership(), merge: policies.merge))
                 report.roundsImported += 1
             }
             return report

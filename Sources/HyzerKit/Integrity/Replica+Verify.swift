@@ -17,15 +17,15 @@ extension Replica {
             try Self.verifyLogs(db, &report)
             try db.inTransaction {
                 let before = try Self.viewFingerprints(db)
-                try Materializer.rebuild(db)
+                try Materializer.rebuild(db, policies.registers)
                 let after = try Self.viewFingerprints(db)
                 for table in Schema.viewTables where before[table] != after[table] {
                     report.problems.append(.viewDiffers(table: table))
                 }
                 return .rollback
             }
-            if try !HistoryCache.mismatches(db).isEmpty { report.problems.append(.viewDiffers(table: "historyCache")) }
-            try Self.listIgnoredOps(db, &report)
+            if try !HistoryCache.mismatches(db, policies.merge).isEmpty { report.problems.append(.viewDiffers(table: "historyCache")) }
+            try Self.listIgnoredOps(db, policies.merge, &report)
             report.forks = try FrozenAuthor.all(db)
         }
         return report
@@ -98,7 +98,7 @@ extension Replica {
         return fingerprints
     }
 
-    private static func listIgnoredOps(_ db: Database, _ report: inout VerifyReport) throws {
+    private static func listIgnoredOps(_ db: Database, _ merge: MergeRule, _ report: inout VerifyReport) throws {
         let rows = try Row.fetchAll(
             db, sql: "SELECT a.key, o.sequence, o.tail FROM ops o JOIN authors a ON a.id = o.author ORDER BY a.key, o.sequence")
         for row in rows {
@@ -115,7 +115,7 @@ extension Replica {
             guard let round = try reader.round(id) else { continue }
             var sequences: [UUID: UInt64] = [:]
             for op in try StoredOp.scores(db, round: id) { sequences[op.entityID] = op.sequence }
-            let evaluation = try reader.evaluation(round, ownership: ownership)
+            let evaluation = try reader.evaluation(round, ownership: ownership, merge: merge)
             for ignored in evaluation.ignoredEvents {
                 report.ignoredOps.append(
                     .init(

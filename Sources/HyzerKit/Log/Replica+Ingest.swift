@@ -30,9 +30,9 @@ extension Replica {
                 let started = ContinuousClock.now
                 let now = clock.nowMilliseconds()
                 var newest = HLCTimestamp.zero
-                if next == 0 { report += try Self.releaseHeldSegments(now: now, local: author, newest: &newest, db) }
+                if next == 0 { report += try Self.releaseHeldSegments(now: now, local: author, policies, newest: &newest, db) }
                 while next < segments.count {
-                    report += try Self.ingestInSavepoint(segments[next], now: now, local: author, newest: &newest, db)
+                    report += try Self.ingestInSavepoint(segments[next], now: now, local: author, policies, newest: &newest, db)
                     next += 1
                     if ContinuousClock.now - started >= Self.ingestTransactionBudget { break }
                 }
@@ -49,12 +49,13 @@ extension Replica {
 
     /// One segment, all or nothing: a refused segment is rolled back and reported.
     private static func ingestInSavepoint(
-        _ segment: AuthorSegment, now: UInt64, local: AuthorID, newest: inout HLCTimestamp, _ db: Database
+        _ segment: AuthorSegment, now: UInt64, local: AuthorID, _ policies: ReplicaPolicies, newest: inout HLCTimestamp,
+        _ db: Database
     ) throws -> IngestReport {
         var report = IngestReport()
         do {
             try db.inSavepoint {
-                report = try ingest(segment, now: now, local: local, newest: &newest, db)
+                report = try ingest(segment, now: now, local: local, policies, newest: &newest, db)
                 return .commit
             }
         } catch let error as IngestError {
@@ -64,7 +65,8 @@ extension Replica {
     }
 
     private static func ingest(
-        _ segment: AuthorSegment, now: UInt64, local: AuthorID, newest: inout HLCTimestamp, _ db: Database
+        _ segment: AuthorSegment, now: UInt64, local: AuthorID, _ policies: ReplicaPolicies, newest: inout HLCTimestamp,
+        _ db: Database
     ) throws -> IngestReport {
         let ops = try segment.verifiedOps()
         var report = IngestReport()
@@ -78,7 +80,7 @@ extension Replica {
 
         if segment.firstSequence > head + 1 {
             guard row?.frozenAt ?? 0 == 0 else { return report }  // nothing above a frozen head can lower its fork point
-            if PlantedBug.active.contains(.ingestDropsGaps) { return report }  // the planted bug: ops above a gap are lost
+            guard policies.pending.keeps(segment) else { return report }
             // Keyed by content too: two branches of a fork over one range both wait, and the
             // fork is found when the gap fills.
             try store(segment, in: "pendingSegments", db)
@@ -93,7 +95,7 @@ extension Replica {
                 report.opsAlreadyHeld = ops.count
                 return report  // evidence of a fork above the one already known changes nothing
             }
-            try recordFork(&held, at: conflict, segment: segment, ops: ops, db)
+            try recordFork(&held, at: conflict, segment: segment, ops: ops, policies.registers, db)
             report.rejected.append(.fork(author: held.key, sequence: conflict))
             return report
         }
@@ -108,7 +110,7 @@ extension Replica {
         if author.frozenAt == 0, let stamp = last.clock,
             stamp.physicalMilliseconds > now.addingClamped(HybridLogicalClock.maximumDriftMilliseconds)
         {
-            if PlantedBug.active.contains(.ingestDropsGaps) { return report }  // the planted bug loses ops it cannot apply yet
+            guard policies.pending.keeps(segment) else { return report }
             try store(segment, in: "heldSegments", releaseAt: stamp.physicalMilliseconds - HybridLogicalClock.maximumDriftMilliseconds, db)
             report.segmentsHeld = 1
             return report
@@ -126,7 +128,7 @@ extension Replica {
             previousStamp = max(previousStamp, stamp)
             try author.append(op, to: &sink, db)
             if author.frozenAt == 0 {
-                try Materializer.apply(op, authorRow: author.id, db)
+                try Materializer.apply(op, authorRow: author.id, policies.registers, db)
                 report.opsApplied += 1
             }
         }
@@ -150,7 +152,7 @@ extension Replica {
                 sql: "DELETE FROM pendingSegments WHERE author = ? AND firstSequence = ? AND lastSequence = ? AND digest = ?",
                 arguments: [Data(segment.author.bytes), pending[0] as Int64, pending[1] as Int64, pending[2] as Data])
             guard let stored = try? AuthorSegment(decoding: Array(pending[3] as Data)) else { continue }
-            report += try ingestInSavepoint(stored, now: now, local: local, newest: &newest, db)
+            report += try ingestInSavepoint(stored, now: now, local: local, policies, newest: &newest, db)
         }
         return report
     }
@@ -179,9 +181,9 @@ extension Replica {
     /// Freezes `row`'s author at the fork point `sequence`, keeps the segment that proves it
     /// (only the lowest proof per author is kept: it alone decides), and rebuilds the views when
     /// ops that now no longer count had changed them.
-    private static func recordFork(_ row: inout AuthorRow, at sequence: UInt64, segment: AuthorSegment, ops: [SignedOp], _ db: Database)
-        throws
-    {
+    private static func recordFork(
+        _ row: inout AuthorRow, at sequence: UInt64, segment: AuthorSegment, ops: [SignedOp], _ registers: RegisterRule, _ db: Database
+    ) throws {
         let otherHash = sequence == segment.firstSequence - 1 ? segment.previousHash : ops[Int(sequence - segment.firstSequence)].hash
         try db.execute(sql: "DELETE FROM forks WHERE author = ?", arguments: [Data(row.key.bytes)])
         try db.execute(
@@ -198,7 +200,7 @@ extension Replica {
                 sql:
                     "SELECT EXISTS (SELECT 1 FROM ops o WHERE o.author = ? AND o.sequence >= ? AND o.sequence < ? AND NOT \(Schema.anyScore))",
                 arguments: [row.id, Int64(sequence), Int64(previous)]) ?? false
-        if changedViews { try Materializer.rebuild(db) }
+        if changedViews { try Materializer.rebuild(db, registers) }
     }
 
     /// Keeps `segment` aside in `table` (pending above a gap, or held until `releaseAt`).
@@ -219,7 +221,7 @@ extension Replica {
 
     /// Applies the held segments whose stamps this clock now accepts.
     private static func releaseHeldSegments(
-        now: UInt64, local: AuthorID, newest: inout HLCTimestamp, _ db: Database
+        now: UInt64, local: AuthorID, _ policies: ReplicaPolicies, newest: inout HLCTimestamp, _ db: Database
     ) throws -> IngestReport {
         var report = IngestReport()
         let due = try Row.fetchAll(
@@ -232,7 +234,7 @@ extension Replica {
                 sql: "DELETE FROM heldSegments WHERE author = ? AND firstSequence = ? AND lastSequence = ? AND digest = ?",
                 arguments: [row[0] as Data, row[1] as Int64, row[2] as Int64, row[3] as Data])
             guard let segment = try? AuthorSegment(decoding: Array(row[4] as Data)) else { continue }
-            report += try ingestInSavepoint(segment, now: now, local: local, newest: &newest, db)
+            report += try ingestInSavepoint(segment, now: now, local: local, policies, newest: &newest, db)
         }
         return report
     }
@@ -241,7 +243,7 @@ extension Replica {
     /// op never lands after a local op that the user wrote later.
     func releaseHeldSegments(now: UInt64, _ db: Database) throws {
         var newest = HLCTimestamp.zero
-        _ = try Self.releaseHeldSegments(now: now, local: author, newest: &newest, db)
+        _ = try Self.releaseHeldSegments(now: now, local: author, policies, newest: &newest, db)
         if newest > .zero {
             var hlc = try Self.loadClock(db)
             hlc.observe(newest, nowMilliseconds: now)

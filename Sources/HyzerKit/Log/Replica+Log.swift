@@ -22,7 +22,7 @@ extension Replica {
             clock: clockReading, payload: payload)
         var sink = OpSink()
         try row.append(op, to: &sink, db)
-        try Materializer.apply(op, authorRow: row.id, db)
+        try Materializer.apply(op, authorRow: row.id, policies.registers, db)
         try sink.flush(db)
         try row.saveHead(in: db)
         return op
@@ -105,11 +105,8 @@ extension Replica {
                 } else {
                     from = 1
                 }
-                if PlantedBug.active.contains(.relayForgetsWatch), key != author,
-                    try ViewReader(db: db).register(Data(key.bytes), "device.kind") == Data("watch".utf8)
-                {
-                    continue  // the planted bug: a relay forgets the watch's ops
-                }
+                let reader = ViewReader(db: db)
+                guard policies.delta.carries(key, author, { try? reader.deviceKind($0) }) else { continue }
                 segments += try Self.segments(
                     of: key, row: authorRow[0] as Int64, from: from, bytesMax: segmentBytesMax, db, directory: directory)
                 if frozenAt > 0,

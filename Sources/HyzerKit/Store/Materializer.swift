@@ -5,26 +5,27 @@ import HyzerDomain
 
 /// Keeps the view tables in step with the log. `apply` runs in the transaction that appends
 /// each op; `rebuild` derives every view table from the log alone. Both are insensitive to the
-/// order ops arrive in: registers keep the greatest stamp, everything else is a set.
+/// order ops arrive in: registers keep the write the replica's `RegisterRule` prefers (the
+/// greatest stamp), everything else is a set.
 enum Materializer {
     /// Writes the seeded courses, below every op's stamp.
-    static func seed(_ db: Database) throws {
+    static func seed(_ db: Database, _ registers: RegisterRule) throws {
         for course in SeededCourses.all {
             let id = Data(course.id.bytes)
             try db.cachedStatement(
                 sql: "INSERT OR IGNORE INTO courses (id, holeCount, seeded, createdMilliseconds, createdCounter) VALUES (?, ?, 1, 0, 0)"
             ).execute(
                 arguments: [id, course.holeCount])
-            try setRegister(id, "name", Data(course.name.utf8), stamp: Stamp.seed, db)
+            try setRegister(id, "name", Data(course.name.utf8), stamp: Stamp.seed, registers, db)
             for (index, par) in course.pars.enumerated() {
-                try setRegister(id, Register.par(index + 1), Data([UInt8(par)]), stamp: Stamp.seed, db)
+                try setRegister(id, Register.par(index + 1), Data([UInt8(par)]), stamp: Stamp.seed, registers, db)
             }
         }
     }
 
     /// Applies one op of the log (already inserted in `ops`) to the view tables. An op whose
     /// payload cannot be decoded stays in the log and changes no view.
-    static func apply(_ op: SignedOp, authorRow: Int64, _ db: Database) throws {
+    static func apply(_ op: SignedOp, authorRow: Int64, _ registers: RegisterRule, _ db: Database) throws {
         // Score ops are found through the log's own index; nothing to write (or decode) here.
         guard op.tail.count <= SignedOp.clockBytes || op.tail[SignedOp.clockBytes] != OpPayload.Kind.scoreRecorded.rawValue else { return }
         guard case .success(let payload) = op.payload(), let clock = op.clock else { return }
@@ -33,31 +34,31 @@ enum Materializer {
         switch payload {
         case .deviceRegistered(let name, let kind):
             let device = Data(op.author.bytes)
-            try setRegister(device, "device.name", Data(name.utf8), stamp: stamp, db)
-            try setRegister(device, "device.kind", Data(kind.rawValue.utf8), stamp: stamp, db)
+            try setRegister(device, "device.name", Data(name.utf8), stamp: stamp, registers, db)
+            try setRegister(device, "device.kind", Data(kind.rawValue.utf8), stamp: stamp, registers, db)
         case .playerCreated(let displayName):
             try db.cachedStatement(
                 sql: "INSERT OR IGNORE INTO players (id, creator, createdMilliseconds, createdCounter) VALUES (?, ?, ?, ?)"
             ).execute(
                 arguments: [entity, Data(op.author.bytes), Int64(bitPattern: clock.physicalMilliseconds), Int64(clock.counter)])
-            try setRegister(entity, "name", Data(displayName.utf8), stamp: stamp, db)
+            try setRegister(entity, "name", Data(displayName.utf8), stamp: stamp, registers, db)
         case .playerRenamed(let playerID, let displayName):
-            try setRegister(Data(playerID.bytes), "name", Data(displayName.utf8), stamp: stamp, db)
+            try setRegister(Data(playerID.bytes), "name", Data(displayName.utf8), stamp: stamp, registers, db)
         case .courseCreated(let name, let pars):
             try db.cachedStatement(
                 sql: "INSERT OR IGNORE INTO courses (id, holeCount, seeded, createdMilliseconds, createdCounter) VALUES (?, ?, 0, ?, ?)"
             ).execute(
                 arguments: [entity, pars.count, Int64(bitPattern: clock.physicalMilliseconds), Int64(clock.counter)])
-            try setRegister(entity, "name", Data(name.utf8), stamp: stamp, db)
+            try setRegister(entity, "name", Data(name.utf8), stamp: stamp, registers, db)
             for (index, par) in pars.enumerated() {
-                try setRegister(entity, Register.par(index + 1), Data([UInt8(clamping: par)]), stamp: stamp, db)
+                try setRegister(entity, Register.par(index + 1), Data([UInt8(clamping: par)]), stamp: stamp, registers, db)
             }
         case .courseRenamed(let courseID, let name):
-            try setRegister(Data(courseID.bytes), "name", Data(name.utf8), stamp: stamp, db)
+            try setRegister(Data(courseID.bytes), "name", Data(name.utf8), stamp: stamp, registers, db)
         case .holeParSet(let courseID, let hole, let par):
-            try setRegister(Data(courseID.bytes), Register.par(hole), Data([UInt8(clamping: par)]), stamp: stamp, db)
+            try setRegister(Data(courseID.bytes), Register.par(hole), Data([UInt8(clamping: par)]), stamp: stamp, registers, db)
         case .courseDeleted(let courseID):
-            try setRegister(Data(courseID.bytes), "deleted", Data([1]), stamp: stamp, db)
+            try setRegister(Data(courseID.bytes), "deleted", Data([1]), stamp: stamp, registers, db)
         case .roundStarted:
             try db.cachedStatement(sql: "INSERT OR IGNORE INTO rounds (id, author, sequence, stamp) VALUES (?, ?, ?, ?)").execute(
                 arguments: [entity, authorRow, Int64(op.sequence), Data(stamp)])
@@ -79,7 +80,7 @@ enum Materializer {
                 .execute(
                     arguments: [Data(playerID.bytes), Data(device.bytes), Data(op.author.bytes), Int64(op.sequence)])
         case .courseHolesSet(let courseID, let holes):
-            try setRegister(Data(courseID.bytes), "holeCount", Data([UInt8(clamping: holes)]), stamp: stamp, db)
+            try setRegister(Data(courseID.bytes), "holeCount", Data([UInt8(clamping: holes)]), stamp: stamp, registers, db)
         case .playerAliasAdded, .roundReceipt:
             break  // Read from the log itself (`ViewReader.aliases()`, `ViewReader.receipts()`), like score ops.
         }
@@ -87,9 +88,9 @@ enum Materializer {
 
     /// Empties the view tables and derives them again from the seed and the ops that count: the
     /// whole log of a live author, and a frozen author's ops below its fork point.
-    static func rebuild(_ db: Database) throws {
+    static func rebuild(_ db: Database, _ registers: RegisterRule) throws {
         for table in Schema.viewTables { try db.execute(sql: "DELETE FROM \(table)") }
-        try seed(db)
+        try seed(db, registers)
         let rows = try Row.fetchCursor(
             db,
             sql: """
@@ -107,30 +108,18 @@ enum Materializer {
                 author: AuthorID(bytes: Array(key))!, sequence: UInt64(row[2] as Int64),
                 previousHash: previous.hash, tail: Array(row[4] as Data), signature: nil)
             previous.hash = op.hash
-            try apply(op, authorRow: authorRow, db)
+            try apply(op, authorRow: authorRow, registers, db)
         }
     }
 
-    /// Last writer wins: the write with the greater stamp stays.
-    static func setRegister(_ entity: Data, _ field: String, _ value: Data, stamp: [UInt8], _ db: Database) throws {
-        if PlantedBug.active.contains(.lastWriterWinsByClockOnly) {
-            // The planted bug: only the clock is compared, so a tie goes to whoever arrives last.
-            try db.cachedStatement(
-                sql: """
-                    INSERT INTO registers (entity, field, value, stamp) VALUES (?, ?, ?, ?)
-                    ON CONFLICT(entity, field) DO UPDATE SET value = excluded.value, stamp = excluded.stamp
-                    WHERE substr(excluded.stamp, 1, 12) >= substr(registers.stamp, 1, 12)
-                    """
-            ).execute(arguments: [entity, field, value, Data(stamp)])
-            return
-        }
-        try db.cachedStatement(
-            sql: """
-                INSERT INTO registers (entity, field, value, stamp) VALUES (?, ?, ?, ?)
-                ON CONFLICT(entity, field) DO UPDATE SET value = excluded.value, stamp = excluded.stamp
-                WHERE excluded.stamp > registers.stamp
-                """
-        ).execute(
+    /// One register write: it stays unless the register holds a write `registers` prefers.
+    static func setRegister(_ entity: Data, _ field: String, _ value: Data, stamp: [UInt8], _ registers: RegisterRule, _ db: Database)
+        throws
+    {
+        let held = try Data.fetchOne(
+            db.cachedStatement(sql: "SELECT stamp FROM registers WHERE entity = ? AND field = ?"), arguments: [entity, field])
+        guard held.map({ registers.replaces(stamp, Array($0)) }) ?? true else { return }
+        try db.cachedStatement(sql: "INSERT OR REPLACE INTO registers (entity, field, value, stamp) VALUES (?, ?, ?, ?)").execute(
             arguments: [entity, field, value, Data(stamp)])
     }
 }

@@ -20,20 +20,23 @@ public final class Replica: Sendable {
     let keys: SigningKeyPair
     let database: DatabasePool
     let clock: any WallClock
+    /// The rules this replica applies (`.shipped` everywhere but the simulator's own tests).
+    let policies: ReplicaPolicies
 
-    init(directory: URL, keys: SigningKeyPair, database: DatabasePool, clock: any WallClock) {
+    init(directory: URL, keys: SigningKeyPair, database: DatabasePool, clock: any WallClock, policies: ReplicaPolicies) {
         self.directory = directory
         self.keys = keys
         self.author = AuthorID(bytes: keys.publicKey)!
         self.database = database
         self.clock = clock
+        self.policies = policies
     }
 
     /// Creates a store in `directory`: the key pair, the database with the seeded courses, the
     /// device record, and the owning player when `owner` is given.
     public static func create(
         at directory: URL, name: String, kind: DeviceKind, owner: String? = nil,
-        clock: any WallClock = SystemClock(), keys: SigningKeyPair = .generate()
+        clock: any WallClock = SystemClock(), keys: SigningKeyPair = .generate(), policies: ReplicaPolicies = .shipped
     ) throws -> Replica {
         let databaseURL = directory.appendingPathComponent(databaseFileName)
         let keyURL = directory.appendingPathComponent(keyFileName)
@@ -66,10 +69,10 @@ public final class Replica: Sendable {
         Glibc.close(created)
         do {
             let partial = try DatabaseQueue(path: partialURL.path, configuration: configuration())
-            try Schema.migrator.migrate(partial)
+            try Schema.migrator(policies.registers).migrate(partial)
             try partial.write { db in
                 try Meta.set(.replica, keys.publicKey, in: db)
-                try Materializer.seed(db)
+                try Materializer.seed(db, policies.registers)
             }
             try partial.close()
         } catch {
@@ -79,7 +82,7 @@ public final class Replica: Sendable {
         guard rename(partialURL.path, databaseURL.path) == 0 else {
             throw ReplicaError.storage(detail: "cannot move the new database into place")
         }
-        let replica = try open(at: directory, clock: clock)
+        let replica = try open(at: directory, clock: clock, policies: policies)
         try replica.write { db in
             try Meta.set(.name, Array(name.utf8), in: db)
             try Meta.set(.kind, Array(kind.rawValue.utf8), in: db)
@@ -92,8 +95,9 @@ public final class Replica: Sendable {
         return replica
     }
 
-    /// Opens the store in `directory`.
-    public static func open(at directory: URL, clock: any WallClock = SystemClock()) throws -> Replica {
+    /// Opens the store in `directory`, applying `policies`.
+    public static func open(at directory: URL, clock: any WallClock = SystemClock(), policies: ReplicaPolicies = .shipped) throws -> Replica
+    {
         let databaseURL = directory.appendingPathComponent(databaseFileName)
         let keyURL = directory.appendingPathComponent(keyFileName)
         guard FileManager.default.fileExists(atPath: databaseURL.path) else {
@@ -105,7 +109,7 @@ public final class Replica: Sendable {
         let replicaKey: [UInt8]?
         do {
             database = try DatabasePool(path: databaseURL.path, configuration: configuration())
-            try Schema.migrator.migrate(database)
+            try Schema.migrator(policies.registers).migrate(database)
             replicaKey = try database.read { try Meta.get(.replica, in: $0) }
         } catch let error as DatabaseError {
             throw Self.classify(error, path: directory.path)
@@ -115,7 +119,7 @@ public final class Replica: Sendable {
         guard replicaKey == keys.publicKey else {
             throw ReplicaError.badKeyFile(path: keyURL.path, detail: "it belongs to another replica")
         }
-        return Replica(directory: directory, keys: keys, database: database, clock: clock)
+        return Replica(directory: directory, keys: keys, database: database, clock: clock, policies: policies)
     }
 
     private static func configuration() -> Configuration {

@@ -15,7 +15,8 @@ enum Schema {
     /// The condition that selects every score op.
     static let anyScore = "substr(o.tail, 13, 1) = x'0a'"
 
-    static var migrator: DatabaseMigrator {
+    /// The migrations; one that rebuilds the views applies `registers`.
+    static func migrator(_ registers: RegisterRule) -> DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
             try db.execute(
@@ -172,7 +173,7 @@ enum Schema {
                     """)
             // Stores that held a forked author's ops in their views drop them now.
             if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM authors WHERE frozenAt > 0)") == true {
-                try Materializer.rebuild(db)
+                try Materializer.rebuild(db, registers)
             }
         }
         migrator.registerMigration("v4-history-cache") { db in

@@ -58,8 +58,9 @@ enum HistoryCache {
         }
     }
 
-    /// The completed rounds of the snapshot `db`, from the cache where its rows still hold.
-    static func lookup(_ db: Database, standings: Bool) throws -> Lookup {
+    /// The completed rounds of the snapshot `db`, from the cache where its rows still hold;
+    /// rounds evaluated again are evaluated by `merge`.
+    static func lookup(_ db: Database, standings: Bool, merge: MergeRule) throws -> Lookup {
         let state = try State(db)
         var lookup = Lookup()
         var rows: [UUID: CachedRow] = [:]
@@ -75,7 +76,7 @@ enum HistoryCache {
                 }
             }
             if ownership == nil { ownership = try reader.ownership() }
-            guard let (row, completed) = try compute(reader, id, ownership: ownership!) else { continue }
+            guard let (row, completed) = try compute(reader, id, ownership: ownership!, merge: merge) else { continue }
             rows[id] = row
             if let completed { lookup.completed.append(completed) }
         }
@@ -87,13 +88,13 @@ enum HistoryCache {
 
     /// The rounds whose cached rows `history` would use but that differ from rows recomputed
     /// from the log (for `verify`).
-    static func mismatches(_ db: Database) throws -> [UUID] {
+    static func mismatches(_ db: Database, _ merge: MergeRule) throws -> [UUID] {
         let state = try State(db)
         let reader = ViewReader(db: db)
         let ownership = try reader.ownership()
         return try state.rows.keys.sorted(by: UUID.precedes).filter { id in
             guard let row = state.trusted(id) else { return false }
-            return try compute(reader, id, ownership: ownership)?.row != row
+            return try compute(reader, id, ownership: ownership, merge: merge)?.row != row
         }
     }
 
@@ -189,13 +190,13 @@ enum HistoryCache {
 
     /// Evaluates `id` from its ops: the row to cache and the completed round, if it is one.
     /// `nil` when the round's start op is not here.
-    private static func compute(_ reader: ViewReader, _ id: UUID, ownership: Ownership) throws -> (
+    private static func compute(_ reader: ViewReader, _ id: UUID, ownership: Ownership, merge: MergeRule) throws -> (
         row: CachedRow, completed: CompletedRound?
     )? {
         guard let round = try reader.round(id) else { return nil }
         let events = try reader.events(round: id)
         let finishes = try reader.finishes(round: id)
-        let evaluation = RoundEvaluation(round: round, events: events, finishes: finishes, ownership: ownership)
+        let evaluation = RoundEvaluation(round: round, events: events, finishes: finishes, ownership: ownership, merge: merge)
         let completed = History.completed(round, evaluation)
         let row = CachedRow(
             fingerprint: fingerprint(round, events, finishes, owners: ownership.owners[round.organizerID] ?? []),

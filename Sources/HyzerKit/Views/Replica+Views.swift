@@ -54,7 +54,9 @@ extension Replica {
             let reader = ViewReader(db: db)
             let ownership = try reader.ownership()
             return try reader.roundIDs().compactMap { id in
-                try reader.round(id).map { RoundView(round: $0, evaluation: try reader.evaluation($0, ownership: ownership)) }
+                try reader.round(id).map {
+                    RoundView(round: $0, evaluation: try reader.evaluation($0, ownership: ownership, merge: policies.merge))
+                }
             }
         }
     }
@@ -62,7 +64,7 @@ extension Replica {
     public func roundView(_ id: UUID) throws -> RoundView? {
         try read { db in
             let reader = ViewReader(db: db)
-            return try reader.round(id).map { RoundView(round: $0, evaluation: try reader.evaluation($0)) }
+            return try reader.round(id).map { RoundView(round: $0, evaluation: try reader.evaluation($0, merge: policies.merge)) }
         }
     }
 
@@ -70,7 +72,7 @@ extension Replica {
     /// evaluated afresh are stored back into it when the store can be written at once (a cache
     /// that cannot be written is only slower: the next call evaluates them again).
     public func history(includingStandings: Bool = false) throws -> [HistoryEntry] {
-        let lookup = try read { db in try HistoryCache.lookup(db, standings: includingStandings) }
+        let lookup = try read { db in try HistoryCache.lookup(db, standings: includingStandings, merge: policies.merge) }
         if let update = lookup.update { try? write { db in try update.store(db) } }
         return History.newestFirst(lookup.completed, includeStandings: includingStandings)
     }
@@ -84,7 +86,7 @@ extension Replica {
             let ids = try Data.fetchAll(db, sql: "SELECT DISTINCT round FROM roundFinishes").compactMap { UUID(bytes: Array($0)) }
             return try ids.compactMap { id in
                 guard let round = try reader.round(id), including(round) else { return nil }
-                let evaluation = try reader.evaluation(round, ownership: ownership)
+                let evaluation = try reader.evaluation(round, ownership: ownership, merge: policies.merge)
                 return evaluation.finish == nil ? nil : evaluation
             }
         }

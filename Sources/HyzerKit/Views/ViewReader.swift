@@ -172,19 +172,25 @@ struct ViewReader {
         }
     }
 
-    func evaluation(_ round: Round, ownership: Ownership? = nil) throws -> RoundEvaluation {
+    /// `round` evaluated by `merge` (the replica's `ReplicaPolicies.merge`).
+    func evaluation(_ round: Round, ownership: Ownership? = nil, merge: MergeRule) throws -> RoundEvaluation {
         RoundEvaluation(
             round: round, events: try events(round: round.id), finishes: try finishes(round: round.id),
-            ownership: try ownership ?? self.ownership())
+            ownership: try ownership ?? self.ownership(), merge: merge)
     }
 
     // MARK: Devices
+
+    /// The kind a device's record gives, if the record is held.
+    func deviceKind(_ device: AuthorID) throws -> DeviceKind? {
+        try register(Data(device.bytes), "device.kind").flatMap { DeviceKind(rawValue: String(decoding: $0, as: UTF8.self)) }
+    }
 
     func devices() throws -> [Device] {
         try Data.fetchAll(db, sql: "SELECT key FROM authors ORDER BY key").compactMap { key in
             guard let author = AuthorID(bytes: Array(key)) else { return nil }
             let name = try register(key, "device.name").map { String(decoding: $0, as: UTF8.self) }
-            let kind = try register(key, "device.kind").flatMap { DeviceKind(rawValue: String(decoding: $0, as: UTF8.self)) }
+            let kind = try deviceKind(author)
             guard let name, let kind else { return nil }
             return Device(id: author, name: name, kind: kind)
         }

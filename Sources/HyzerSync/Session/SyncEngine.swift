@@ -71,6 +71,7 @@ public struct SyncEngine {
     }
 
     public let configuration: Configuration
+    private let acknowledgement: AcknowledgementRule
     private let group: GroupMembership
     private var stage: Stage
     private var session: SyncSession
@@ -93,12 +94,16 @@ public struct SyncEngine {
     /// What the peer is known to hold: its hello, its `have`s, what was sent to it.
     public var peerHolds: VersionVector { session.peerHolds }
 
+    /// What the peer itself said it holds: its hello and its `have`s.
+    public var peerReported: VersionVector { session.peerReported }
+
     public init(
         role: Handshake.Role, mode: SyncSession.Mode, author: AuthorID, sign: @escaping ([UInt8]) -> [UInt8], group: GroupMembership,
         ephemeral: KeyExchange, localVector: VersionVector, budget: BundleBudget, configuration: Configuration = Configuration(),
-        now: UInt64
+        acknowledgement: AcknowledgementRule = .whatTheStoreHolds, now: UInt64
     ) {
         self.configuration = configuration
+        self.acknowledgement = acknowledgement
         self.group = group
         self.stage = .handshaking(Handshake(role: role, author: author, sign: sign, group: group, ephemeral: ephemeral))
         self.session = SyncSession(mode: mode)
@@ -190,14 +195,14 @@ public struct SyncEngine {
     }
 
     /// The shell's answer to `ingest`: the bundle's sender held `senderVector`, and the local
-    /// store now holds `localVector`.
+    /// store now holds `localVector` (a live `have` reports what `acknowledgement` makes of the two).
     public mutating func ingested(senderVector: VersionVector, localVector: VersionVector, now: UInt64) -> [Action] {
         guard !isClosed else { return [] }
         awaitingStore = false
         reservation.shrink(by: ingestingBytes)
         ingestingBytes = 0
         self.localVector = localVector
-        return run(session.ingested(senderVector: senderVector, localVector: localVector), now: now)
+        return run(session.ingested(senderVector: senderVector, acknowledged: acknowledgement.reports(localVector, senderVector)), now: now)
     }
 
     /// The local store changed (another process, or another connection ingested).

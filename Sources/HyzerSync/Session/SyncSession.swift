@@ -45,6 +45,8 @@ public struct SyncSession: Sendable {
     private(set) var state: State = .greeting
     /// What the peer is known to hold: its hello, its `have`s, what we sent it.
     public private(set) var peerHolds = VersionVector()
+    /// What the peer itself said it holds: its hello and its `have`s.
+    public private(set) var peerReported = VersionVector()
     /// One-shot: the peer's delta is complete (its `done` arrived).
     private var peerDone = false
     /// One-shot: the peer has ingested our delta (its `have` arrived after our `done`).
@@ -71,6 +73,7 @@ public struct SyncSession: Sendable {
             state = .exchanging
             mode = requestedMode == .live && live ? .live : .oneShot
             peerHolds = vector
+            peerReported = vector
             return mode == .oneShot ? [.sendDelta(above: vector), .send(.done)] : [.sendDelta(above: vector)]
         case .bundlePart(let bytes, let final):
             guard state == .exchanging else { return close(.bundleBeforeHello) }
@@ -78,6 +81,7 @@ public struct SyncSession: Sendable {
         case .have(let vector):
             guard state == .exchanging else { return close(.haveBeforeHello) }
             peerHolds.formMaximum(vector)
+            peerReported.formMaximum(vector)
             guard mode == .oneShot else { return [] }
             peerAcknowledged = true
             return finishIfComplete()
@@ -98,10 +102,11 @@ public struct SyncSession: Sendable {
         peerHolds.formMaximum(vector)
     }
 
-    /// The shell ingested a bundle from the peer, which held `senderVector` when it sent it.
-    public mutating func ingested(senderVector: VersionVector, localVector: VersionVector) -> [Action] {
+    /// The shell ingested a bundle from the peer, which held `senderVector` when it sent it;
+    /// live, `have` tells the peer this side holds `acknowledged` (the store's vector).
+    public mutating func ingested(senderVector: VersionVector, acknowledged: VersionVector) -> [Action] {
         peerHolds.formMaximum(senderVector)
-        return mode == .live && state == .exchanging ? [.send(.have(localVector))] : []
+        return mode == .live && state == .exchanging ? [.send(.have(acknowledged))] : []
     }
 
     /// The local store changed (a local op, or ops ingested from any peer): in live mode, send
