@@ -3,7 +3,7 @@ import Foundation
 /// `hyzer-peer bench`: every figure beside a baseline measured in the same run.
 public struct BenchSuite {
     public let quick: Bool
-    /// The groups to run (`ingest`, `sync`, `views`, `web`, `simulation`); all when empty.
+    /// The groups to run (`ingest`, `sync`, `views`, `web`, `simulation`, `tournament`); all when empty.
     public let only: Set<String>
 
     public init(quick: Bool, only: Set<String> = []) {
@@ -11,7 +11,7 @@ public struct BenchSuite {
         self.only = only
     }
 
-    public static let groups = ["ingest", "sync", "views", "web", "simulation"]
+    public static let groups = ["ingest", "sync", "views", "web", "simulation", "tournament"]
 
     private func runs(_ group: String) -> Bool { only.isEmpty || only.contains(group) }
 
@@ -44,6 +44,13 @@ public struct BenchSuite {
         if runs("simulation") {
             progress("simulation speed")
             figures += try SimulationBenchmark(repetitions: quick ? 1 : 3).run()
+        }
+        if runs("tournament") {
+            progress("a tournament: folder, sync bytes and a serve holding every device")
+            figures += try await TournamentBenchmark(
+                sizes: quick ? [8] : [5, 50, 150], repetitions: quick ? 2 : 7, window: .seconds(quick ? 1 : 10), scores: quick ? 3 : 20,
+                scratch: scratch
+            ).run()
         }
         return figures
     }

@@ -49,7 +49,7 @@ struct IdleBenchmark {
         ]
     }
 
-    private static func start(_ arguments: [String], store: URL) throws -> Process {
+    static func start(_ arguments: [String], store: URL) throws -> Process {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         process.arguments = arguments
@@ -62,7 +62,7 @@ struct IdleBenchmark {
 
     /// utime + stime of a process, in clock ticks: fields 14 and 15 of `/proc/PID/stat`, counted
     /// after the command name's closing parenthesis (the name may hold spaces).
-    private static func ticks(_ process: Process) throws -> Int {
+    static func ticks(_ process: Process) throws -> Int {
         let stat = try String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8)
         guard let close = stat.lastIndex(of: ")") else { return 0 }
         let fields = stat[stat.index(after: close)...].split(separator: " ")

@@ -27,13 +27,3 @@ struct SimulationBenchmark {
         ]
     }
 }
-
-enum BenchError: Error, CustomStringConvertible {
-    case simulationFailed(String)
-
-    var description: String {
-        switch self {
-        case .simulationFailed(let failure): "the benchmark's simulation failed: \(failure)"
-        }
-    }
-}

@@ -16,7 +16,8 @@ import Testing
         let names = figures.compactMap { $0["name"] as? String }
         for expected in [
             "ingest", "verification", "bundle size", "store size", "live latency p50 (100 ops)", "idle serve CPU (1 s)",
-            "open store + history",
+            "open store + history", "folder sync, nothing new (8 devices)", "folder sync, one new bundle (8 devices)",
+            "no-op sync (8 devices, 9 authors)", "serve holding 8 live peers, resident memory", "score to 8 live peers p99 (3 scores)",
         ] {
             #expect(names.contains(expected), "missing figure \(expected) in \(names)")
         }

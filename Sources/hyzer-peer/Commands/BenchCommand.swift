@@ -7,8 +7,8 @@ struct BenchCommand: AsyncParsableCommand {
         commandName: "bench", abstract: "Measure performance, each figure beside a baseline from the same run.")
     @OptionGroup var output: OutputOptions
     @Flag(help: "A reduced run, under a minute.") var quick = false
-    @Option(name: .customLong("only"), help: "Run only these groups: ingest, sync, views, web, simulation (repeatable).") var groups:
-        [String] = []
+    @Option(name: .customLong("only"), help: "Run only these groups: ingest, sync, views, web, simulation, tournament (repeatable).")
+    var groups: [String] = []
 
     func validate() throws {
         for group in groups where !BenchSuite.groups.contains(group) {

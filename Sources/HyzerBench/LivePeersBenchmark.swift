@@ -1,0 +1,159 @@
+import Foundation
+import HyzerDomain
+import HyzerKit
+import HyzerSync
+import Logging
+
+/// A `serve` process on the director's store holding every phone of a `Tournament` as a live
+/// peer over loopback (the phones are replicas of this process, each dialing with
+/// `PeerDialer`): its CPU while they idle and its resident memory, beside the same `serve` before
+/// any peer connected; and how long one score committed on the director's store takes to reach
+/// every phone, beside the same with one phone connected.
+struct LivePeersBenchmark {
+    let tournament: Tournament
+    let window: Duration
+    let scores: Int
+
+    /// The longest any one wait may take: a score that does not arrive fails the run.
+    static let waitSeconds = 60.0
+
+    func run() async throws -> [Figure] {
+        let logger = {
+            var logger = Logger(label: "bench")
+            logger.logLevel = .critical
+            return logger
+        }()
+        let phones = tournament.phones
+        let serve = try ServeProcess(store: tournament.director.directory)
+        defer { serve.stop() }
+        let address = PeerAddress(host: "127.0.0.1", port: serve.port)
+        let arrivals = Arrivals(peers: phones.count)
+        let signals = phones.indices.map { index in ConnectionSignals(progress: { arrivals.record(index, $0) }) }
+        let ticker = Task {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .milliseconds(250))
+                for signal in signals { signal.publish(.tick) }
+            }
+        }
+        defer { ticker.cancel() }
+        var connections: [Task<Void, Never>] = []
+        func connect(_ indices: Range<Int>) async throws {
+            for index in indices {
+                connections.append(
+                    Task { [tournament] in
+                        _ = try? await PeerDialer.connectAndRun(
+                            address, replica: phones[index], group: tournament.group, mode: .live, logger: logger, signals: signals[index])
+                        arrivals.connectionEnded()
+                    })
+            }
+            let target = try tournament.director.versionVector()
+            try await Self.wait("\(indices.count) phones to connect and catch up", interval: 0.05) {
+                try indices.allSatisfy { try phones[$0].versionVector().covers(target) }
+            }
+        }
+
+        let idleBefore = try serve.sample()
+        try await Task.sleep(for: window)
+        let idle = try serve.sample().since(idleBefore)
+        try await connect(0..<1)
+        let single = try await propagate(arrivals, peers: 0..<1)
+        try await connect(1..<phones.count)
+        let busyBefore = try serve.sample()
+        try await Task.sleep(for: window)
+        let busy = try serve.sample().since(busyBefore)
+        let all = try await propagate(arrivals, peers: 0..<phones.count)
+        serve.stop()
+        for connection in connections { connection.cancel() }
+        try await Self.wait("the phones' connections to close", interval: 0.05) { arrivals.endedConnections == connections.count }
+
+        let count = phones.count
+        func percentile(_ values: [Double], _ p: Int) -> Double { values.sorted()[min(values.count - 1, values.count * p / 100)] }
+        let oneName = "the same score with one phone connected (p50 \(String(format: "%.2f", percentile(single, 50))) ms)"
+        func latency(_ p: Int, target: Double) -> Figure {
+            let value = percentile(all, p)
+            let floor = percentile(single, p)
+            return Figure(
+                name: "score to \(count) live peers p\(p) (\(scores) scores)", value: value, unit: "ms", baseline: floor,
+                baselineName: oneName, ratio: floor / value, target: "≤ \(Int(target)) ms", met: value <= target, spread: 0)
+        }
+        let seconds = Double(window.components.seconds)
+        return [
+            Figure(
+                name: "serve holding \(count) live peers, CPU (\(Int(seconds)) s)", value: busy.percentOfCore, unit: "% of a core",
+                baseline: idle.percentOfCore,
+                baselineName: "the same serve before any peer connected (\(idle.ticks) ticks; with peers \(busy.ticks))",
+                ratio: busy.percentOfCore > 0 && idle.percentOfCore > 0 ? idle.percentOfCore / busy.percentOfCore : nil, target: "< 2%",
+                met: busy.percentOfCore < 2, spread: 0),
+            Figure(
+                name: "serve holding \(count) live peers, resident memory", value: busy.rssMebibytes, unit: "MiB",
+                baseline: idle.rssMebibytes, baselineName: "the same serve before any peer connected",
+                ratio: idle.rssMebibytes / busy.rssMebibytes, target: "≤ 100 MiB", met: busy.rssMebibytes <= 100, spread: 0),
+            latency(50, target: 100),
+            latency(99, target: 250),
+        ]
+    }
+
+    /// Commits `scores` scores on the director's store, one at a time, each timed from just
+    /// before its commit until every phone in `peers` has ingested it; returns every phone's time.
+    private func propagate(_ arrivals: Arrivals, peers: Range<Int>) async throws -> [Double] {
+        let director = tournament.director
+        var times: [Double] = []
+        for index in 0..<scores {
+            let card = tournament.cards[index % tournament.cards.count]
+            let sequence = try director.versionVector()[director.author] + 1
+            arrivals.expect(author: director.author, sequence: sequence)
+            _ = try director.recordScore(
+                round: card.round, player: card.players[index / tournament.cards.count % 4], hole: 17, strokes: 3 + index % 3)
+            try await Self.wait("score \(index) to reach \(peers.count) phones", interval: 0.001) { arrivals.count(peers) == peers.count }
+            times += arrivals.milliseconds(peers)
+        }
+        return times
+    }
+
+    /// Returns once `condition` holds, checking every `interval` seconds; throws after `waitSeconds`.
+    static func wait(_ what: String, interval: Double, _ condition: () throws -> Bool) async throws {
+        let deadline = Date().addingTimeInterval(waitSeconds)
+        while try !condition() {
+            guard Date() < deadline else { throw BenchError.unexpected("waited \(Int(waitSeconds)) s for \(what)") }
+            try await Task.sleep(for: .seconds(interval))
+        }
+    }
+}
+
+/// When each phone ingested the op being timed: its connection reports that the serve holds
+/// it (`ConnectionProgress.peerHolds`) right after the phone's own commit of the bundle carrying it.
+final class Arrivals: @unchecked Sendable {
+    // @unchecked: every field is only touched under `lock`.
+    private let lock = NSLock()
+    private var target: (author: AuthorID, sequence: UInt64)?
+    private var started: UInt64 = 0
+    private var times: [Double?]
+    private var ended = 0
+
+    init(peers: Int) { times = Array(repeating: nil, count: peers) }
+
+    func expect(author: AuthorID, sequence: UInt64) {
+        lock.withLock {
+            target = (author, sequence)
+            started = DispatchTime.now().uptimeNanoseconds
+            times = Array(repeating: nil, count: times.count)
+        }
+    }
+
+    func record(_ peer: Int, _ progress: ConnectionProgress) {
+        guard case .peerHolds(_, let vector) = progress else { return }
+        let now = DispatchTime.now().uptimeNanoseconds
+        lock.withLock {
+            guard let target, times[peer] == nil, vector[target.author] >= target.sequence else { return }
+            times[peer] = Double(now - started) / 1e6
+        }
+    }
+
+    func connectionEnded() { lock.withLock { ended += 1 } }
+
+    var endedConnections: Int { lock.withLock { ended } }
+
+    func count(_ peers: Range<Int>) -> Int { lock.withLock { times[peers].count { $0 != nil } } }
+
+    func milliseconds(_ peers: Range<Int>) -> [Double] { lock.withLock { times[peers].compactMap { $0 } } }
+}
