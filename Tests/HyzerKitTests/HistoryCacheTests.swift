@@ -134,4 +134,30 @@ import Testing
         #expect(try club.cached(club.a.replica) == expected)
         #expect(try club.a.replica.verify().isIntact)
     }
+
+    /// The stats' cards from the cache equal the cards of every completed round evaluated from
+    /// its ops, before and after a rename makes one round be evaluated again.
+    @Test func playedRoundsFromTheCacheEqualTheEvaluatedOnes() throws {
+        let club = try Club()
+        func evaluated() throws -> Set<PlayedRound> { Set(try club.a.replica.completedRounds().compactMap(PlayedRound.init)) }
+        #expect(try evaluated().count == 2)
+        #expect(try Set(club.a.replica.playedRounds()) == evaluated(), "miss")
+        #expect(try club.a.replica.read { try HistoryCache.played($0) }.update == nil, "the rows were stored")
+        #expect(try Set(club.a.replica.playedRounds()) == evaluated(), "hit")
+        try club.a.replica.renamePlayer("Ben", to: "Benjamin")
+        #expect(try club.evaluatedAfresh() == [club.one])
+        #expect(try Set(club.a.replica.playedRounds()) == evaluated(), "after a rename")
+    }
+
+    @Test func verifyFindsATamperedPlayedRound() throws {
+        let club = try Club()
+        _ = try club.a.replica.playedRounds()
+        #expect(try club.a.replica.verify().isIntact)
+        try club.raw(
+            "UPDATE historyCache SET played = (SELECT played FROM historyCache WHERE round = ?) WHERE round = ?",
+            [club.two.data, club.one.data])
+        #expect(
+            try club.a.replica.playedRounds().map(\.id).sorted(by: UUID.precedes) == [club.two, club.two], "the cache is used as it is")
+        #expect(try club.a.replica.verify().problems == [.viewDiffers(table: "historyCache")])
+    }
 }

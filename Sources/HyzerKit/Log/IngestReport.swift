@@ -4,6 +4,9 @@ import HyzerDomain
 public struct IngestReport: Equatable, Sendable {
     /// Ops newly added to the log (including those a filled gap released).
     public var opsApplied = 0
+    /// Ops newly added that finish a round (`roundFinished`, `roundFinishedCovering`): a live
+    /// device signs its receipts when any arrived.
+    public var finishesApplied = 0
     /// Ops already held.
     public var opsAlreadyHeld = 0
     /// Segments kept aside until the gap below them fills.
@@ -19,6 +22,7 @@ public struct IngestReport: Equatable, Sendable {
 
     public static func += (lhs: inout IngestReport, rhs: IngestReport) {
         lhs.opsApplied += rhs.opsApplied
+        lhs.finishesApplied += rhs.finishesApplied
         lhs.opsAlreadyHeld += rhs.opsAlreadyHeld
         lhs.segmentsPending += rhs.segmentsPending
         lhs.segmentsHeld += rhs.segmentsHeld

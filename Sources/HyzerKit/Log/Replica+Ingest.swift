@@ -130,6 +130,7 @@ extension Replica {
             if author.frozenAt == 0 {
                 try Materializer.apply(op, authorRow: author.id, policies.registers, db)
                 report.opsApplied += 1
+                if op.finishesRound { report.finishesApplied += 1 }
             }
         }
         try sink.flush(db)
@@ -262,5 +263,14 @@ extension UInt64 {
     func addingClamped(_ other: UInt64) -> UInt64 {
         let (sum, overflow) = addingReportingOverflow(other)
         return overflow ? .max : sum
+    }
+}
+
+extension SignedOp {
+    /// Whether the op finishes a round, read from its kind byte without decoding it.
+    fileprivate var finishesRound: Bool {
+        guard tail.count > Self.clockBytes else { return false }
+        let kind = tail[Self.clockBytes]
+        return kind == OpPayload.Kind.roundFinished.rawValue || kind == OpPayload.Kind.roundFinishedCovering.rawValue
     }
 }

@@ -6,7 +6,7 @@ import GRDB
 /// The view tables (`registers`, `players`, `courses`, `rounds`, `roundFinishes`,
 /// `deviceLinks`) and the index `opsByScoredRound` are derived from the log, maintained in each op's
 /// transaction, and rebuilt from the log by `verify`. `historyCache` and `historyCacheHeads`
-/// keep completed rounds' history entries between runs (`HistoryCache`).
+/// keep completed rounds' history entries and full cards between runs (`HistoryCache`).
 enum Schema {
     static let viewTables = ["registers", "players", "courses", "rounds", "roundFinishes", "deviceLinks", "deviceSuccessions"]
 
@@ -193,6 +193,17 @@ enum Schema {
                         author INTEGER PRIMARY KEY,
                         headSequence INTEGER NOT NULL
                     );
+                    """)
+        }
+        migrator.registerMigration("v5-history-cache-played") { db in
+            // Each row also keeps the round's full cards, which the stats read (docs/store.md,
+            // "The history cache"). Rows written before have none: the cache starts over, and the
+            // next `history` or `stats` fills it again.
+            try db.execute(
+                sql: """
+                    ALTER TABLE historyCache ADD COLUMN played BLOB;
+                    DELETE FROM historyCache;
+                    DELETE FROM historyCacheHeads;
                     """)
         }
         return migrator

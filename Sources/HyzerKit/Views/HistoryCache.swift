@@ -3,11 +3,12 @@ import GRDB
 import HyzerCrypto
 import HyzerDomain
 
-/// Completed rounds' history entries kept between runs, so that `history` costs a lookup per
-/// unchanged round instead of evaluating it from its ops (docs/store.md, "The history cache").
+/// Completed rounds' history entries and played cards kept between runs, so that `history` and
+/// the stats cost a lookup per unchanged round instead of evaluating it from its ops
+/// (docs/store.md, "The history cache").
 ///
-/// A row holds one round's entry (standings included, or none when the round has finish ops but
-/// no valid finish), the players it depends on, and a fingerprint of everything the entry is
+/// A row holds one round's entry (standings included) and its `PlayedRound` (or neither when the
+/// round has finish ops but no valid finish), the players they depend on, and a fingerprint of everything the entry is
 /// derived from. The rows are current as of the author heads in `historyCacheHeads`: the ops
 /// appended since then say which rounds and players they touch, and a row is used only when none
 /// of its inputs was touched. Whatever the cache holds, `history` returns the same bytes as an
@@ -23,11 +24,26 @@ enum HistoryCache {
         var organizer: [UInt8]?
         /// The encoded `CompletedRound`; `nil` when the round has no valid finish.
         var entry: [UInt8]?
+        /// The encoded `PlayedRound`; `nil` when the round has no valid finish.
+        var played: [UInt8]?
+
+        subscript(value: Value) -> [UInt8]? {
+            switch value {
+            case .entry: entry
+            case .played: played
+            }
+        }
     }
 
-    /// What `lookup` found: the completed rounds, and what to store when anything was recomputed.
-    struct Lookup {
-        var completed: [CompletedRound] = []
+    /// The encoded value of a row that a lookup reads (it reads no other).
+    enum Value: String {
+        case entry, played
+    }
+
+    /// What `lookup` found: a value per completed round, and what to store when anything was
+    /// recomputed.
+    struct Lookup<Decoded> {
+        var values: [Decoded] = []
         var update: Update?
     }
 
@@ -43,10 +59,12 @@ enum HistoryCache {
             for (round, row) in rows {
                 try db.cachedStatement(
                     sql: """
-                        INSERT OR REPLACE INTO historyCache (round, fingerprint, players, organizer, entry) VALUES (?, ?, ?, ?, ?)
+                        INSERT OR REPLACE INTO historyCache (round, fingerprint, players, organizer, entry, played)
+                        VALUES (?, ?, ?, ?, ?, ?)
                         """
                 ).execute(arguments: [
                     round.data, Data(row.fingerprint), Data(row.players), row.organizer.map { Data($0) }, row.entry.map { Data($0) },
+                    row.played.map { Data($0) },
                 ])
             }
             try db.execute(sql: "DELETE FROM historyCacheHeads")
@@ -58,27 +76,41 @@ enum HistoryCache {
         }
     }
 
-    /// The completed rounds of the snapshot `db`, from the cache where its rows still hold;
-    /// rounds evaluated again are evaluated by `merge`.
-    static func lookup(_ db: Database, standings: Bool, merge: MergeRule) throws -> Lookup {
-        let state = try State(db)
-        var lookup = Lookup()
+    /// Every completed round of the snapshot `db`, for `history`, from the cache where its rows
+    /// still hold; without standings unless asked.
+    static func lookup(_ db: Database, standings: Bool, merge: MergeRule) throws -> Lookup<CompletedRound> {
+        try lookup(db, .entry, merge: merge) { try decode($0, standings: standings) }
+    }
+
+    /// Every completed round's cards of the snapshot `db`, for the stats, from the cache where
+    /// its rows still hold.
+    static func played(_ db: Database, merge: MergeRule) throws -> Lookup<PlayedRound> {
+        try lookup(db, .played, merge: merge, decode: decodePlayed)
+    }
+
+    /// The `value` of every completed round of the snapshot `db`, decoded, from the cache where
+    /// its rows still hold.
+    private static func lookup<Decoded>(
+        _ db: Database, _ value: Value, merge: MergeRule, decode: ([UInt8]) throws -> Decoded
+    ) throws -> Lookup<Decoded> {
+        let state = try State(db, reading: value)
+        var lookup = Lookup<Decoded>()
         var rows: [UUID: CachedRow] = [:]
         var ownership: Ownership?
         let reader = ViewReader(db: db)
         for id in try Data.fetchAll(db, sql: "SELECT DISTINCT round FROM roundFinishes").compactMap({ UUID(bytes: Array($0)) }) {
             if let row = state.trusted(id) {
-                // A row of a round with no valid finish has no entry.
-                guard let bytes = row.entry else { continue }
-                if let completed = try? decode(bytes, standings: standings) {
-                    lookup.completed.append(completed)
+                // A row of a round with no valid finish has no value.
+                guard let bytes = row[value] else { continue }
+                if let decoded = try? decode(bytes) {
+                    lookup.values.append(decoded)
                     continue
                 }
             }
             if ownership == nil { ownership = try reader.ownership() }
-            guard let (row, completed) = try compute(reader, id, ownership: ownership!, merge: merge) else { continue }
+            guard let row = try compute(reader, id, ownership: ownership!, merge: merge) else { continue }
             rows[id] = row
-            if let completed { lookup.completed.append(completed) }
+            if let bytes = row[value] { lookup.values.append(try decode(bytes)) }
         }
         if !rows.isEmpty || state.base != state.heads {
             lookup.update = Update(base: state.base, heads: state.heads, rows: rows)
@@ -89,12 +121,12 @@ enum HistoryCache {
     /// The rounds whose cached rows `history` would use but that differ from rows recomputed
     /// from the log (for `verify`).
     static func mismatches(_ db: Database, _ merge: MergeRule) throws -> [UUID] {
-        let state = try State(db)
+        let state = try State(db, reading: nil)
         let reader = ViewReader(db: db)
         let ownership = try reader.ownership()
         return try state.rows.keys.sorted(by: UUID.precedes).filter { id in
             guard let row = state.trusted(id) else { return false }
-            return try compute(reader, id, ownership: ownership, merge: merge)?.row != row
+            return try compute(reader, id, ownership: ownership, merge: merge) != row
         }
     }
 
@@ -111,7 +143,9 @@ enum HistoryCache {
         /// Players created or linked to a device.
         var owners: Set<UUID> = []
 
-        init(_ db: Database) throws {
+        /// The state of `db`, its rows read whole when `value` is `nil` (for `verify`); otherwise
+        /// only their dependencies and `value`, the rest left empty.
+        init(_ db: Database, reading value: Value?) throws {
             base = try HistoryCache.cachedHeads(db)
             // A frozen author (docs/store.md, "Forks") stands in the heads as its negated row id
             // with its fork point: a freeze changes views without appending an op, so any change
@@ -122,12 +156,13 @@ enum HistoryCache {
                 heads[row[0]] = row[1]
             }
             guard !base.isEmpty else { return }
-            let cursor = try Row.fetchCursor(db, sql: "SELECT round, fingerprint, players, organizer, entry FROM historyCache")
+            let columns = value.map { "x'', \($0 == .entry ? "entry, NULL" : "NULL, played")" } ?? "fingerprint, entry, played"
+            let cursor = try Row.fetchCursor(db, sql: "SELECT round, players, organizer, \(columns) FROM historyCache")
             while let row = try cursor.next() {
                 guard let id = UUID(bytes: Array(row[0] as Data)) else { continue }
                 rows[id] = CachedRow(
-                    fingerprint: Array(row[1] as Data), players: Array(row[2] as Data), organizer: (row[3] as Data?).map { Array($0) },
-                    entry: (row[4] as Data?).map { Array($0) })
+                    fingerprint: Array(row[3] as Data), players: Array(row[1] as Data), organizer: (row[2] as Data?).map { Array($0) },
+                    entry: (row[4] as Data?).map { Array($0) }, played: (row[5] as Data?).map { Array($0) })
             }
             for (author, cached) in base where (heads[author] ?? 0) < cached { everything = true }
             guard !everything else { return }
@@ -188,22 +223,17 @@ enum HistoryCache {
         return heads
     }
 
-    /// Evaluates `id` from its ops: the row to cache and the completed round, if it is one.
-    /// `nil` when the round's start op is not here.
-    private static func compute(_ reader: ViewReader, _ id: UUID, ownership: Ownership, merge: MergeRule) throws -> (
-        row: CachedRow, completed: CompletedRound?
-    )? {
+    /// Evaluates `id` from its ops: the row to cache. `nil` when the round's start op is not here.
+    private static func compute(_ reader: ViewReader, _ id: UUID, ownership: Ownership, merge: MergeRule) throws -> CachedRow? {
         guard let round = try reader.round(id) else { return nil }
         let events = try reader.events(round: id)
         let finishes = try reader.finishes(round: id)
         let evaluation = RoundEvaluation(round: round, events: events, finishes: finishes, ownership: ownership, merge: merge)
-        let completed = History.completed(round, evaluation)
-        let row = CachedRow(
+        return CachedRow(
             fingerprint: fingerprint(round, events, finishes, owners: ownership.owners[round.organizerID] ?? []),
             players: round.participants.compactMap { UUID(uuidString: $0.id) }.flatMap(\.bytes),
             organizer: UUID(uuidString: round.organizerID)?.bytes,
-            entry: completed.map(encode))
-        return (row, completed)
+            entry: History.completed(round, evaluation).map(encode), played: PlayedRound(evaluation).map(encode))
     }
 
     /// BLAKE2b-256 of every input of a round's entry: the round (its id is its start op's),

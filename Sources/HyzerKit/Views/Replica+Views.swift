@@ -74,18 +74,25 @@ extension Replica {
     public func history(includingStandings: Bool = false) throws -> [HistoryEntry] {
         let lookup = try read { db in try HistoryCache.lookup(db, standings: includingStandings, merge: policies.merge) }
         if let update = lookup.update { try? write { db in try update.store(db) } }
-        return History.newestFirst(lookup.completed, includeStandings: includingStandings)
+        return History.newestFirst(lookup.values, includeStandings: includingStandings)
     }
 
-    /// The evaluations of every round that has a finish op and that `including` accepts (it sees
-    /// the round before its scores are read), in no particular order: what history and stats read.
-    public func completedRounds(including: (Round) -> Bool = { _ in true }) throws -> [RoundEvaluation] {
+    /// Every completed round's full cards, in no particular order: what the stats read. From the
+    /// history cache like `history`, and stored back into it the same way.
+    public func playedRounds() throws -> [PlayedRound] {
+        let lookup = try read { db in try HistoryCache.played(db, merge: policies.merge) }
+        if let update = lookup.update { try? write { db in try update.store(db) } }
+        return lookup.values
+    }
+
+    /// The evaluations of every completed round, in no particular order (what export writes).
+    public func completedRounds() throws -> [RoundEvaluation] {
         try read { db in
             let reader = ViewReader(db: db)
             let ownership = try reader.ownership()
             let ids = try Data.fetchAll(db, sql: "SELECT DISTINCT round FROM roundFinishes").compactMap { UUID(bytes: Array($0)) }
             return try ids.compactMap { id in
-                guard let round = try reader.round(id), including(round) else { return nil }
+                guard let round = try reader.round(id) else { return nil }
                 let evaluation = try reader.evaluation(round, ownership: ownership, merge: policies.merge)
                 return evaluation.finish == nil ? nil : evaluation
             }

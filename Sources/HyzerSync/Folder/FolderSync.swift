@@ -321,6 +321,7 @@ public struct FolderSync {
             let ingest = try replica.ingest(bundle.segments)
             report.bundlesRead += 1
             report.opsIngested += ingest.opsApplied
+            report.finishesIngested += ingest.finishesApplied
             report.opsAlreadyHeld += ingest.opsAlreadyHeld
             for error in ingest.rejected { report.rejected.append(.init(file: path, reason: error.description)) }
             updates[key] = fingerprint + [1]

@@ -18,6 +18,8 @@ public struct FolderSyncReport: Encodable, Equatable, Sendable {
     /// Files that are not ours to read: temporary, partial, conflict copies, anything unknown.
     public var ignored: [String] = []
     public var opsIngested = 0
+    /// Ops ingested that finish a round.
+    public var finishesIngested = 0
     public var opsAlreadyHeld = 0
     public var opsPending = 0
     public var bytesRead = 0

@@ -101,9 +101,14 @@ extension PeerConnection {
                         return false
                     }
                 case .ingest(let bundle):
+                    let live = connection.mode == .live
                     do {
                         let (report, vector) = try await connection.store { replica in
-                            (try replica.ingest(bundle.segments), try replica.versionVector())
+                            let report = try replica.ingest(bundle.segments)
+                            // A live device signs its receipt of a round whose finish just arrived
+                            // (docs/domain.md, "Round receipts"); the change goes out as any other.
+                            if live, report.finishesApplied > 0 { try replica.signReceipts() }
+                            return (report, try replica.versionVector())
                         }
                         outcome.opsReceived += report.opsApplied
                         for rejected in report.rejected {

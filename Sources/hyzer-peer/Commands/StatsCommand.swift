@@ -18,8 +18,7 @@ struct PlayerStatsCommand: ParsableCommand {
     func run() throws {
         let replica = try storeOptions.open()
         let player = try StatsLookup.player(player, in: replica)
-        let id = player.id.lowercased
-        let stats = PlayerStats(player: player, rounds: try replica.completedRounds { $0.participants.contains { $0.id == id } })
+        let stats = PlayerStats(player: player, played: try replica.playedRounds())
         if output.json { return try JSONOutput.print(stats) }
         print(Self.render(stats))
     }
@@ -61,10 +60,7 @@ struct HeadToHeadCommand: ParsableCommand {
         guard player.id != opponent.id else {
             throw ReplicaError.invalidValue("'\(self.player)' and '\(self.opponent)' are the same player; name two different players")
         }
-        let ids = [player.id.lowercased, opponent.id.lowercased]
-        let record = HeadToHead(
-            player: player, opponent: opponent,
-            rounds: try replica.completedRounds { round in ids.allSatisfy { id in round.participants.contains { $0.id == id } } })
+        let record = HeadToHead(player: player, opponent: opponent, played: try replica.playedRounds())
         if output.json { return try JSONOutput.print(record) }
         print(Self.render(record))
     }
@@ -99,7 +95,7 @@ struct CourseStatsCommand: ParsableCommand {
         guard let course = try replica.course(try replica.resolveCourse(course)) else {
             throw ReplicaError.unknown(kind: "course", text: course)
         }
-        let stats = CourseStats(course: course, rounds: try replica.completedRounds { $0.courseID == course.id })
+        let stats = CourseStats(course: course, played: try replica.playedRounds())
         if output.json { return try JSONOutput.print(stats) }
         print(Self.render(stats))
     }

@@ -44,8 +44,12 @@ public struct CourseStats: Encodable, Hashable, Sendable {
 
     /// The stats of `course` from `rounds` (any order; rounds on other courses are skipped).
     public init(course: Course, rounds: [RoundEvaluation]) {
-        let here = rounds.filter { $0.round.courseID == course.id }
-        let cards = PlayedCard.all(here)
+        self.init(course: course, played: rounds.compactMap(PlayedRound.init))
+    }
+
+    /// The stats of `course` from `played` (any order; rounds on other courses are skipped).
+    public init(course: Course, played: [PlayedRound]) {
+        let cards = PlayedCard.all(played.filter { $0.courseID == course.id })
         var strokes = Array(repeating: 0, count: course.holeCount)
         var relative = Array(repeating: 0, count: course.holeCount)
         var counts = Array(repeating: 0, count: course.holeCount)

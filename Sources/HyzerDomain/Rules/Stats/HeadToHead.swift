@@ -36,7 +36,12 @@ public struct HeadToHead: Encodable, Hashable, Sendable {
 
     /// The meetings of `player` and `opponent` in `rounds` (any order).
     public init(player: Player, opponent: Player, rounds: [RoundEvaluation]) {
-        let cards = PlayedCard.all(rounds)
+        self.init(player: player, opponent: opponent, played: rounds.compactMap(PlayedRound.init))
+    }
+
+    /// The meetings of `player` and `opponent` in `played` (any order).
+    public init(player: Player, opponent: Player, played: [PlayedRound]) {
+        let cards = PlayedCard.all(played)
         let playerID = player.id.lowercased
         let opponentID = opponent.id.lowercased
         var opponentCards: [UUID: PlayedCard] = [:]

@@ -1,13 +1,9 @@
 import Foundation
 
-/// One participant's full card in one completed round: the unit every statistic reads
-/// (docs/domain.md, "Stats").
-///
-/// A card counts only when its round is completed (has a valid finish) and the participant has
-/// a score on every hole: a forced finish with holes missing would make a partial round look
-/// like a great one. A disputed hole counts its chosen leaf, as the standings do.
+/// One participant's full card in one completed round, with the round: the unit every
+/// statistic reads (docs/domain.md, "Stats").
 public struct PlayedCard: Hashable, Sendable {
-    public let round: Round
+    public let round: PlayedRound
     public let playerID: ParticipantID
     public let name: String
     /// Strokes on hole `n` at index `n - 1`.
@@ -18,29 +14,26 @@ public struct PlayedCard: Hashable, Sendable {
     /// When the round started, in milliseconds since the Unix epoch (its start op's clock).
     public var startedAt: UInt64 { round.startedAt.physicalMilliseconds }
 
-    /// Every full card of every completed round in `evaluations`, oldest round first: by the
-    /// start's clock, then round id bytes; within a round, in participant order. The order of
-    /// `evaluations` does not matter, and a round listed twice counts once.
-    public static func all(_ evaluations: [RoundEvaluation]) -> [PlayedCard] {
+    /// Every full card of `rounds`, oldest round first: by the start's clock, then round id
+    /// bytes; within a round, in participant order. The order of `rounds` does not matter, and
+    /// a round listed twice counts once.
+    public static func all(_ rounds: [PlayedRound]) -> [PlayedCard] {
         var seen: Set<UUID> = []
-        let completed = evaluations.filter { $0.finish != nil && seen.insert($0.round.id).inserted }
-            .sorted { chronologically($0.round, $1.round) }
-        var cards: [PlayedCard] = []
-        for evaluation in completed {
-            for participant in evaluation.participants {
-                let holes = (0..<evaluation.round.holeCount).map { evaluation.score(player: participant.id, hole: $0 + 1).strokes }
-                guard !holes.isEmpty, holes.allSatisfy({ $0 != nil }) else { continue }
-                cards.append(
-                    PlayedCard(round: evaluation.round, playerID: participant.id, name: participant.name, strokes: holes.compactMap { $0 }))
-            }
+        let ordered = rounds.filter { seen.insert($0.id).inserted }
+            .sorted { played(at: $0.startedAt, $0.id, before: $1.startedAt, $1.id) }
+        return ordered.flatMap { round in
+            round.cards.map { PlayedCard(round: round, playerID: $0.playerID, name: $0.name, strokes: $0.strokes) }
         }
-        return cards
     }
 
     /// Rounds in the order they were played: start clock, then id bytes.
     public static func chronologically(_ lhs: Round, _ rhs: Round) -> Bool {
-        if lhs.startedAt != rhs.startedAt { return lhs.startedAt < rhs.startedAt }
-        return CanonicalOrder.precedes(lhs.id, rhs.id)
+        played(at: lhs.startedAt, lhs.id, before: rhs.startedAt, rhs.id)
+    }
+
+    private static func played(at lhsStart: HLCTimestamp, _ lhs: UUID, before rhsStart: HLCTimestamp, _ rhs: UUID) -> Bool {
+        if lhsStart != rhsStart { return lhsStart < rhsStart }
+        return CanonicalOrder.precedes(lhs, rhs)
     }
 }
 

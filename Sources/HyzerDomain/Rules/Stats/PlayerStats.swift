@@ -43,7 +43,12 @@ public struct PlayerStats: Encodable, Hashable, Sendable {
     /// The stats of `player` from `rounds` (any order; only completed rounds with the player's
     /// full card count).
     public init(player: Player, rounds: [RoundEvaluation]) {
-        let cards = PlayedCard.all(rounds).filter { $0.playerID == player.id.lowercased }
+        self.init(player: player, played: rounds.compactMap(PlayedRound.init))
+    }
+
+    /// The stats of `player` from `played` (any order; only the player's full cards count).
+    public init(player: Player, played: [PlayedRound]) {
+        let cards = PlayedCard.all(played).filter { $0.playerID == player.id.lowercased }
         let trend = cards.map(RoundResult.init)
         playerID = player.id.lowercased
         name = player.displayName
