@@ -19,7 +19,7 @@ public struct StoreHolder: Equatable, Sendable, CustomStringConvertible {
     public var description: String { commandLine.map { "pid \(pid): \($0)" } ?? "pid \(pid)" }
 
     /// The longest command line shown, in characters.
-    public static let commandLineMax = 100
+    static let commandLineMax = 100
 
     /// The holder of the write lock on the database at `path`; nil when no lock names one (no
     /// `/proc`, or the lock was released meanwhile).
