@@ -142,7 +142,7 @@ import Testing
         func evaluated() throws -> Set<PlayedRound> { Set(try club.a.replica.completedRounds().compactMap(PlayedRound.init)) }
         #expect(try evaluated().count == 2)
         #expect(try Set(club.a.replica.playedRounds()) == evaluated(), "miss")
-        #expect(try club.a.replica.read { try HistoryCache.played($0) }.update == nil, "the rows were stored")
+        #expect(try club.a.replica.read { try HistoryCache.played($0, merge: .supersession) }.update == nil, "the rows were stored")
         #expect(try Set(club.a.replica.playedRounds()) == evaluated(), "hit")
         try club.a.replica.renamePlayer("Ben", to: "Benjamin")
         #expect(try club.evaluatedAfresh() == [club.one])

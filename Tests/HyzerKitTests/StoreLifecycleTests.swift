@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import HyzerCrypto
 import HyzerDomain
-import HyzerKit
+@testable import HyzerKit
 import HyzerTestSupport
 import Testing
 
@@ -90,6 +90,16 @@ import Testing
         #expect(try mode("") == 0o700)
         #expect(try mode(Replica.keyFileName) == 0o600)
         for suffix in ["", "-wal", "-shm"] { #expect(try mode(Replica.databaseFileName + suffix) == 0o600, "\(suffix)") }
+    }
+
+    /// A reported commit survives a power loss, not only a crash: the writer syncs the WAL on
+    /// every commit (GRDB's WAL setup would leave it at NORMAL).
+    @Test func theWriterCommitsWithSynchronousFull() throws {
+        let test = try TestReplica("phone", keySeed: 5)
+        #expect(try test.replica.write { try Int.fetchOne($0, sql: "PRAGMA synchronous") } == 2)
+        try test.replica.close()
+        let reopened = try Replica.open(at: test.directory.path("store"), clock: test.clock)
+        #expect(try reopened.write { try Int.fetchOne($0, sql: "PRAGMA synchronous") } == 2)
     }
 
     @Test func creatingOverAnExistingStoreIsRefused() throws {

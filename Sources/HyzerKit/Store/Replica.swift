@@ -109,6 +109,9 @@ public final class Replica: Sendable {
         let replicaKey: [UInt8]?
         do {
             database = try DatabasePool(path: databaseURL.path, configuration: configuration())
+            // GRDB sets `synchronous = NORMAL` on the writer when it turns WAL on, after
+            // `prepareDatabase`: FULL again, so a reported commit survives a power loss too.
+            try database.writeWithoutTransaction { try $0.execute(sql: "PRAGMA synchronous = FULL") }
             try Schema.migrator(policies.registers).migrate(database)
             replicaKey = try database.read { try Meta.get(.replica, in: $0) }
         } catch let error as DatabaseError {
@@ -126,9 +129,8 @@ public final class Replica: Sendable {
         var configuration = Configuration()
         configuration.busyMode = .callback(retryWhileBusy)
         configuration.prepareDatabase { db in
-            // FULL: a commit survives power loss, not only a process crash. A 32 MiB page cache
-            // keeps a large ingest's B-tree pages in memory until the commit.
-            try db.execute(sql: "PRAGMA synchronous = FULL; PRAGMA cache_size = -32768")
+            // A 32 MiB page cache keeps a large ingest's B-tree pages in memory until the commit.
+            try db.execute(sql: "PRAGMA cache_size = -32768")
         }
         return configuration
     }
