@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import HyzerKit
 import HyzerSync
 
@@ -33,14 +34,45 @@ struct GroupCommand: ParsableCommand {
     }
 
     struct Join: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Join the group of an invite token.")
+        static let configuration = CommandConfiguration(
+            abstract: "Join the group of an invite token.",
+            discussion: """
+                The token holds the group secret. Given as an argument it shows in `ps` and the shell's \
+                history; `--token-file -` reads it from standard input instead.
+                """)
         @OptionGroup var storeOptions: StoreOptions
-        @Argument(help: "The token `group invite` printed.") var token: String
+        @Argument(help: "The token `group invite` printed (prefer --token-file: an argument shows in `ps`).") var token: String?
+        @Option(
+            name: .customLong("token-file"), help: ArgumentHelp("Read the token from this file; - reads standard input.", valueName: "PATH")
+        )
+        var tokenFile: String?
+
+        /// More than any token; a bound on what is read from a file or standard input.
+        static let tokenBytesMax = 4_096
+
+        func validate() throws {
+            guard (token == nil) != (tokenFile == nil) else {
+                throw ValidationError("give the token either as an argument or with --token-file PATH (- for standard input), not both")
+            }
+        }
 
         func run() throws {
-            let group = try GroupInvite.membership(fromToken: token)
+            let group = try GroupInvite.membership(fromToken: try readToken())
             try storeOptions.open().join(group)
             print("joined group \(group.id.lowercased)")
+        }
+
+        private func readToken() throws -> String {
+            if let token { return token }
+            guard tokenFile == "-" else {
+                return String(decoding: try UserFile.read(tokenFile ?? "", maximumBytes: Self.tokenBytesMax), as: UTF8.self)
+            }
+            let bytes = Array(FileHandle.standardInput.readData(ofLength: Self.tokenBytesMax + 1))
+            guard bytes.count <= Self.tokenBytesMax else {
+                throw ReplicaError.invalidValue(
+                    "standard input holds more than a token; pipe in only the line `hyzer-peer group invite` printed")
+            }
+            return String(decoding: bytes, as: UTF8.self)
         }
     }
 }
