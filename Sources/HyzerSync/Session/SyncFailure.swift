@@ -41,6 +41,8 @@ public enum SyncFailure: Error, Equatable, Sendable, CustomStringConvertible, En
     case stalled
     /// The store failed (its error, for the log).
     case storeFailed(String)
+    /// The organizer removed the peer while it was connected.
+    case peerRemoved(AuthorID)
 
     /// What the protocol refused.
     public enum ProtocolViolation: Equatable, Sendable {
@@ -69,6 +71,7 @@ public enum SyncFailure: Error, Equatable, Sendable, CustomStringConvertible, En
         case .connectionLost: "the peer closed the connection before the exchange completed"
         case .stalled: "the peer stopped reading"
         case .storeFailed(let error): "the store failed: \(error)"
+        case .peerRemoved(let peer): "the peer, device \(peer.short), was removed from the group"
         }
     }
 
@@ -94,6 +97,7 @@ public enum SyncFailure: Error, Equatable, Sendable, CustomStringConvertible, En
         case .connectionLost: "connectionLost"
         case .stalled: "stalled"
         case .storeFailed: "storeFailed"
+        case .peerRemoved: "peerRemoved"
         }
     }
 

@@ -1,11 +1,13 @@
 import ArgumentParser
 import Foundation
+import HyzerCrypto
 import HyzerKit
 import HyzerSync
 
 struct GroupCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "group", abstract: "Who may sync with whom.", subcommands: [Create.self, Invite.self, Join.self])
+        commandName: "group", abstract: "Who may sync with whom.",
+        subcommands: [Create.self, Invite.self, Join.self, Remove.self, Rekey.self])
 
     struct Create: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Create a group with a new secret; prints its id.")
@@ -17,7 +19,7 @@ struct GroupCommand: ParsableCommand {
                 throw ReplicaError.invalidValue(
                     "this replica already belongs to group \(current.id.lowercased); `hyzer-peer group invite` prints its token")
             }
-            let group = GroupInvite.newGroup()
+            let group = GroupInvite.newGroup(organizer: replica.author)
             try replica.join(group)
             print(group.id.lowercased)
         }
@@ -73,6 +75,33 @@ struct GroupCommand: ParsableCommand {
                     "standard input holds more than a token; pipe in only the line `hyzer-peer group invite` printed")
             }
             return String(decoding: bytes, as: UTF8.self)
+        }
+    }
+
+    struct Remove: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Remove a device from the group and rekey it (the organizer only): none of its later ops counts anywhere.")
+        @OptionGroup var storeOptions: StoreOptions
+        @Argument(help: "The device's id, id prefix or name.") var device: String
+
+        func run() throws {
+            let removal = try storeOptions.open().removeMember(device, newSecret: SecureRandom.bytes(GroupMembership.secretBytes))
+            print(
+                "removed device \(removal.device.hex) (its ops up to \(removal.through) still count); the group key is now epoch \(removal.epoch)"
+            )
+        }
+    }
+
+    struct Rekey: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Replace the group secret (the organizer only), sealed to every member that was not removed.")
+        @OptionGroup var storeOptions: StoreOptions
+
+        func run() throws {
+            let rekey = try storeOptions.open().rekeyGroup(newSecret: SecureRandom.bytes(GroupMembership.secretBytes))
+            print(
+                "the group key is now epoch \(rekey.epoch), sealed to \(rekey.recipients) devices; older invite tokens no longer let anyone in"
+            )
         }
     }
 }
