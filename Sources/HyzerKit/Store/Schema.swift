@@ -196,7 +196,7 @@ enum Schema {
                     );
                     """)
         }
-        migrator.registerMigration("v5-removals-rekeys") { db in
+        migrator.registerMigration("v6-removals-rekeys") { db in
             // Devices the group's organizer removed (op kind 17): a view, like deviceLinks. No op
             // of `device` above `through` counts (docs/security.md, "Removing a member"). Like
             // the organizer's rekeys (kind 18), a view derived from the log.
