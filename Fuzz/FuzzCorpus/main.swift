@@ -60,8 +60,8 @@ func vectorBundle(_ replica: Replica) throws -> [UInt8] {
 
 let phoneExport = try BundleFiles.export(phone)
 let watchExport = try BundleFiles.export(watch)
-let phoneBundle = try SealedFile.open(phoneExport, group: FuzzFixtures.group)
-let watchBundle = try SealedFile.open(watchExport, group: FuzzFixtures.group)
+let phoneBundle = try SealedFile.open(phoneExport, group: FuzzFixtures.group).bundle
+let watchBundle = try SealedFile.open(watchExport, group: FuzzFixtures.group).bundle
 let phoneVector = try vectorBundle(phone)
 let watchVector = try vectorBundle(watch)
 

@@ -50,9 +50,10 @@ public struct BinaryRunner: Sendable {
         try run(arguments, environment: environment)
     }
 
+    /// `input`, when given, is what the process reads from standard input (then end of file).
     @discardableResult
-    public func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Result {
-        let process = try start(arguments, environment: environment)
+    public func run(_ arguments: [String], environment: [String: String] = [:], input: [UInt8]? = nil) throws -> Result {
+        let process = try start(arguments, environment: environment, input: input)
         let stdout = (process.standardOutput as! Pipe).fileHandleForReading.readDataToEndOfFile()
         let stderr = (process.standardError as! Pipe).fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
@@ -90,7 +91,7 @@ public struct BinaryRunner: Sendable {
         return status?["digest"] as? String ?? ""
     }
 
-    public func start(_ arguments: [String], environment: [String: String] = [:]) throws -> Process {
+    public func start(_ arguments: [String], environment: [String: String] = [:], input: [UInt8]? = nil) throws -> Process {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -101,8 +102,13 @@ public struct BinaryRunner: Sendable {
         process.environment = merged
         process.standardOutput = Pipe()
         process.standardError = Pipe()
-        process.standardInput = FileHandle.nullDevice
+        let stdin = input.map { _ in Pipe() }
+        process.standardInput = stdin ?? FileHandle.nullDevice
         try process.run()
+        if let stdin, let input {
+            stdin.fileHandleForWriting.write(Data(input))
+            try stdin.fileHandleForWriting.close()
+        }
         return process
     }
 }

@@ -51,4 +51,18 @@ import Testing
             !SignedOp(author: score.author, sequence: 2, previousHash: op.hash, tail: tampered, signature: score.signature)
                 .hasValidSignature)
     }
+
+    /// docs/formats.md, kind 17, and the group id an organizer's key determines (checked with
+    /// Python's hashlib).
+    @Test func memberRemovedPayloadAndOrganizerGroupID() throws {
+        let removal = OpPayload.memberRemoved(device: Self.author, through: 300)
+        #expect(Hex.encode(removal.encoded()) == "11" + Self.author.hex + "ac02")
+        #expect(try OpPayload(decoding: removal.encoded()) == removal)
+        #expect(throws: DecodingError.self) {
+            try OpPayload(decoding: [0x11] + Self.author.bytes + [0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01])
+        }
+        let group = GroupMembership.groupID(organizer: Self.author)
+        #expect(group.lowercased == "b2b6f169-86ba-89b1-a644-5534fce4b5b8")
+        #expect(GroupMembership.isOrganizer(Self.author, of: group))
+    }
 }

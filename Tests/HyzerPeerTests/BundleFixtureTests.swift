@@ -58,8 +58,8 @@ import Testing
         let source = try Self.makeFixtureReplica(at: directory.path("again"))
         #expect(try reader.versionVector()[source.author] == 7)
         let fresh = try BundleFiles.export(source)
-        let old = try HyzerSync.Bundle(decoding: SealedFile.open(bytes, group: Self.group), expectedGroup: Self.group.id)
-        let new = try HyzerSync.Bundle(decoding: SealedFile.open(fresh, group: Self.group), expectedGroup: Self.group.id)
+        let old = try HyzerSync.Bundle(decoding: SealedFile.open(bytes, group: Self.group).bundle, expectedGroup: Self.group.id)
+        let new = try HyzerSync.Bundle(decoding: SealedFile.open(fresh, group: Self.group).bundle, expectedGroup: Self.group.id)
         #expect(old.segments == new.segments, "the encoding of these ops changed: that is a new format version, not an edit")
         #expect(old.senderVector.heads == new.senderVector.heads)
         if version == HyzerSync.Bundle.formatVersion {

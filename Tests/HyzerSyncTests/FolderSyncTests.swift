@@ -401,7 +401,7 @@ struct UnreadableFilesFolder: SharedFolder {
                 foreign.replaceSubrange(5..<21, with: testGroup.id.bytes)
                 return (try shared.plant(foreign, member: ann), "decryption failed")
             case .newerFormatVersion:
-                damaged[4] = 2
+                damaged[4] = 3  // versions 1 and 2 are read (docs/formats.md, "Sealed file")
                 return (try shared.plant(damaged, member: ann), "upgrade hyzer-peer")
             case .misplacedInAnotherMembersDirectory:
                 return (try shared.plant(genuine, member: trio.mallory.author), "it was sent by \(ann.short)")

@@ -91,10 +91,10 @@ import Testing
     @Test func aSealedFileWithAShortHeaderIsRefused() throws {
         let sealed = SealedFile.seal([1, 2, 3], group: testGroup)
         #expect(throws: BundleError.notABundle(reason: "no sealed-file header")) {
-            try SealedFile.open(Array(sealed.prefix(20)), group: testGroup)
+            _ = try SealedFile.open(Array(sealed.prefix(20)), group: testGroup)
         }
         #expect(throws: BundleError.authenticationFailed) {
-            try SealedFile.open(Array(sealed.dropLast()), group: testGroup)
+            _ = try SealedFile.open(Array(sealed.dropLast()), group: testGroup)
         }
     }
 

@@ -7,11 +7,11 @@ import FuzzSupport
 @_cdecl("LLVMFuzzerTestOneInput")
 func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let bytes = FuzzDriver.bytes(data, size)
-    if let plain = try? SealedFile.open(bytes, group: FuzzFixtures.group) {
+    if let plain = try? SealedFile.open(bytes, group: FuzzFixtures.group).bundle {
         _ = try? Bundle(decoding: plain, expectedGroup: FuzzFixtures.group.id)
     }
     let sealed = SealedFile.seal(bytes, group: FuzzFixtures.group)
-    FuzzFixtures.require((try? SealedFile.open(sealed, group: FuzzFixtures.group)) == bytes, "a sealed file opens to its bundle")
+    FuzzFixtures.require((try? SealedFile.open(sealed, group: FuzzFixtures.group).bundle) == bytes, "a sealed file opens to its bundle")
     return 0
 }
 

@@ -11,7 +11,9 @@ import HyzerKit
 func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     guard let resigned = BundleResigning.resign(FuzzDriver.bytes(data, size)) else { return 0 }
     let sealed = SealedFile.seal(resigned, group: FuzzFixtures.group)
-    guard let bundle = try? Bundle(decoding: try SealedFile.open(sealed, group: FuzzFixtures.group), expectedGroup: FuzzFixtures.group.id)
+    guard
+        let bundle = try? Bundle(
+            decoding: try SealedFile.open(sealed, group: FuzzFixtures.group).bundle, expectedGroup: FuzzFixtures.group.id)
     else { return 0 }
     let vector = bundle.senderVector
     let lacking = FolderSync.lowest([vector], authors: vector.heads.keys)

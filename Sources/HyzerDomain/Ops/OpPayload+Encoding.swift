@@ -8,6 +8,10 @@ extension OpPayload {
         public static let participantsMax = 64
         public static let supersedesMax = 64
         public static let coveredAuthorsMax = 1_024
+        /// A sealed group secret: 32 bytes and `crypto_box_seal`'s 48.
+        public static let sealedSecretBytes = 80
+        /// Members a rekey seals the new secret to.
+        public static let rekeyRecipientsMax = 1_024
     }
 
     /// The canonical bytes: the kind's tag, then its fields in declaration order.
@@ -89,6 +93,16 @@ extension OpPayload {
             for (author, sequence) in covered.sorted(by: { $0.key < $1.key }) {
                 writer.write(author)
                 writer.writeVarint(sequence)
+            }
+        case .memberRemoved(let device, let through):
+            writer.write(device)
+            writer.writeVarint(through)
+        case .groupRekeyed(let epoch, let sealed):
+            writer.writeVarint(UInt64(epoch))
+            writer.writeVarint(UInt64(sealed.count))
+            for (recipient, secret) in sealed.sorted(by: { $0.key < $1.key }) {
+                writer.write(recipient)
+                writer.write(raw: secret)
             }
         }
         return writer.bytes
@@ -179,6 +193,25 @@ extension OpPayload {
                 covered[author] = sequence
             }
             self = .roundFinishedCovering(roundID: roundID, force: force, covered: covered)
+        case .memberRemoved:
+            let device = try reader.readAuthorID()
+            let through = try reader.readVarint()
+            guard through <= UInt64(Int64.max) else { throw .outOfRange(field: "removed through") }
+            self = .memberRemoved(device: device, through: through)
+        case .groupRekeyed:
+            let epoch = try reader.readVarint()
+            guard epoch >= 1, epoch <= UInt64(UInt32.max) else { throw .outOfRange(field: "epoch") }
+            let count = try reader.readCount(maximum: Limits.rekeyRecipientsMax)
+            guard count >= 1 else { throw .outOfRange(field: "rekey recipients") }
+            var sealed: [AuthorID: [UInt8]] = [:]
+            var previous: AuthorID?
+            for _ in 0..<count {
+                let recipient = try reader.readAuthorID()
+                guard previous.map({ $0 < recipient }) ?? true else { throw .outOfRange(field: "rekey recipients order") }
+                previous = recipient
+                sealed[recipient] = try reader.readRaw(Limits.sealedSecretBytes)
+            }
+            self = .groupRekeyed(epoch: UInt32(epoch), sealed: sealed)
         }
         try reader.expectEnd()
     }

@@ -36,6 +36,12 @@ public enum OpPayload: Hashable, Sendable {
     /// the round: only score events that this holds count (resolutions aside), whatever their
     /// stamps say.
     case roundFinishedCovering(roundID: UUID, force: Bool, covered: [AuthorID: UInt64])
+    /// The group's organizer removes `device`: its ops up to `through` (what the organizer
+    /// held of it) still count, none above do, on every replica (docs/security.md).
+    case memberRemoved(device: AuthorID, through: UInt64)
+    /// The group's organizer replaces the group secret: `sealed` holds the new secret of
+    /// `epoch`, sealed to each remaining member's key (docs/security.md, "Re-keying").
+    case groupRekeyed(epoch: UInt32, sealed: [AuthorID: [UInt8]])
 
     /// The one-byte tag of each kind in the canonical encoding. Never renumber a kind.
     public enum Kind: UInt8, CaseIterable, Sendable {
@@ -55,6 +61,8 @@ public enum OpPayload: Hashable, Sendable {
         case courseHolesSet = 14
         case deviceSucceeded = 15
         case roundFinishedCovering = 16
+        case memberRemoved = 17
+        case groupRekeyed = 18
     }
 
     public var kind: Kind {
@@ -75,6 +83,8 @@ public enum OpPayload: Hashable, Sendable {
         case .courseHolesSet: .courseHolesSet
         case .deviceSucceeded: .deviceSucceeded
         case .roundFinishedCovering: .roundFinishedCovering
+        case .memberRemoved: .memberRemoved
+        case .groupRekeyed: .groupRekeyed
         }
     }
 }

@@ -15,6 +15,9 @@ public enum IngestError: Error, Equatable, Sendable, CustomStringConvertible {
     case fork(author: AuthorID, sequence: UInt64)
     /// Sequence numbers beyond what a log may hold (2^63 − 1).
     case sequenceOutOfRange(author: AuthorID)
+    /// Ops of a device the group's organizer removed, above the last one that counts: they are
+    /// kept, like every op of a log, but count nowhere.
+    case removedMember(author: AuthorID, through: UInt64)
 
     public var description: String {
         switch self {
@@ -28,6 +31,8 @@ public enum IngestError: Error, Equatable, Sendable, CustomStringConvertible {
             "author \(author.short) signed two different ops with sequence \(sequence) (a fork); its ops from \(sequence) on no longer count"
         case .sequenceOutOfRange(let author):
             "a segment of author \(author.short) has sequence numbers beyond 2^63 - 1"
+        case .removedMember(let author, let through):
+            "device \(author.short) was removed from the group: its ops after op \(through) are refused"
         }
     }
 }

@@ -119,7 +119,14 @@ extension Replica {
         // Stamps strictly increase along a log: the first op that breaks this freezes its author
         // there, as a fork does, identically on every replica holding the log.
         var previousStamp = try author.tail(of: head, in: db).flatMap(Self.stamp(ofTail:)) ?? .zero
+        // A removed device's ops above what the organizer held of it are kept (every replica
+        // then holds the same log) but never count.
+        let removedThrough = try Self.removedThrough(segment.author, db)
+        if let removedThrough, last.sequence > removedThrough {
+            report.rejected.append(.removedMember(author: segment.author, through: removedThrough))
+        }
         var sink = OpSink()
+        var rebuild = false
         for op in fresh {
             let stamp = op.clock ?? .zero
             if author.frozenAt == 0, op.sequence > 1, stamp <= previousStamp {
@@ -127,14 +134,15 @@ extension Replica {
             }
             previousStamp = max(previousStamp, stamp)
             try author.append(op, to: &sink, db)
-            if author.frozenAt == 0 {
-                try Materializer.apply(op, authorRow: author.id, policies.registers, db)
+            if author.frozenAt == 0, op.sequence <= removedThrough ?? .max {
+                if try Materializer.apply(op, authorRow: author.id, policies.registers, db) { rebuild = true }
                 report.opsApplied += 1
                 if op.finishesRound { report.finishesApplied += 1 }
             }
         }
         try sink.flush(db)
         try author.saveHead(in: db)
+        if rebuild { try Materializer.rebuild(db, policies.registers) }
         if report.opsApplied > 0, let clock = last.clock, clock > newest { newest = clock }
         row = author
 
@@ -250,6 +258,11 @@ extension Replica {
             hlc.observe(newest, nowMilliseconds: now)
             try Self.saveClock(hlc, db)
         }
+    }
+
+    /// The last op of `device` that counts, when the group's organizer removed it.
+    static func removedThrough(_ device: AuthorID, _ db: Database) throws -> UInt64? {
+        try Int64.fetchOne(db, sql: "SELECT through FROM removals WHERE device = ?", arguments: [Data(device.bytes)]).map { UInt64($0) }
     }
 
     static func stamp(ofTail tail: [UInt8]) -> HLCTimestamp? {

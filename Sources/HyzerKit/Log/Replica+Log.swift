@@ -11,6 +11,9 @@ extension Replica {
         let now = clock.nowMilliseconds()
         try releaseHeldSegments(now: now, db)
         var row = try AuthorRow.findOrCreate(author, in: db)
+        if let through = try Self.removedThrough(author, db) {
+            throw ReplicaError.removedFromGroup(through: through)
+        }
         if try row.frozenAt > 0 || Meta.get(.writtenElsewhere, in: db) != nil {
             throw ReplicaError.writtenElsewhere(author: author.short, forkedAt: row.frozenAt == 0 ? nil : row.frozenAt)
         }
@@ -22,9 +25,10 @@ extension Replica {
             clock: clockReading, payload: payload)
         var sink = OpSink()
         try row.append(op, to: &sink, db)
-        try Materializer.apply(op, authorRow: row.id, policies.registers, db)
+        let rebuild = try Materializer.apply(op, authorRow: row.id, policies.registers, db)
         try sink.flush(db)
         try row.saveHead(in: db)
+        if rebuild { try Materializer.rebuild(db, policies.registers) }
         return op
     }
 
@@ -130,12 +134,13 @@ extension Replica {
     /// The held ops of `key` from `first` to its head, as segments cut at signed ops once one
     /// holds `bytesMax` bytes of tails; the last ends at the head op, which is always signed.
     private static func segments(
-        of key: AuthorID, row: Int64, from first: UInt64, bytesMax: Int, _ db: Database, directory: URL
+        of key: AuthorID, row: Int64, from first: UInt64, through last: UInt64 = UInt64(Int64.max), bytesMax: Int, _ db: Database,
+        directory: URL
     ) throws -> [AuthorSegment] {
         let rows = try Row.fetchCursor(
             db,
-            sql: "SELECT sequence, hash, tail, signature FROM ops WHERE author = ? AND sequence >= ? ORDER BY sequence",
-            arguments: [row, Int64(first - 1)])
+            sql: "SELECT sequence, hash, tail, signature FROM ops WHERE author = ? AND sequence >= ? AND sequence <= ? ORDER BY sequence",
+            arguments: [row, Int64(first - 1), Int64(last)])
         var segments: [AuthorSegment] = []
         var segmentFirst = first
         var previousHash = SignedOp.noPreviousHash
@@ -171,6 +176,16 @@ extension Replica {
         segments.append(
             AuthorSegment(author: key, firstSequence: segmentFirst, previousHash: previousHash, tails: tails, lastSignature: lastSignature))
         return segments
+    }
+
+    /// This replica's own log from its first op through op `last`, as a delta carries it (every
+    /// own op is signed, so the last segment can end anywhere).
+    public func ownLog(through last: UInt64) throws -> [AuthorSegment] {
+        try read { db in
+            guard let row = try AuthorRow.find(author, in: db), last >= 1, last <= row.headSequence else { return [] }
+            return try Self.segments(
+                of: author, row: row.id, from: 1, through: last, bytesMax: AuthorSegment.preferredBytesMax, db, directory: directory)
+        }
     }
 
     /// A hash of the state views derive from: equal on two replicas exactly when they count the

@@ -23,12 +23,17 @@ enum Materializer {
         }
     }
 
-    /// Applies one op of the log (already inserted in `ops`) to the view tables. An op whose
-    /// payload cannot be decoded stays in the log and changes no view.
-    static func apply(_ op: SignedOp, authorRow: Int64, _ registers: RegisterRule, _ db: Database) throws {
+    /// Applies one op of the log (already inserted in `ops`) to the view tables. An op whose payload cannot be decoded stays
+    /// in the log and changes no view. Returns whether the op changes views beyond its own: a
+    /// removal that discounts ops already applied, after which the caller rebuilds the views
+    /// (once the op itself is in `ops`).
+    @discardableResult
+    static func apply(_ op: SignedOp, authorRow: Int64, _ registers: RegisterRule, _ db: Database) throws -> Bool {
         // Score ops are found through the log's own index; nothing to write (or decode) here.
-        guard op.tail.count <= SignedOp.clockBytes || op.tail[SignedOp.clockBytes] != OpPayload.Kind.scoreRecorded.rawValue else { return }
-        guard case .success(let payload) = op.payload(), let clock = op.clock else { return }
+        guard op.tail.count <= SignedOp.clockBytes || op.tail[SignedOp.clockBytes] != OpPayload.Kind.scoreRecorded.rawValue else {
+            return false
+        }
+        guard case .success(let payload) = op.payload(), let clock = op.clock else { return false }
         var stamp: [UInt8] { Stamp.bytes(clock: clock, author: op.author, sequence: op.sequence) }
         let entity = op.entityID.data
         switch payload {
@@ -71,7 +76,7 @@ enum Materializer {
             guard
                 Ed25519.verify(
                     signature: signature, of: DeviceSuccession.message(successor: op.author), publicKey: predecessor.bytes)
-            else { return }
+            else { return false }
             try db.cachedStatement(sql: "INSERT OR IGNORE INTO deviceSuccessions (predecessor, successor, signature) VALUES (?, ?, ?)")
                 .execute(
                     arguments: [Data(predecessor.bytes), Data(op.author.bytes), Data(signature)])
@@ -81,23 +86,48 @@ enum Materializer {
                     arguments: [Data(playerID.bytes), Data(device.bytes), Data(op.author.bytes), Int64(op.sequence)])
         case .courseHolesSet(let courseID, let holes):
             try setRegister(Data(courseID.bytes), "holeCount", Data([UInt8(clamping: holes)]), stamp: stamp, registers, db)
+        case .memberRemoved(let device, let through):
+            return try recordRemoval(of: device, through: through, by: op.author, db)
+        case .groupRekeyed(let epoch, let sealed):
+            guard let group = try Meta.get(.groupID, in: db).flatMap({ UUID(bytes: $0) }),
+                GroupMembership.isOrganizer(op.author, of: group)
+            else { return false }
+            for (recipient, secret) in sealed {
+                try db.cachedStatement(sql: "INSERT OR IGNORE INTO rekeys (epoch, recipient, sealed) VALUES (?, ?, ?)").execute(
+                    arguments: [Int64(epoch), Data(recipient.bytes), Data(secret)])
+            }
         case .playerAliasAdded, .roundReceipt:
             break  // Read from the log itself (`ViewReader.aliases()`, `ViewReader.receipts()`), like score ops.
         }
+        return false
     }
 
     /// Empties the view tables and derives them again from the seed and the ops that count: the
-    /// whole log of a live author, and a frozen author's ops below its fork point.
+    /// whole log of a live author, and a frozen author's ops below its fork point. Removals come
+    /// first, so that a removed device's later ops are skipped whatever the author order.
     static func rebuild(_ db: Database, _ registers: RegisterRule) throws {
         for table in Schema.viewTables { try db.execute(sql: "DELETE FROM \(table)") }
         try seed(db, registers)
+        let removals = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT a.key, o.tail FROM ops o JOIN authors a ON a.id = o.author
+                WHERE substr(o.tail, 13, 1) = x'11' AND (a.frozenAt = 0 OR o.sequence < a.frozenAt)
+                """)
+        for row in removals {
+            guard let remover = AuthorID(bytes: Array(row[0] as Data)),
+                let payload = try? OpPayload(decoding: Array(row[1] as Data).dropFirst(SignedOp.clockBytes)),
+                case .memberRemoved(let device, let through) = payload
+            else { continue }
+            _ = try recordRemoval(of: device, through: through, by: remover, db)
+        }
         let rows = try Row.fetchCursor(
             db,
             sql: """
-                SELECT ops.author, authors.key, ops.sequence, ops.hash, ops.tail
-                FROM ops JOIN authors ON authors.id = ops.author
-                WHERE authors.frozenAt = 0 OR ops.sequence < authors.frozenAt
-                ORDER BY ops.author, ops.sequence
+                SELECT o.author, a.key, o.sequence, o.hash, o.tail
+                FROM ops o JOIN authors a ON a.id = o.author
+                WHERE \(Schema.counts)
+                ORDER BY o.author, o.sequence
                 """)
         var previous: (row: Int64, hash: [UInt8]) = (-1, SignedOp.noPreviousHash)
         while let row = try rows.next() {
@@ -108,8 +138,35 @@ enum Materializer {
                 author: AuthorID(bytes: Array(key))!, sequence: UInt64(row[2] as Int64),
                 previousHash: previous.hash, tail: Array(row[4] as Data), signature: nil)
             previous.hash = op.hash
-            try apply(op, authorRow: authorRow, registers, db)
+            _ = try apply(op, authorRow: authorRow, registers, db)
         }
+    }
+
+    /// Records that the group's organizer removed `device` through its op `through` (the lowest
+    /// such cut stays); a removal signed by anyone else, or of the organizer itself, changes
+    /// nothing. Returns whether ops of `device` that had counted in views (other than scores,
+    /// which views read through `Schema.counts`) stop counting: the views must then be rebuilt.
+    static func recordRemoval(of device: AuthorID, through: UInt64, by remover: AuthorID, _ db: Database) throws -> Bool {
+        guard let group = try Meta.get(.groupID, in: db).flatMap({ UUID(bytes: $0) }),
+            GroupMembership.isOrganizer(remover, of: group), device != remover
+        else { return false }
+        let key = Data(device.bytes)
+        let previous = try Int64.fetchOne(db, sql: "SELECT through FROM removals WHERE device = ?", arguments: [key])
+        guard previous.map({ Int64(through) < $0 }) ?? true else { return false }
+        try db.execute(
+            sql: """
+                INSERT INTO removals (device, through, remover) VALUES (?, ?, ?)
+                ON CONFLICT(device) DO UPDATE SET through = excluded.through, remover = excluded.remover
+                """,
+            arguments: [key, Int64(through), Data(remover.bytes)])
+        return
+            try Bool.fetchOne(
+                db,
+                sql: """
+                    SELECT EXISTS (SELECT 1 FROM ops o JOIN authors a ON a.id = o.author
+                    WHERE a.key = ? AND o.sequence > ? AND o.sequence <= ? AND (a.frozenAt = 0 OR o.sequence < a.frozenAt)
+                    AND NOT \(Schema.anyScore))
+                    """, arguments: [key, Int64(through), previous ?? Int64.max]) ?? false
     }
 
     /// One register write: it stays unless the register holds a write `registers` prefers.

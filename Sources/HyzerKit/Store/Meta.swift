@@ -14,8 +14,9 @@ enum Meta: String {
     /// Set when ingest met ops of this replica's own key that it did not write: another copy
     /// of the store writes too, so this one refuses to write (docs/store.md).
     case writtenElsewhere
-    /// The group this replica syncs with: its id (16 bytes) and secret (32 bytes).
-    case groupID, groupSecret
+    /// The group this replica syncs with: its id (16 bytes) and the secret (32 bytes) of the
+    /// invite token it joined with, whose epoch (4 bytes) is stored when it is not 0.
+    case groupID, groupSecret, groupEpoch
 
     static func get(_ key: Meta, in db: Database) throws -> [UInt8]? {
         try Data.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [key.rawValue]).map { Array($0) }

@@ -1,36 +1,98 @@
 import Foundation
 import GRDB
+import HyzerCrypto
 import HyzerDomain
 
 /// The group a replica syncs with: only holders of its secret can read its bundles or
-/// complete a handshake with its members.
+/// complete a handshake with its members. Each rekey starts a new epoch with a new secret
+/// (docs/security.md, "Re-keying"); a replica keeps every epoch's secret it holds, to read
+/// files sealed under an older one.
 public struct GroupMembership: Hashable, Sendable {
     public static let secretBytes = 32
 
     public let id: UUID
-    /// 32 bytes; never printed except inside an invite token.
-    public let secret: [UInt8]
+    /// The secret of each epoch this replica holds; never printed except inside an invite token.
+    public let secrets: [UInt32: [UInt8]]
+    /// The newest epoch this replica holds: what it seals files and handshakes with.
+    public let epoch: UInt32
+    /// The devices the newest epoch's secret was sealed to; empty for epoch 0.
+    public let recipients: Set<AuthorID>
+    /// Devices the organizer removed.
+    public let removed: Set<AuthorID>
 
-    public init(id: UUID, secret: [UInt8]) {
-        precondition(secret.count == Self.secretBytes, "a group secret has 32 bytes")
+    /// The group of an invite token: one epoch's secret.
+    public init(id: UUID, secret: [UInt8], epoch: UInt32 = 0) {
+        self.init(id: id, secrets: [epoch: secret], recipients: [], removed: [])
+    }
+
+    init(id: UUID, secrets: [UInt32: [UInt8]], recipients: Set<AuthorID>, removed: Set<AuthorID>) {
+        precondition(!secrets.isEmpty && secrets.values.allSatisfy { $0.count == Self.secretBytes }, "a group secret has 32 bytes")
         self.id = id
-        self.secret = secret
+        self.secrets = secrets
+        self.epoch = secrets.keys.max()!
+        self.recipients = recipients
+        self.removed = removed
+    }
+
+    /// The newest epoch's secret.
+    public var secret: [UInt8] { secrets[epoch]! }
+
+    /// Whether `peer`, proving it holds the secret of `epoch`, may sync: a removed device never;
+    /// a device with an older secret only when the newest was sealed to it (it will learn the
+    /// newest from the sync itself). Someone who kept an old secret and made a fresh identity
+    /// is not among the recipients.
+    public func admits(_ peer: AuthorID, epoch: UInt32) -> Bool {
+        guard !removed.contains(peer) else { return false }
+        return epoch == self.epoch || (epoch < self.epoch && recipients.contains(peer))
+    }
+
+    /// The id of the group `organizer` creates: the first 16 bytes of
+    /// BLAKE2b-256("hyzer-group/v1" ‖ organizer key). Every member can tell the organizer from
+    /// the id alone, and nobody else can find a key that makes the same id.
+    public static func groupID(organizer: AuthorID) -> UUID {
+        UUID(hashPrefix: Blake2b.hash256(Array("hyzer-group/v1".utf8) + organizer.bytes))
+    }
+
+    /// Whether `author` created the group `group` (and so may remove its members). A group
+    /// created before organizers existed has a random id and no organizer.
+    public static func isOrganizer(_ author: AuthorID, of group: UUID) -> Bool {
+        groupID(organizer: author) == group
     }
 }
 
 extension Replica {
-    /// The group this replica belongs to, if any.
+    /// The group this replica belongs to, if any, with every epoch's secret it can open.
     public func group() throws -> GroupMembership? {
-        try read { db in
-            guard let id = try Meta.get(.groupID, in: db).flatMap({ UUID(bytes: $0) }),
-                let secret = try Meta.get(.groupSecret, in: db), secret.count == GroupMembership.secretBytes
-            else { return nil }
-            return GroupMembership(id: id, secret: secret)
+        try read { db in try membership(db) }
+    }
+
+    func membership(_ db: Database) throws -> GroupMembership? {
+        guard let id = try Meta.get(.groupID, in: db).flatMap({ UUID(bytes: $0) }),
+            let secret = try Meta.get(.groupSecret, in: db), secret.count == GroupMembership.secretBytes
+        else { return nil }
+        var secrets = [try Self.tokenEpoch(db): secret]
+        for row in try Row.fetchAll(db, sql: "SELECT epoch, sealed FROM rekeys WHERE recipient = ?", arguments: [Data(author.bytes)]) {
+            guard let epoch = UInt32(exactly: row[0] as Int64), let opened = SealedBox.open(Array(row[1] as Data), with: keys),
+                opened.count == GroupMembership.secretBytes
+            else { continue }
+            secrets[epoch] = opened
         }
+        let newest = secrets.keys.max()!
+        let recipients = try Data.fetchAll(db, sql: "SELECT recipient FROM rekeys WHERE epoch = ?", arguments: [Int64(newest)])
+            .compactMap { AuthorID(bytes: Array($0)) }
+        let removed = try Data.fetchAll(db, sql: "SELECT device FROM removals").compactMap { AuthorID(bytes: Array($0)) }
+        return GroupMembership(id: id, secrets: secrets, recipients: Set(recipients), removed: Set(removed))
+    }
+
+    private static func tokenEpoch(_ db: Database) throws -> UInt32 {
+        guard let bytes = try Meta.get(.groupEpoch, in: db), bytes.count == 4 else { return 0 }
+        return bytes.reduce(0) { $0 << 8 | UInt32($1) }
     }
 
     /// Makes this replica a member of `group`. A replica belongs to one group: joining a
-    /// second one is refused; joining the same one again changes nothing.
+    /// second one is refused; joining the same one again with a newer epoch's token (a member
+    /// the organizer's rekey missed) takes that token's secret instead, and otherwise changes
+    /// nothing.
     public func join(_ group: GroupMembership) throws {
         try write { db in
             if let current = try Meta.get(.groupID, in: db).flatMap({ UUID(bytes: $0) }) {
@@ -39,10 +101,15 @@ extension Replica {
                         "this replica already belongs to group \(current.lowercased); use a new store (`hyzer-peer init --store DIR`) for another group"
                     )
                 }
-                return
+                guard group.epoch > (try Self.tokenEpoch(db)) else { return }
             }
             try Meta.set(.groupID, group.id.bytes, in: db)
             try Meta.set(.groupSecret, group.secret, in: db)
+            if group.epoch > 0 { try Meta.set(.groupEpoch, withUnsafeBytes(of: group.epoch.bigEndian) { Array($0) }, in: db) }
+            // The organizer's removals and rekeys held before the group was known count from now on.
+            if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM ops WHERE substr(tail, 13, 1) IN (x'11', x'12'))") == true {
+                try Materializer.rebuild(db, policies.registers)
+            }
         }
     }
 
@@ -88,6 +155,95 @@ extension Replica {
                     try db.execute(sql: "DELETE FROM syncRecords WHERE scope = ? AND key = ?", arguments: [scope, key])
                 }
             }
+        }
+    }
+}
+
+extension Replica {
+    /// Removes `device` from the group and rekeys it, in one transaction: an op of the organizer
+    /// (only the organizer may) that makes every replica ignore the device's ops above the last
+    /// one this replica holds, then a rekey to `newSecret` that leaves the device out. Removing
+    /// a device already removed changes nothing.
+    @discardableResult
+    public func removeMember(_ device: String, newSecret: [UInt8]) throws -> (device: AuthorID, through: UInt64, epoch: UInt32) {
+        try write { db in
+            let group = try requireOrganizer(db)
+            let target = try Self.resolveDevice(device, ViewReader(db: db))
+            guard target != author else {
+                throw ReplicaError.invalidValue("the organizer cannot remove itself; to end the group, stop syncing and create a new one")
+            }
+            if let through = try Self.removedThrough(target, db) { return (target, through, group.epoch) }
+            let through = try AuthorRow.find(target, in: db)?.headSequence ?? 0
+            try append(.memberRemoved(device: target, through: through), in: db)
+            return (target, through, try appendRekey(newSecret, db).epoch)
+        }
+    }
+
+    /// Replaces the group secret with `newSecret`, sealed to every device this replica knows
+    /// that was not removed (this one included): the organizer only. Returns the new epoch and
+    /// how many devices it was sealed to.
+    @discardableResult
+    public func rekeyGroup(newSecret: [UInt8]) throws -> (epoch: UInt32, recipients: Int) {
+        try write { db in
+            _ = try requireOrganizer(db)
+            return try appendRekey(newSecret, db)
+        }
+    }
+
+    private func requireOrganizer(_ db: Database) throws -> GroupMembership {
+        guard let group = try membership(db) else {
+            throw ReplicaError.invalidValue("this replica belongs to no group, so it has no members to remove or rekey")
+        }
+        guard GroupMembership.isOrganizer(author, of: group.id) else { throw ReplicaError.notGroupOrganizer }
+        return group
+    }
+
+    private func appendRekey(_ newSecret: [UInt8], _ db: Database) throws -> (epoch: UInt32, recipients: Int) {
+        precondition(newSecret.count == GroupMembership.secretBytes, "a group secret has 32 bytes")
+        let group = try requireOrganizer(db)
+        guard group.epoch < UInt32.max else {
+            throw ReplicaError.invalidValue("the group was rekeyed as often as it can be; create a new one")
+        }
+        var members = Set(
+            try Data.fetchAll(db, sql: "SELECT key FROM authors WHERE headSequence > 0").compactMap { AuthorID(bytes: Array($0)) })
+        members.subtract(group.removed)
+        members.insert(author)
+        guard members.count <= OpPayload.Limits.rekeyRecipientsMax else {
+            throw ReplicaError.invalidValue(
+                "the group has more than \(OpPayload.Limits.rekeyRecipientsMax) devices, more than a rekey seals to; create a new group")
+        }
+        var sealed: [AuthorID: [UInt8]] = [:]
+        for member in members { sealed[member] = SealedBox.seal(newSecret, toSigningKey: member.bytes) }
+        let epoch = group.epoch + 1
+        try append(.groupRekeyed(epoch: epoch, sealed: sealed), in: db)
+        return (epoch, sealed.count)
+    }
+
+    /// The sequence number of this replica's own rekey op that started `epoch`, if it wrote one.
+    public func rekeySequence(epoch: UInt32) throws -> UInt64? {
+        try read { db in
+            guard let row = try AuthorRow.find(author, in: db) else { return nil }
+            let rows = try Row.fetchAll(
+                db, sql: "SELECT sequence, tail FROM ops WHERE author = ? AND substr(tail, 13, 1) = x'12' ORDER BY sequence",
+                arguments: [row.id])
+            for op in rows {
+                guard let payload = try? OpPayload(decoding: Array(op[1] as Data).dropFirst(SignedOp.clockBytes)),
+                    case .groupRekeyed(epoch, _) = payload
+                else { continue }
+                return UInt64(op[0] as Int64)
+            }
+            return nil
+        }
+    }
+
+    /// The devices the organizer removed, with the last op of each that counts.
+    public func removedMembers() throws -> [AuthorID: UInt64] {
+        try read { db in
+            var removed: [AuthorID: UInt64] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT device, through FROM removals") {
+                if let device = AuthorID(bytes: Array(row[0] as Data)) { removed[device] = UInt64(row[1] as Int64) }
+            }
+            return removed
         }
     }
 }

@@ -44,6 +44,10 @@ public enum ReplicaError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Another copy of this store (restored from a backup, or copied) wrote ops with this
     /// device's key, or this key's log forked: writing on would fork it (again).
     case writtenElsewhere(author: String, forkedAt: UInt64?)
+    /// The group's organizer removed this device: nothing it writes counts any more.
+    case removedFromGroup(through: UInt64)
+    /// A command only the group's organizer may run.
+    case notGroupOrganizer
 
     public var description: String {
         switch self {
@@ -87,6 +91,10 @@ public enum ReplicaError: Error, Equatable, Sendable, CustomStringConvertible {
             "another copy of this store (restored from a backup, or copied) writes with this device's key \(author)"
                 + (forkedAt.map { " and its log forked at op \($0)" } ?? "")
                 + "; this copy no longer writes. Continue under a new device key linked to the same owner with `hyzer-peer device continue`"
+        case .removedFromGroup(let through):
+            "this device was removed from its group by the organizer (its ops up to \(through) still count); it can no longer write. Ask a member for a new invite and join with a new store (`hyzer-peer init --store DIR`)"
+        case .notGroupOrganizer:
+            "only the group's organizer (the device that ran `hyzer-peer group create`) may remove a member or rekey the group; run it there (a group created before groups had organizers has none: create a new one)"
         }
     }
 

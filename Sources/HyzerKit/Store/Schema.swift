@@ -8,7 +8,9 @@ import GRDB
 /// transaction, and rebuilt from the log by `verify`. `historyCache` and `historyCacheHeads`
 /// keep completed rounds' history entries and full cards between runs (`HistoryCache`).
 enum Schema {
-    static let viewTables = ["registers", "players", "courses", "rounds", "roundFinishes", "deviceLinks", "deviceSuccessions"]
+    static let viewTables = [
+        "registers", "players", "courses", "rounds", "roundFinishes", "deviceLinks", "deviceSuccessions", "removals", "rekeys",
+    ]
 
     /// The condition that selects score ops of the round bound to `?` through `opsByScoredRound`.
     static let scoreOfRound = "substr(o.tail, 13, 1) = x'0a' AND substr(o.tail, 14, 16) = ?"
@@ -206,10 +208,36 @@ enum Schema {
                     DELETE FROM historyCacheHeads;
                     """)
         }
+        migrator.registerMigration("v6-removals-rekeys") { db in
+            // Devices the group's organizer removed (op kind 17): a view, like deviceLinks. No op
+            // of `device` above `through` counts (docs/security.md, "Removing a member"). Like
+            // the organizer's rekeys (kind 18), a view derived from the log.
+            try db.execute(
+                sql: """
+                    CREATE TABLE removals (
+                        device BLOB PRIMARY KEY NOT NULL,
+                        through INTEGER NOT NULL,
+                        remover BLOB NOT NULL
+                    ) WITHOUT ROWID;
+
+                    -- The organizer's rekeys (op kind 18): each epoch's secret sealed to each
+                    -- recipient's key. Only the recipient opens its row (Replica.group()).
+                    CREATE TABLE rekeys (
+                        epoch INTEGER NOT NULL,
+                        recipient BLOB NOT NULL,
+                        sealed BLOB NOT NULL,
+                        PRIMARY KEY (epoch, recipient)
+                    ) WITHOUT ROWID;
+                    """)
+        }
         return migrator
     }
 
     /// The condition (on `ops o` joined with `authors a`) that an op counts in views: its author
-    /// is live, or the op lies below the author's fork point.
-    static let counts = "(a.frozenAt = 0 OR o.sequence < a.frozenAt)"
+    /// is live, or the op lies below the author's fork point; and the organizer has not removed
+    /// the author below it.
+    static let counts = """
+        ((a.frozenAt = 0 OR o.sequence < a.frozenAt) \
+        AND NOT EXISTS (SELECT 1 FROM removals r WHERE r.device = a.key AND o.sequence > r.through))
+        """
 }

@@ -195,8 +195,9 @@ enum HistoryCache {
             case .playerRenamed(let player, _): names.insert(player)
             case .deviceLinked(_, let player): owners.insert(player)
             case .deviceSucceeded: everything = true  // the successor owns what its predecessor owned: rare, so start over
+            case .memberRemoved: everything = true  // a removed device's later ops stop counting: rare, so start over
             case .deviceRegistered, .courseCreated, .courseRenamed, .holeParSet, .courseDeleted, .scoreRecorded, .playerAliasAdded,
-                .roundReceipt, .courseHolesSet:
+                .roundReceipt, .courseHolesSet, .groupRekeyed:
                 break
             }
         }

@@ -20,6 +20,11 @@ public enum BundleError: Error, Equatable, Sendable, CustomStringConvertible {
     case contentHashMismatch
     /// Larger than any bundle may be.
     case tooLarge(bytes: Int)
+    /// Sealed under a group key (epoch) this replica does not hold.
+    case unknownEpoch(UInt32, newest: UInt32)
+    /// Its sender was removed from the group, or sealed it under an older key that the newest
+    /// was not sealed to (someone who kept an old secret).
+    case senderNotAdmitted(sender: AuthorID, removed: Bool)
 
     public var description: String {
         switch self {
@@ -32,6 +37,14 @@ public enum BundleError: Error, Equatable, Sendable, CustomStringConvertible {
         case .misplaced(let sender, let directory): "it was sent by \(sender.short) but lies in \(directory)'s directory"
         case .contentHashMismatch: "its contents do not match its name: it is partial or damaged"
         case .tooLarge(let bytes): "it is \(bytes) bytes, more than the \(Bundle.bytesMax)-byte limit"
+        case .unknownEpoch(let epoch, let newest):
+            epoch > newest
+                ? "it is sealed under group key \(epoch), newer than this replica holds (\(newest)); it is read once the organizer's rekey arrives"
+                : "it is sealed under group key \(epoch), older than the key this replica joined with (\(newest)); its ops reach it in newer files"
+        case .senderNotAdmitted(let sender, let removed):
+            removed
+                ? "it was written by device \(sender.short), which was removed from the group; it is not read"
+                : "it was written by device \(sender.short) under an old group key that the newest was not sealed to; it is not read"
         }
     }
 }

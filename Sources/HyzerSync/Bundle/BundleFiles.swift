@@ -23,7 +23,21 @@ public enum BundleFiles {
     /// whole throws `BundleError` and changes nothing; refused segments are in the report.
     public static func `import`(_ bytes: [UInt8], into replica: Replica) throws -> IngestReport {
         let group = try replica.requireGroup()
-        let bundle = try Bundle(decoding: try SealedFile.open(bytes, group: group), expectedGroup: group.id)
+        let bundle = try Bundle.openAdmitted(bytes, group: group)
         return try replica.ingest(bundle.segments)
+    }
+}
+
+extension Bundle {
+    /// Opens a sealed file and decodes its bundle, refusing one whose sender the group does not
+    /// admit under the key it was sealed with: a removed device, or someone who kept an old
+    /// secret and signs with a fresh key (docs/security.md, "Re-keying").
+    static func openAdmitted(_ file: [UInt8], group: GroupMembership) throws -> Bundle {
+        let (plain, epoch) = try SealedFile.open(file, group: group)
+        let bundle = try Bundle(decoding: plain, expectedGroup: group.id)
+        guard group.admits(bundle.sender, epoch: epoch) else {
+            throw BundleError.senderNotAdmitted(sender: bundle.sender, removed: group.removed.contains(bundle.sender))
+        }
+        return bundle
     }
 }

@@ -21,7 +21,7 @@ public struct FolderSync {
     private var scope: String { "folder:" + folder.identity }
 
     public func run() throws -> FolderSyncReport {
-        let group = try replica.requireGroup()
+        var group = try replica.requireGroup()
         var report = FolderSyncReport()
         var records = try replica.syncRecords(scope)
         var updates: [String: [UInt8]?] = [:]
@@ -29,8 +29,16 @@ public struct FolderSync {
         let myDirectory = FolderLayout.memberDirectory(group, replica.author)
         try folder.makeDirectory(myDirectory)
 
-        // 1. Read what the other members wrote.
-        let memberVectors = try readMembers(group, &records, &updates, &report)
+        // 1. Read what the other members wrote. Files sealed under a newer key than this replica
+        // holds wait; when what was read brings the organizer's rekey, they are read at once.
+        var waiting: [FolderSyncReport.Rejection] = []
+        var memberVectors = try readMembers(group, &records, &updates, &report, &waiting)
+        if !waiting.isEmpty, let newer = try replica.group(), newer.epoch > group.epoch {
+            group = newer
+            waiting = []
+            memberVectors = try readMembers(group, &records, &updates, &report, &waiting)
+        }
+        report.rejected += waiting
 
         // 2. Write what some member lacks and no bundle of ours already holds.
         let mine = try folder.list(myDirectory)
@@ -72,6 +80,8 @@ public struct FolderSync {
             report.bytesWritten += sealed.count
         }
 
+        try writeRekey(group, vector: vector, &records, &report)
+
         // 3. Publish this replica's vector; 4. retire and remove what is no longer needed.
         try publishVector(vector, group, now: now, present: present, records, &updates, &report)
         try retire(memberVectors: memberVectors, group, now: now, present: present, records, &updates, &report)
@@ -88,13 +98,15 @@ public struct FolderSync {
     /// nothing; a member restored from an older backup gets what it lost), or the remembered
     /// one when its directory holds none (deleted, or not synced here yet).
     private func readMembers(
-        _ group: GroupMembership, _ records: inout [String: [UInt8]], _ updates: inout [String: [UInt8]?], _ report: inout FolderSyncReport
+        _ group: GroupMembership, _ records: inout [String: [UInt8]], _ updates: inout [String: [UInt8]?], _ report: inout FolderSyncReport,
+        _ waiting: inout [FolderSyncReport.Rejection]
     ) throws -> [AuthorID: VersionVector] {
         var memberVectors: [AuthorID: VersionVector] = [:]
         var currentVectors: [AuthorID: VersionVector] = [:]
         for (key, value) in records where key.hasPrefix("member:") {
             var reader = ByteReader(value)
             guard let member = AuthorID(hex: String(key.dropFirst(7))), let vector = try? Bundle.readVector(&reader) else { continue }
+            guard !group.removed.contains(member) else { continue }
             memberVectors[member] = vector
         }
         let groupDirectory = FolderLayout.groupDirectory(group)
@@ -113,6 +125,21 @@ public struct FolderSync {
             }
             guard member != replica.author else { continue }
             let directory = groupDirectory + "/" + entry.name
+            if group.removed.contains(member) {
+                // A removed device is no member: its files are never read, each reported once.
+                let files = (try? folder.list(directory)) ?? []
+                for file in files where file.kind == .file && FolderLayout.isBundleName(file.name) {
+                    let path = directory + "/" + file.name
+                    listedFiles.insert(path)
+                    let fingerprint = Self.fingerprint(file)
+                    guard !(records["file:" + path]?.starts(with: fingerprint) ?? false) else { continue }
+                    report.rejected.append(.init(file: path, reason: Self.removedMemberFile(member)))
+                    records["file:" + path] = fingerprint + [2, Bundle.formatVersion]
+                    updates["file:" + path] = fingerprint + [2, Bundle.formatVersion]
+                }
+                listedFiles.formUnion(files.map { directory + "/" + $0.name })
+                continue
+            }
             let entries: [FolderEntry]
             do {
                 entries = try folder.list(directory)
@@ -124,7 +151,8 @@ public struct FolderSync {
             listedFiles.formUnion(entries.map { directory + "/" + $0.name })
             var proven: VersionVector?
             for file in entries where file.kind == .file && FolderLayout.isVectorName(file.name) {
-                guard let vector = readVector(directory + "/" + file.name, file, member: member, group, &records, &updates, &report)
+                guard
+                    let vector = readVector(directory + "/" + file.name, file, member: member, group, &records, &updates, &report, &waiting)
                 else { continue }
                 proven = proven ?? VersionVector()
                 proven?.formMaximum(vector)
@@ -152,7 +180,7 @@ public struct FolderSync {
                 } else if FolderLayout.isVectorName(file.name), !file.isDirectory {
                     continue
                 } else if FolderLayout.isBundleName(file.name), !file.isDirectory {
-                    try importBundle(path, file, member: member, group, &records, &updates, &report)
+                    try importBundle(path, file, member: member, group, &records, &updates, &report, &waiting)
                 } else {
                     report.ignored.append(path)
                 }
@@ -202,7 +230,7 @@ public struct FolderSync {
     ) throws {
         let myDirectory = FolderLayout.memberDirectory(group, replica.author)
         if !memberVectors.isEmpty {
-            for (key, value) in records.sorted(by: { $0.key < $1.key }) where key.hasPrefix("mine:") {
+            for (key, value) in records.sorted(by: { $0.key < $1.key }) where key.hasPrefix("mine:") || key.hasPrefix("keys:") {
                 guard let ranges = BundleRanges(encoded: value),
                     memberVectors.values.allSatisfy({ member in ranges.ranges.allSatisfy { member[$0.author] >= $0.last } })
                 else { continue }
@@ -230,6 +258,35 @@ public struct FolderSync {
         var writer = ByteWriter()
         writer.write(milliseconds)
         return writer.bytes
+    }
+
+    /// Why a file in a removed device's directory is not read.
+    static func removedMemberFile(_ member: AuthorID) -> String {
+        "it lies in the directory of device \(member.short), which was removed from the group; it is not read"
+    }
+
+    /// The organizer, after a rekey: writes once its own log up to the rekey op, sealed under the
+    /// previous epoch, so that members still holding only that one learn the new key from the
+    /// folder. It holds nothing written after the rekey. It is retired like our other bundles,
+    /// once every member's vector holds the rekey op.
+    private func writeRekey(
+        _ group: GroupMembership, vector: VersionVector, _ records: inout [String: [UInt8]], _ report: inout FolderSyncReport
+    ) throws {
+        guard GroupMembership.isOrganizer(replica.author, of: group.id), group.epoch > 0, records["rekey:\(group.epoch)"] == nil,
+            group.secrets[group.epoch - 1] != nil, let sequence = try replica.rekeySequence(epoch: group.epoch)
+        else { return }
+        let segments = try replica.ownLog(through: sequence)
+        let bundle = Bundle(
+            groupID: group.id, sender: replica.author, senderVector: VersionVector([replica.author: sequence]), segments: segments)
+        let sealed = SealedFile.seal(bundle.encoded(signedBy: replica.signature(of:)), group: group, epoch: group.epoch - 1)
+        let name = FolderLayout.bundleName(contentHash: Blake2b.hash256(sealed))
+        let ranges = BundleRanges(segments).encoded()
+        try replica.updateSyncRecords(scope, ["keys:" + name: ranges, "rekey:\(group.epoch)": [1]])
+        try folder.writeAtomically(FolderLayout.memberDirectory(group, replica.author) + "/" + name, sealed)
+        records["keys:" + name] = ranges
+        records["rekey:\(group.epoch)"] = [1]
+        report.bundlesWritten += 1
+        report.bytesWritten += sealed.count
     }
 
     /// A refusal's reason: a folder error's own words (the report names the file already).
@@ -273,7 +330,8 @@ public struct FolderSync {
     /// a check. Remembered by path, size and modification time.
     private func readVector(
         _ path: String, _ file: FolderEntry, member: AuthorID, _ group: GroupMembership,
-        _ records: inout [String: [UInt8]], _ updates: inout [String: [UInt8]?], _ report: inout FolderSyncReport
+        _ records: inout [String: [UInt8]], _ updates: inout [String: [UInt8]?], _ report: inout FolderSyncReport,
+        _ waiting: inout [FolderSyncReport.Rejection]
     ) -> VersionVector? {
         let key = "vector:" + path
         let fingerprint = Self.fingerprint(file)
@@ -284,7 +342,7 @@ public struct FolderSync {
         do {
             let bytes = try folder.read(path, maximumBytes: FolderLayout.maximumVectorBytes)
             report.bytesRead += bytes.count
-            let bundle = try Bundle(decoding: try SealedFile.open(bytes, group: group), expectedGroup: group.id)
+            let bundle = try Bundle.openAdmitted(bytes, group: group)
             guard bundle.sender == member else { throw BundleError.misplaced(sender: bundle.sender, directory: member.short) }
             var writer = ByteWriter()
             writer.write(raw: fingerprint)
@@ -292,6 +350,9 @@ public struct FolderSync {
             records[key] = writer.bytes
             updates[key] = writer.bytes
             return bundle.senderVector
+        } catch BundleError.unknownEpoch(let epoch, let newest) where epoch > newest {
+            waiting.append(.init(file: path, reason: Self.reason(BundleError.unknownEpoch(epoch, newest: newest))))
+            return nil
         } catch {
             report.rejected.append(.init(file: path, reason: Self.reason(error)))
             return nil
@@ -300,7 +361,8 @@ public struct FolderSync {
 
     private func importBundle(
         _ path: String, _ file: FolderEntry, member: AuthorID, _ group: GroupMembership,
-        _ records: inout [String: [UInt8]], _ updates: inout [String: [UInt8]?], _ report: inout FolderSyncReport
+        _ records: inout [String: [UInt8]], _ updates: inout [String: [UInt8]?], _ report: inout FolderSyncReport,
+        _ waiting: inout [FolderSyncReport.Rejection]
     ) throws {
         let key = "file:" + path
         let fingerprint = Self.fingerprint(file)
@@ -316,7 +378,7 @@ public struct FolderSync {
             guard FolderLayout.bundleName(contentHash: Blake2b.hash256(bytes)) == (path as NSString).lastPathComponent else {
                 throw BundleError.contentHashMismatch
             }
-            let bundle = try Bundle(decoding: try SealedFile.open(bytes, group: group), expectedGroup: group.id)
+            let bundle = try Bundle.openAdmitted(bytes, group: group)
             guard bundle.sender == member else { throw BundleError.misplaced(sender: bundle.sender, directory: member.short) }
             let ingest = try replica.ingest(bundle.segments)
             report.bundlesRead += 1
@@ -325,13 +387,20 @@ public struct FolderSync {
             report.opsAlreadyHeld += ingest.opsAlreadyHeld
             for error in ingest.rejected { report.rejected.append(.init(file: path, reason: error.description)) }
             updates[key] = fingerprint + [1]
+            records[key] = fingerprint + [1]
         } catch let error as ReplicaError {
             throw error  // the store itself failed: stop, nothing is recorded as read
         } catch let error as BundleError {
+            if case .unknownEpoch(let epoch, let newest) = error, epoch > newest {
+                // Sealed under a key the organizer's rekey brings: read again once it has arrived.
+                waiting.append(.init(file: path, reason: Self.reason(error)))
+                return
+            }
             report.rejected.append(.init(file: path, reason: Self.reason(error)))
             // A file whose content is wrong is read again only when it changes; one of a newer
             // format is read again by a build that reads more formats.
             updates[key] = fingerprint + [2, Bundle.formatVersion]
+            records[key] = fingerprint + [2, Bundle.formatVersion]
         } catch {
             // The file could not be read (an I/O error, a placeholder not yet downloaded):
             // try again next time.

@@ -90,14 +90,17 @@ extension PeerConnection {
                 case .prepareDelta(let above):
                     let group = connection.group
                     let bytesMax = engine.configuration.bundleBytesMax
+                    let peer = engine.peer
                     do {
                         let delta = try await connection.store { replica in
-                            try replica.deltaBundles(above: above, group: group, bytesMax: bytesMax)
+                            // A peer removed while connected is sent nothing more (docs/security.md).
+                            if let peer, try replica.removedMembers()[peer] != nil { throw SyncFailure.peerRemoved(peer) }
+                            return try replica.deltaBundles(above: above, group: group, bytesMax: bytesMax)
                         }
                         outcome.opsSent += delta.ops
                         pending = engine.deltaPrepared(delta.bundles, upTo: delta.vector, now: now())[...] + pending
                     } catch {
-                        outcome.failure = .storeFailed("\(error)")
+                        outcome.failure = error as? SyncFailure ?? .storeFailed("\(error)")
                         return false
                     }
                 case .ingest(let bundle):

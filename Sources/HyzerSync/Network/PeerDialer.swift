@@ -51,8 +51,10 @@ public enum PeerDialer {
         let unreachable = RepeatedNotice()
         while !Task.isCancelled {
             do {
+                // Each dial uses the newest group key the store holds.
                 let outcome = try await connectAndRun(
-                    address, replica: replica, group: group, mode: .live, logger: logger, signals: signals, budget: budget,
+                    address, replica: replica, group: (try? replica.group()) ?? group, mode: .live, logger: logger, signals: signals,
+                    budget: budget,
                     configuration: configuration)
                 observer(outcome)
                 if outcome.peer != nil { delayMilliseconds = 100 }

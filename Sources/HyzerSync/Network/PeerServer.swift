@@ -50,6 +50,7 @@ public struct PeerServer: Sendable {
         logger.info("listening", metadata: ["address": "\(address.host):\(port)"])
         onListening(port)
         let limits = ConnectionLimits(total: connectionsMax, unauthenticatedPerSource: unauthenticatedPerSourceMax)
+        let groups = GroupSource(replica: replica, group: group)
         try await withThrowingDiscardingTaskGroup { tasks in
             tasks.addTask { await signals.watch(monitor) }
             tasks.addTask { await signals.tick() }
@@ -73,7 +74,8 @@ public struct PeerServer: Sendable {
                         continue
                     }
                     var peer = PeerConnection(
-                        replica: replica, group: group, role: .listener, mode: .live, logger: logger, signals: signals, budget: budget)
+                        replica: replica, group: groups.current(), role: .listener, mode: .live, logger: logger, signals: signals,
+                        budget: budget)
                     peer.configuration = configuration
                     peer.writeTimeout = writeTimeout
                     peer.onAuthenticated = { await limits.authenticated(source) }

@@ -63,7 +63,11 @@ public struct Handshake {
     private let role: Role
     private let author: AuthorID
     private let sign: ([UInt8]) -> [UInt8]
-    private let groupKey: [UInt8]
+    private let group: GroupMembership
+    /// The key of the epoch this handshake runs under: the newest for a dialer; for a listener,
+    /// the one the dialer's hello proves (it tries each epoch it holds, newest first).
+    private var groupKey: [UInt8]
+    private var epoch: UInt32
     private let ephemeral: KeyExchange
     private var state: State
 
@@ -73,9 +77,15 @@ public struct Handshake {
         self.role = role
         self.author = author
         self.sign = sign
-        self.groupKey = KeyDerivation.subkey(of: group.secret, context: "hyzrhand", id: 1)
+        self.group = group
+        self.epoch = group.epoch
+        self.groupKey = Self.handshakeKey(group.secret)
         self.ephemeral = ephemeral
         self.state = role == .dialer ? .idle : .awaitingDialerHello
+    }
+
+    private static func handshakeKey(_ secret: [UInt8]) -> [UInt8] {
+        KeyDerivation.subkey(of: secret, context: "hyzrhand", id: 1)
     }
 
     /// The dialer's first message; `nil` for the listener, which speaks second.
@@ -91,7 +101,20 @@ public struct Handshake {
         state = .failed  // until this step succeeds
         switch current {
         case .awaitingDialerHello:
-            let dialerEphemeral = try Self.checkHello(message, label: "hyzer-hs/v1/d", bound: [], key: groupKey)
+            // A member the organizer's newest rekey has not reached yet still proves an older epoch.
+            var proven: (epoch: UInt32, key: [UInt8], ephemeral: [UInt8])?
+            for (epoch, secret) in group.secrets.sorted(by: { $0.key > $1.key }) {
+                let key = Self.handshakeKey(secret)
+                do {
+                    proven = (epoch, key, try Self.checkHello(message, label: "hyzer-hs/v1/d", bound: [], key: key))
+                    break
+                } catch .notAGroupMember {
+                    continue
+                }
+            }
+            guard let proven else { throw .notAGroupMember }
+            (epoch, groupKey) = (proven.epoch, proven.key)
+            let dialerEphemeral = proven.ephemeral
             let hello =
                 ephemeral.publicKey
                 + MessageAuthentication.tag(Array("hyzer-hs/v1/l".utf8) + dialerEphemeral + ephemeral.publicKey, key: groupKey)
@@ -111,6 +134,7 @@ public struct Handshake {
             return .send(SecretBox.seal(proof, key: keys.dialerBox, nonce: Self.zeroNonce))
         case .awaitingDialerIdentity(let transcript, let keys):
             let dialer = try Self.openIdentity(message, key: keys.dialerBox, label: "hyzer-hs/v1/dialer", transcript: transcript, bound: [])
+            guard group.admits(dialer, epoch: epoch) else { throw .notAdmitted(peer: dialer, removed: group.removed.contains(dialer)) }
             let proof = author.bytes + sign(Array("hyzer-hs/v1/listener".utf8) + Blake2b.hash256(transcript) + dialer.bytes)
             state = .established
             return .established(
@@ -119,6 +143,9 @@ public struct Handshake {
         case .awaitingListenerIdentity(let transcript, let keys):
             let listener = try Self.openIdentity(
                 message, key: keys.listenerBox, label: "hyzer-hs/v1/listener", transcript: transcript, bound: author.bytes)
+            guard group.admits(listener, epoch: epoch) else {
+                throw .notAdmitted(peer: listener, removed: group.removed.contains(listener))
+            }
             state = .established
             return .established(SessionKeys(peer: listener, sendKey: keys.dialerStream, receiveKey: keys.listenerStream), send: nil)
         case .idle, .established, .failed:

@@ -15,6 +15,9 @@ public enum HandshakeError: Error, Equatable, Sendable, CustomStringConvertible 
     case badIdentitySignature
     /// A message arrived when none was expected.
     case unexpectedMessage
+    /// The peer proved its identity, but the group does not admit it: the organizer removed
+    /// it, or it holds only an old group key that the newest was not sealed to.
+    case notAdmitted(peer: AuthorID, removed: Bool)
 
     public var description: String {
         switch self {
@@ -23,6 +26,10 @@ public enum HandshakeError: Error, Equatable, Sendable, CustomStringConvertible 
         case .invalidEphemeralKey: "malformed handshake message (ephemeral key)"
         case .badIdentitySignature: "the peer's identity signature does not verify"
         case .unexpectedMessage: "a handshake message arrived out of turn"
+        case .notAdmitted(let peer, let removed):
+            removed
+                ? "the peer, device \(peer.short), was removed from the group"
+                : "the peer, device \(peer.short), holds only an old group key that the newest was not sealed to"
         }
     }
 }

@@ -44,6 +44,8 @@ public enum SyncFailure: Error, Equatable, Sendable, CustomStringConvertible, En
     case stalled
     /// The store failed (its error, for the log).
     case storeFailed(String)
+    /// The organizer removed the peer while it was connected.
+    case peerRemoved(AuthorID)
 
     /// What the protocol refused.
     public enum ProtocolViolation: Equatable, Sendable {
@@ -74,6 +76,7 @@ public enum SyncFailure: Error, Equatable, Sendable, CustomStringConvertible, En
             "the peer closed the connection during the handshake: it may be in another group (a different group secret) or may not be hyzer-peer"
         case .stalled: "the peer stopped reading"
         case .storeFailed(let error): "the store failed: \(error)"
+        case .peerRemoved(let peer): "the peer, device \(peer.short), was removed from the group"
         }
     }
 
@@ -100,6 +103,7 @@ public enum SyncFailure: Error, Equatable, Sendable, CustomStringConvertible, En
         case .closedDuringHandshake: "closedDuringHandshake"
         case .stalled: "stalled"
         case .storeFailed: "storeFailed"
+        case .peerRemoved: "peerRemoved"
         }
     }
 

@@ -35,7 +35,7 @@ struct Tour {
         for name in ["Sam", "Priya"] { try jake.addPlayer(name: name) }
 
         step("Maya's phone and a laptop join Jake's group with an invite token")
-        let group = GroupInvite.newGroup()
+        let group = GroupInvite.newGroup(organizer: jake.author)
         try jake.join(group)
         let token = GroupInvite.token(for: group)
         print("token \(token.prefix(24))…")

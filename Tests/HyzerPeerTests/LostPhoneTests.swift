@@ -1,0 +1,111 @@
+import Foundation
+import HyzerTestSupport
+import Testing
+
+/// The lost phone, end to end through the binary (docs/security.md, "Removing a member" and
+/// "Re-keying"): three devices share a folder and a `serve`; the organizer removes the lost
+/// phone and rekeys; the others keep syncing through the folder and over TCP; the phone's new
+/// ops and new connections are refused, and it reads nothing written after the rekey.
+@Suite struct LostPhoneTests {
+    let directory = TemporaryDirectory("lost-phone")
+    var folder: String { directory.path("shared").path }
+
+    func device(_ name: String, owner: String) throws -> BinaryRunner {
+        let cli = BinaryRunner(store: directory.path(name))
+        try cli.ok("init", "--name", name, "--device", "phone", "--owner", owner, quiet: false)
+        return cli
+    }
+
+    func players(_ cli: BinaryRunner) throws -> [String] {
+        let list = try JSONSerialization.jsonObject(with: Data(try cli.ok("player", "list", "--json").utf8)) as? [[String: Any]] ?? []
+        return list.compactMap { $0["name"] as? String }.sorted()
+    }
+
+    func replicaID(_ cli: BinaryRunner) throws -> String {
+        let whoami = try JSONSerialization.jsonObject(with: Data(try cli.ok("whoami", "--json").utf8)) as? [String: Any]
+        return try #require(whoami?["replica"] as? String)
+    }
+
+    @Test func aLostPhoneIsRemovedAndTheOthersSyncOnWithoutIt() throws {
+        let laptop = try device("laptop", owner: "Olga")
+        let phone = try device("lost-phone", owner: "Pat")
+        let friend = try device("friend", owner: "Fay")
+        try laptop.ok("group", "create")
+        let token = Array(try laptop.ok("group", "invite").utf8)
+        for cli in [phone, friend] { #expect(try cli.run(["group", "join", "--token-file", "-"], input: token).status == 0) }
+        for _ in 0..<2 { for cli in [laptop, phone, friend] { try cli.ok("sync", "--folder", folder, quiet: false) } }
+        let phoneID = try replicaID(phone)
+
+        let server = try laptop.start(["serve", "--listen", "127.0.0.1:0", "--log-level", "notice"])
+        defer {
+            kill(server.processIdentifier, SIGINT)
+            server.waitUntilExit()
+        }
+        let served = OutputCollector(server.standardOutput as! Pipe)
+        let log = OutputCollector(server.standardError as! Pipe)
+        #expect(served.wait { $0.contains("listening on") }, "serve did not start: \(served.output)")
+        let address = "127.0.0.1:" + (served.output.split(separator: ":").last?.split(separator: "\n").first ?? "")
+        try phone.ok("sync", "--peer", address)
+
+        // Only the organizer may remove; it removes the lost phone and the key moves to epoch 1.
+        let refused = try friend.run(["group", "remove", "lost-phone"])
+        #expect(refused.status == 1)
+        #expect(
+            refused.stderr
+                == "error: only the group's organizer (the device that ran `hyzer-peer group create`) may remove a member or rekey the group; run it there (a group created before groups had organizers has none: create a new one)\n"
+        )
+        #expect(
+            try laptop.ok("group", "remove", "lost-phone")
+                == "removed device \(phoneID) (its ops up to 2 still count); the group key is now epoch 1")
+        try laptop.ok("player", "add", "Vic")
+
+        // The phone, not knowing, writes on and dials: its new connection is refused.
+        try phone.ok("player", "add", "Mallory")
+        let dial = try phone.run(["sync", "--peer", address])
+        #expect(dial.status == 1)
+        #expect(
+            dial.stderr
+                == "error: sync with \(address) failed: the peer closed the connection before the exchange completed; nothing partial was kept\n",
+            "\(dial)")
+        #expect(
+            // In the handshake, or (within the second `serve` may keep the group it read last) at once after it.
+            log.wait { $0.contains("the peer, device \(phoneID.prefix(12)), was removed from the group") },
+            "serve's log: \(log.output) / \(served.output)")
+
+        // Through the folder: the friend learns the new key from the organizer's rekey bundle and
+        // reads on; the phone learns that it was removed, and reads nothing after the rekey.
+        try phone.ok("sync", "--folder", folder, quiet: false)  // writes Mallory under the old key
+        let organizerSync = try laptop.run(["sync", "--folder", folder])
+        #expect(organizerSync.status == 0)
+        #expect(organizerSync.stderr.hasPrefix("warning: hyzer/"), "\(organizerSync)")
+        #expect(
+            organizerSync.stderr.hasSuffix(
+                ".hzb: it lies in the directory of device \(phoneID.prefix(12)), which was removed from the group; it is not read\n"),
+            "\(organizerSync)")
+        #expect(try players(laptop) == ["Fay", "Olga", "Pat", "Vic"])
+        try friend.ok("sync", "--folder", folder, quiet: false)
+        #expect(try players(friend) == ["Fay", "Olga", "Pat", "Vic"])
+        try phone.ok("sync", "--folder", folder, quiet: false)
+        #expect(try players(phone) == ["Fay", "Olga", "Pat"], "nothing after the rekey, and its own late op counts nowhere, not even here")
+        let write = try phone.run(["player", "add", "Eve"])
+        #expect(write.status == 1)
+        #expect(
+            write.stderr
+                == "error: this device was removed from its group by the organizer (its ops up to 2 still count); it can no longer write. Ask a member for a new invite and join with a new store (`hyzer-peer init --store DIR`)\n"
+        )
+
+        // The others keep syncing over TCP under the new key, and through the folder.
+        try friend.ok("player", "add", "Zed")
+        #expect(try friend.ok("sync", "--peer", address).hasPrefix("synced with "))
+        #expect(try players(laptop) == ["Fay", "Olga", "Pat", "Vic", "Zed"])
+        try laptop.ok("player", "add", "Yul")
+        try laptop.ok("sync", "--folder", folder, quiet: false)
+        try friend.ok("sync", "--folder", folder, quiet: false)
+        #expect(try players(friend) == ["Fay", "Olga", "Pat", "Vic", "Yul", "Zed"])
+        #expect(try laptop.digest() == friend.digest())
+        let again = try phone.run(["sync", "--peer", address])
+        #expect(again.status == 1, "\(again)")
+        try phone.ok("sync", "--folder", folder, quiet: false)
+        #expect(try players(phone) == ["Fay", "Olga", "Pat"])
+    }
+}

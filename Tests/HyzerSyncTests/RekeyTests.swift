@@ -1,0 +1,114 @@
+import Foundation
+import HyzerCrypto
+import HyzerDomain
+import HyzerKit
+@testable import HyzerSync
+import Testing
+
+/// docs/security.md, "Re-keying": after the organizer removes a device and rekeys, the remaining
+/// members hold the new secret, and neither the removed device nor anyone who kept the old
+/// secret gets through a handshake or a sealed file.
+@Suite struct RekeyTests {
+    let organizer: Peer
+    let phone: Peer
+    let friend: Peer
+    let group: GroupMembership
+    static let newSecret = [UInt8](repeating: 0x51, count: 32)
+
+    init() throws {
+        let organizerKeys = seededKeys(91)
+        group = GroupMembership(
+            id: GroupMembership.groupID(organizer: AuthorID(bytes: organizerKeys.publicKey)!), secret: [UInt8](repeating: 0x50, count: 32))
+        organizer = try Peer("organizer", keySeed: 91, group: group)
+        phone = try Peer("phone", keySeed: 92, start: baseTime + 1_000, group: group)
+        friend = try Peer("friend", keySeed: 93, start: baseTime + 2_000, group: group)
+        for peer in [phone, friend] { try organizer.replica.ingest(peer.replica.delta(above: VersionVector())) }
+    }
+
+    func handshake(_ role: Handshake.Role, _ peer: Peer, group: GroupMembership) -> Handshake {
+        let replica = peer.replica
+        return Handshake(role: role, author: peer.author, sign: { replica.signature(of: $0) }, group: group)
+    }
+
+    /// Runs a handshake to its end; returns the listener's failure, if any.
+    func connect(_ dialerPeer: Peer, _ dialerGroup: GroupMembership, to listenerPeer: Peer) throws -> HandshakeError? {
+        var dialer = handshake(.dialer, dialerPeer, group: dialerGroup)
+        let listenerGroup = try #require(try listenerPeer.replica.group())
+        var listener = handshake(.listener, listenerPeer, group: listenerGroup)
+        do {
+            guard case .send(let two) = try listener.receive(dialer.start()!), case .send(let three) = try dialer.receive(two),
+                case .established(_, let four?) = try listener.receive(three), case .established = try dialer.receive(four)
+            else { return .unexpectedMessage }
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test func theRemainingMembersOpenTheNewSecretAndTheRemovedDeviceDoesNot() throws {
+        let removal = try organizer.replica.removeMember(phone.author.hex, newSecret: Self.newSecret)
+        #expect(removal.epoch == 1)
+        let log = try organizer.replica.delta(above: VersionVector())
+        for peer in [phone, friend] { try peer.replica.ingest(log) }
+        let (organizerGroup, friendGroup, phoneGroup) = (
+            try organizer.replica.group()!, try friend.replica.group()!, try phone.replica.group()!
+        )
+        #expect(organizerGroup.epoch == 1 && organizerGroup.secret == Self.newSecret)
+        #expect(friendGroup.epoch == 1 && friendGroup.secret == Self.newSecret && friendGroup.secrets[0] == group.secret)
+        #expect(phoneGroup.epoch == 0, "the new secret was not sealed to the removed phone")
+        #expect(friendGroup.recipients == [organizer.author, friend.author])
+        #expect(friendGroup.removed == [phone.author])
+
+        // An invite token now carries the new epoch.
+        let token = GroupInvite.token(for: organizerGroup)
+        #expect(token.hasPrefix("hyzer2-"))
+        let joined = try GroupInvite.membership(fromToken: token)
+        #expect(joined.id == group.id && joined.epoch == 1 && joined.secret == Self.newSecret)
+
+        // Folder files: sealed under epoch 1, the phone cannot open them.
+        let sealed = SealedFile.seal([1, 2, 3], group: organizerGroup)
+        #expect(sealed[4] == 2)
+        #expect(try SealedFile.open(sealed, group: friendGroup).bundle == [1, 2, 3])
+        #expect(throws: BundleError.unknownEpoch(1, newest: 0)) { _ = try SealedFile.open(sealed, group: phoneGroup) }
+        // What the phone still seals under epoch 0 opens, but its sender is refused.
+        let fromPhone = try phone.sealedBundle([], group: phoneGroup)
+        #expect(throws: BundleError.senderNotAdmitted(sender: phone.author, removed: true)) {
+            _ = try Bundle.openAdmitted(fromPhone, group: friendGroup)
+        }
+    }
+
+    @Test func handshakesAdmitMembersOnOldKeysButNotTheRemovedDeviceOrAStranger() throws {
+        try organizer.replica.removeMember(phone.author.hex, newSecret: Self.newSecret)
+        // The friend has not heard of the rekey yet: it still proves epoch 0, and the new
+        // secret was sealed to it, so the organizer lets it in (it learns epoch 1 in the sync).
+        #expect(try connect(friend, try friend.replica.group()!, to: organizer) == nil)
+        #expect(try connect(phone, try phone.replica.group()!, to: organizer) == .notAdmitted(peer: phone.author, removed: true))
+        // Someone who kept the epoch-0 secret and signs with a fresh key.
+        let stranger = try Peer("stranger", keySeed: 94, group: group)
+        #expect(try connect(stranger, group, to: organizer) == .notAdmitted(peer: stranger.author, removed: false))
+        // Once the friend holds epoch 1 it dials with it.
+        try friend.replica.ingest(organizer.replica.delta(above: VersionVector()))
+        #expect(try connect(friend, try friend.replica.group()!, to: organizer) == nil)
+        // The organizer dialing the removed phone refuses it too.
+        #expect(try connect(organizer, try organizer.replica.group()!, to: phone) != nil)
+    }
+
+    @Test func folderMembersLearnTheNewKeyFromTheOrganizersRekeyBundle() throws {
+        let shared = SharedDirectory()
+        for peer in [organizer, phone, friend, organizer, phone, friend] { try peer.sync(shared) }
+        try organizer.replica.removeMember(phone.author.hex, newSecret: Self.newSecret)
+        try organizer.replica.addPlayer(name: "After")
+        try organizer.sync(shared)
+        let report = try friend.sync(shared)
+        #expect(report.rejected == [], "\(report.rejected)")
+        #expect(try friend.replica.group()!.epoch == 1)
+        #expect(try friend.replica.players().map(\.displayName).contains("After"))
+        // The phone reads only the rekey bundle (sealed under epoch 0), which ends before "After".
+        let phoneReport = try phone.sync(shared)
+        #expect(try !phone.replica.players().map(\.displayName).contains("After"))
+        #expect(phoneReport.rejected.allSatisfy { $0.reason.contains("newer than this replica holds") }, "\(phoneReport.rejected)")
+        #expect(throws: ReplicaError.removedFromGroup(through: try phone.replica.versionVector()[phone.author])) {
+            try phone.replica.addPlayer(name: "Mallory")
+        }
+    }
+}
