@@ -90,6 +90,10 @@ extension OpPayload {
                 writer.write(author)
                 writer.writeVarint(sequence)
             }
+        case .roundImported(let roundID, let startDate, let endDate):
+            writer.write(roundID)
+            writer.write(startDate)
+            writer.write(endDate)
         }
         return writer.bytes
     }
@@ -179,6 +183,8 @@ extension OpPayload {
                 covered[author] = sequence
             }
             self = .roundFinishedCovering(roundID: roundID, force: force, covered: covered)
+        case .roundImported:
+            self = .roundImported(roundID: try reader.readUUID(), startDate: try reader.readName(), endDate: try reader.readName())
         }
         try reader.expectEnd()
     }

@@ -36,6 +36,10 @@ public enum OpPayload: Hashable, Sendable {
     /// the round: only score events that this holds count (resolutions aside), whatever their
     /// stamps say.
     case roundFinishedCovering(roundID: UUID, force: Bool, covered: [AuthorID: UInt64])
+    /// The round was imported from a UDisc scorecard export: the dates its rows carry, as
+    /// written there (`endDate` empty when the export has only one date), so an export writes
+    /// them again. Counts only from the device that started the round.
+    case roundImported(roundID: UUID, startDate: String, endDate: String)
 
     /// The one-byte tag of each kind in the canonical encoding. Never renumber a kind.
     public enum Kind: UInt8, CaseIterable, Sendable {
@@ -55,6 +59,7 @@ public enum OpPayload: Hashable, Sendable {
         case courseHolesSet = 14
         case deviceSucceeded = 15
         case roundFinishedCovering = 16
+        case roundImported = 17
     }
 
     public var kind: Kind {
@@ -75,6 +80,7 @@ public enum OpPayload: Hashable, Sendable {
         case .courseHolesSet: .courseHolesSet
         case .deviceSucceeded: .deviceSucceeded
         case .roundFinishedCovering: .roundFinishedCovering
+        case .roundImported: .roundImported
         }
     }
 }

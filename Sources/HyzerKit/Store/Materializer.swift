@@ -80,8 +80,8 @@ enum Materializer {
                     arguments: [Data(playerID.bytes), Data(device.bytes), Data(op.author.bytes), Int64(op.sequence)])
         case .courseHolesSet(let courseID, let holes):
             try setRegister(Data(courseID.bytes), "holeCount", Data([UInt8(clamping: holes)]), stamp: stamp, db)
-        case .playerAliasAdded, .roundReceipt:
-            break  // Read from the log itself (`ViewReader.aliases()`, `ViewReader.receipts()`), like score ops.
+        case .playerAliasAdded, .roundReceipt, .roundImported:
+            break  // Read from the log itself (`ViewReader.aliases()`, `.receipts()`, `.importedDates()`), like score ops.
         }
     }
 

@@ -194,7 +194,7 @@ enum HistoryCache {
             case .deviceLinked(_, let player): owners.insert(player)
             case .deviceSucceeded: everything = true  // the successor owns what its predecessor owned: rare, so start over
             case .deviceRegistered, .courseCreated, .courseRenamed, .holeParSet, .courseDeleted, .scoreRecorded, .playerAliasAdded,
-                .roundReceipt, .courseHolesSet:
+                .roundReceipt, .courseHolesSet, .roundImported:
                 break
             }
         }
