@@ -59,7 +59,7 @@ public enum OpPayload: Hashable, Sendable {
         case courseHolesSet = 14
         case deviceSucceeded = 15
         case roundFinishedCovering = 16
-        case roundImported = 17
+        case roundImported = 19
     }
 
     public var kind: Kind {
