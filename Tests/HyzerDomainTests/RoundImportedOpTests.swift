@@ -2,9 +2,9 @@ import Foundation
 import HyzerDomain
 import Testing
 
-/// docs/formats.md: kind 17 (an imported UDisc round's dates) has one encoding, and its dates are
+/// docs/formats.md: kind 19 (an imported UDisc round's dates) has one encoding, and its dates are
 /// bounded like names.
-@Suite("Op kind 17")
+@Suite("Op kind 19")
 struct RoundImportedOpTests {
     static let round = UUID(uuidString: "39b3aca1-401e-8a52-bb3f-cb0e9231751d")!
 
