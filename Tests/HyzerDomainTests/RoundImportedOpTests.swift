@@ -10,7 +10,7 @@ struct RoundImportedOpTests {
 
     @Test func oneEncoding() throws {
         let payload = OpPayload.roundImported(roundID: Self.round, startDate: "2024-06-16 1322", endDate: "")
-        #expect(Hex.encode(payload.encoded()) == "1139b3aca1401e8a52bb3fcb0e9231751d0f323032342d30362d3136203133323200")
+        #expect(Hex.encode(payload.encoded()) == "1339b3aca1401e8a52bb3fcb0e9231751d0f323032342d30362d3136203133323200")
         #expect(try OpPayload(decoding: payload.encoded()) == payload)
     }
 
