@@ -95,18 +95,23 @@ public struct ByteReader {
         try readRaw(try readCount(maximum: maximum))
     }
 
+    /// Validated in place: no copy of the bytes on the way (decoding caches reads many).
     public mutating func readString(maximumBytes: Int) throws(DecodingError) -> String {
-        let raw = try readLengthPrefixed(maximum: maximumBytes)
-        guard let text = String(validating: raw, as: UTF8.self) else { throw .invalidUTF8 }
+        let count = try readCount(maximum: maximumBytes)
+        try need(count)
+        defer { offset += count }
+        guard let text = String(validating: bytes[offset..<offset + count], as: UTF8.self) else { throw .invalidUTF8 }
         return text
     }
 
     public mutating func readUUID() throws(DecodingError) -> UUID {
-        let raw = try readRaw(16)
+        try need(16)
+        let (raw, at) = (bytes, offset)
+        offset += 16
         return UUID(
             uuid: (
-                raw[0], raw[1], raw[2], raw[3], raw[4], raw[5], raw[6], raw[7],
-                raw[8], raw[9], raw[10], raw[11], raw[12], raw[13], raw[14], raw[15]
+                raw[at], raw[at + 1], raw[at + 2], raw[at + 3], raw[at + 4], raw[at + 5], raw[at + 6], raw[at + 7],
+                raw[at + 8], raw[at + 9], raw[at + 10], raw[at + 11], raw[at + 12], raw[at + 13], raw[at + 14], raw[at + 15]
             ))
     }
 

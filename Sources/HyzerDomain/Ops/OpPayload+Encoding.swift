@@ -104,6 +104,10 @@ extension OpPayload {
                 writer.write(recipient)
                 writer.write(raw: secret)
             }
+        case .roundImported(let roundID, let startDate, let endDate):
+            writer.write(roundID)
+            writer.write(startDate)
+            writer.write(endDate)
         }
         return writer.bytes
     }
@@ -212,6 +216,8 @@ extension OpPayload {
                 sealed[recipient] = try reader.readRaw(Limits.sealedSecretBytes)
             }
             self = .groupRekeyed(epoch: UInt32(epoch), sealed: sealed)
+        case .roundImported:
+            self = .roundImported(roundID: try reader.readUUID(), startDate: try reader.readName(), endDate: try reader.readName())
         }
         try reader.expectEnd()
     }

@@ -42,6 +42,10 @@ public enum OpPayload: Hashable, Sendable {
     /// The group's organizer replaces the group secret: `sealed` holds the new secret of
     /// `epoch`, sealed to each remaining member's key (docs/security.md, "Re-keying").
     case groupRekeyed(epoch: UInt32, sealed: [AuthorID: [UInt8]])
+    /// The round was imported from a UDisc scorecard export: the dates its rows carry, as
+    /// written there (`endDate` empty when the export has only one date), so an export writes
+    /// them again. Counts only from the device that started the round.
+    case roundImported(roundID: UUID, startDate: String, endDate: String)
 
     /// The one-byte tag of each kind in the canonical encoding. Never renumber a kind.
     public enum Kind: UInt8, CaseIterable, Sendable {
@@ -63,6 +67,7 @@ public enum OpPayload: Hashable, Sendable {
         case roundFinishedCovering = 16
         case memberRemoved = 17
         case groupRekeyed = 18
+        case roundImported = 19
     }
 
     public var kind: Kind {
@@ -85,6 +90,7 @@ public enum OpPayload: Hashable, Sendable {
         case .roundFinishedCovering: .roundFinishedCovering
         case .memberRemoved: .memberRemoved
         case .groupRekeyed: .groupRekeyed
+        case .roundImported: .roundImported
         }
     }
 }

@@ -82,6 +82,7 @@ extension Replica {
                         RoundStart(
                             courseID: courseID, courseName: round.courseName, organizer: .player(owner),
                             participants: participants.map { .player($0) }, pars: round.pars)), in: db)
+                try append(.roundImported(roundID: start.entityID, startDate: round.date, endDate: round.endDate), in: db)
                 for (card, player) in zip(round.players, participants) {
                     for (index, strokes) in card.strokes.enumerated() {
                         guard let strokes else { continue }
@@ -103,9 +104,11 @@ extension Replica {
     }
 
     /// Every completed round as UDisc CSV (the newer header), oldest first; a round's course
-    /// name `Course · Layout` splits into the two columns again.
+    /// name `Course · Layout` splits into the two columns again. An imported round carries the
+    /// dates it was imported with; the others, their start and finish ops' clocks.
     public func exportUDisc() throws -> String {
         let rounds = try completedRounds().sorted { PlayedCard.chronologically($0.round, $1.round) }
+        let imported = try read { db in try ViewReader(db: db).importedDates() }
         let holes = rounds.map { $0.round.holeCount }.max() ?? 18
         var lines = [
             (["PlayerName", "CourseName", "LayoutName", "StartDate", "EndDate", "Total", "+/-", "RoundRating"]
@@ -115,7 +118,10 @@ extension Replica {
             let round = evaluation.round
             let parts = round.courseName.components(separatedBy: " · ")
             let (course, layout) = parts.count > 1 ? (parts[0], parts.dropFirst().joined(separator: " · ")) : (round.courseName, "")
-            let dates = [Self.udiscDate(round.startedAt), Self.udiscDate(evaluation.finish!.createdAt)]
+            // Only the device that started the round says where it came from.
+            let dates =
+                imported[round.id]?[round.startedBy].map { [$0.start, $0.end] }
+                ?? [Self.udiscDate(round.startedAt), Self.udiscDate(evaluation.finish!.createdAt)]
             func line(_ name: String, _ total: Int, _ relative: String, _ cells: [String]) -> String {
                 ([name, course, layout] + dates + ["\(total)", relative, ""] + cells + Array(repeating: "", count: holes - cells.count))
                     .map(Self.csvField).joined(separator: ",")

@@ -14,7 +14,10 @@ public struct UDiscScorecard: Sendable {
     public struct Round: Sendable {
         public let course: String
         public let layout: String
+        /// StartDate (or an older export's Date), as written; it also groups the rows.
         public let date: String
+        /// EndDate as written; empty in an older export.
+        public let endDate: String
         public let pars: [Int]
         public let players: [Card]
 
@@ -48,11 +51,12 @@ public struct UDiscScorecard: Sendable {
                 "it is not a UDisc scorecard export: the header needs PlayerName, CourseName, LayoutName, a date, Total and +/- columns")
         }
         let newer = plusMinus == 6
-        let layout = Layout(date: 3, total: plusMinus - 1, plusMinus: plusMinus, firstHole: plusMinus + (newer ? 2 : 1))
+        let layout = Layout(
+            date: 3, endDate: newer ? 4 : nil, total: plusMinus - 1, plusMinus: plusMinus, firstHole: plusMinus + (newer ? 2 : 1))
         let holeColumns = header.count - layout.firstHole
         guard holeColumns >= 1 else { throw ReplicaError.invalidValue("it is not a UDisc scorecard export: it has no hole columns") }
 
-        var rounds: [(key: Key, pars: [Int], players: [Card])] = []
+        var rounds: [(key: Key, endDate: String, pars: [Int], players: [Card])] = []
         for (index, cells) in csv.rows.enumerated() {
             let row = index + 2
             guard cells.contains(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty }) else { continue }
@@ -80,7 +84,11 @@ public struct UDiscScorecard: Sendable {
                 guard total == given.reduce(0, +) else {
                     throw Self.error(row, "says Total \(total.map(String.init) ?? "(empty)") but its pars add up to \(given.reduce(0, +))")
                 }
-                rounds.append((key, given, []))
+                let endDate = layout.endDate.map(cell) ?? ""
+                guard key.date.utf8.count <= OpPayload.Limits.nameBytesMax, endDate.utf8.count <= OpPayload.Limits.nameBytesMax else {
+                    throw Self.error(row, "has a date longer than \(OpPayload.Limits.nameBytesMax) bytes")
+                }
+                rounds.append((key, endDate, given, []))
                 continue
             }
             guard let current = rounds.last, current.key == key else {
@@ -122,7 +130,8 @@ public struct UDiscScorecard: Sendable {
             rounds[rounds.count - 1].players.append(Card(name: name, strokes: strokes, row: row))
         }
         self.rounds = rounds.map {
-            Round(course: $0.key.course, layout: $0.key.layout, date: $0.key.date, pars: $0.pars, players: $0.players)
+            Round(
+                course: $0.key.course, layout: $0.key.layout, date: $0.key.date, endDate: $0.endDate, pars: $0.pars, players: $0.players)
         }
     }
 
@@ -134,6 +143,7 @@ public struct UDiscScorecard: Sendable {
 
     private struct Layout {
         let date: Int
+        let endDate: Int?
         let total: Int
         let plusMinus: Int
         let firstHole: Int

@@ -57,6 +57,17 @@ struct ViewReader {
         return receipts
     }
 
+    /// The dates of rounds imported from UDisc (`roundImported` ops), by round and author: the
+    /// first such op of each author.
+    func importedDates() throws -> [UUID: [AuthorID: ImportedDates]] {
+        var dates: [UUID: [AuthorID: ImportedDates]] = [:]
+        for op in try ops(of: .roundImported) {
+            guard case .roundImported(let round, let start, let end) = op.payload, dates[round]?[op.author] == nil else { continue }
+            dates[round, default: [:]][op.author] = ImportedDates(start: start, end: end)
+        }
+        return dates
+    }
+
     /// The decodable ops of one kind, found by the kind byte after the clock.
     private func ops(of kind: OpPayload.Kind) throws -> [StoredOp] {
         let statement = try db.cachedStatement(
@@ -203,4 +214,10 @@ enum NameOrder {
         if name != otherName { return name.utf8.lexicographicallyPrecedes(otherName.utf8) }
         return UUID.precedes(id, otherID)
     }
+}
+
+/// A UDisc round's StartDate and EndDate as its export wrote them (`roundImported`).
+struct ImportedDates: Hashable {
+    let start: String
+    let end: String
 }

@@ -41,9 +41,9 @@ public struct HeadToHead: Encodable, Hashable, Sendable {
 
     /// The meetings of `player` and `opponent` in `played` (any order).
     public init(player: Player, opponent: Player, played: [PlayedRound]) {
-        let cards = PlayedCard.all(played)
         let playerID = player.id.lowercased
         let opponentID = opponent.id.lowercased
+        let cards = PlayedCard.all(played, of: [playerID, opponentID])
         var opponentCards: [UUID: PlayedCard] = [:]
         for card in cards where card.playerID == opponentID { opponentCards[card.round.id] = card }
         var meetings: [Meeting] = []

@@ -14,16 +14,20 @@ public struct PlayedCard: Hashable, Sendable {
     /// When the round started, in milliseconds since the Unix epoch (its start op's clock).
     public var startedAt: UInt64 { round.startedAt.physicalMilliseconds }
 
-    /// Every full card of `rounds`, oldest round first: by the start's clock, then round id
-    /// bytes; within a round, in participant order. The order of `rounds` does not matter, and
-    /// a round listed twice counts once.
-    public static func all(_ rounds: [PlayedRound]) -> [PlayedCard] {
+    /// Every full card of `rounds` (only those of `players` when given), oldest round first: by
+    /// the start's clock, then round id bytes; within a round, in participant order. The order
+    /// of `rounds` does not matter, and a round listed twice counts once.
+    public static func all(_ rounds: [PlayedRound], of players: [ParticipantID]? = nil) -> [PlayedCard] {
         var seen: Set<UUID> = []
         let ordered = rounds.filter { seen.insert($0.id).inserted }
             .sorted { played(at: $0.startedAt, $0.id, before: $1.startedAt, $1.id) }
-        return ordered.flatMap { round in
-            round.cards.map { PlayedCard(round: round, playerID: $0.playerID, name: $0.name, strokes: $0.strokes) }
+        var cards: [PlayedCard] = []
+        for round in ordered {
+            for card in round.cards where players?.contains(card.playerID) ?? true {
+                cards.append(PlayedCard(round: round, playerID: card.playerID, name: card.name, strokes: card.strokes))
+            }
         }
+        return cards
     }
 
     /// Rounds in the order they were played: start clock, then id bytes.

@@ -48,9 +48,10 @@ public struct PlayerStats: Encodable, Hashable, Sendable {
 
     /// The stats of `player` from `played` (any order; only the player's full cards count).
     public init(player: Player, played: [PlayedRound]) {
-        let cards = PlayedCard.all(played).filter { $0.playerID == player.id.lowercased }
+        let id = player.id.lowercased
+        let cards = PlayedCard.all(played, of: [id])
         let trend = cards.map(RoundResult.init)
-        playerID = player.id.lowercased
+        playerID = id
         name = player.displayName
         roundsPlayed = trend.count
         averageRelativeToPar = StatsAverage.of(trend.reduce(0) { $0 + $1.relativeToPar }, over: trend.count)
