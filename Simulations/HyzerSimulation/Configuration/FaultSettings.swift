@@ -88,6 +88,10 @@ public struct ClockSettings: Hashable, Sendable, Codable {
     /// (a dead RTC battery, a hand-set date): every other replica must hold its later ops
     /// aside, never apply them, and still converge on everything else.
     public var yearAheadClock = false
+    /// Whether one device's clock runs one to six hours behind from the start until the heal
+    /// (a time zone set by hand, then put right): it holds everyone's ops aside, as stamped
+    /// hours ahead of it, until then, and writes ops stamped hours early.
+    public var hoursBehindClock = false
 
     /// The default scenario's values.
     public init() {}

@@ -39,6 +39,8 @@ public enum Knob: String, CaseIterable, Hashable, Sendable, Codable, CodingKeyRe
     case folderFaults
     /// Whether one phone's clock jumps a year ahead (1) or not (0).
     case yearAhead
+    /// Whether one device's clock runs hours behind (1) or not (0).
+    case hoursBehind
 
     /// The knob's value in `configuration`.
     public func value(in configuration: SimulationConfiguration) -> Double {
@@ -65,6 +67,7 @@ public enum Knob: String, CaseIterable, Hashable, Sendable, Codable, CodingKeyRe
         case .folderFaults:
             return folder.lateRate + folder.partialRate + folder.duplicateRate + folder.temporaryFileRate > 0 ? 1 : 0
         case .yearAhead: return configuration.clocks.yearAheadClock ? 1 : 0
+        case .hoursBehind: return configuration.clocks.hoursBehindClock ? 1 : 0
         }
     }
 
@@ -97,6 +100,7 @@ public enum Knob: String, CaseIterable, Hashable, Sendable, Codable, CodingKeyRe
                 configuration.folder.temporaryFileRate = 0
             }
         case .yearAhead: configuration.clocks.yearAheadClock = value > 0
+        case .hoursBehind: configuration.clocks.hoursBehindClock = value > 0
         }
     }
 
@@ -104,7 +108,7 @@ public enum Knob: String, CaseIterable, Hashable, Sendable, Codable, CodingKeyRe
     func smaller(than value: Double) -> [Double] {
         guard value > 0 else { return [] }
         switch self {
-        case .phonesUseFolder, .finishWhileOffline, .guests, .folderFaults, .yearAhead:
+        case .phonesUseFolder, .finishWhileOffline, .guests, .folderFaults, .yearAhead, .hoursBehind:
             return [0]
         case .maxOfflineMinutes, .maxPartitionMinutes:
             return value > 1 ? [max(1, (value / 4).rounded(.down)), max(1, (value / 2).rounded(.down))].filter { $0 < value } : []

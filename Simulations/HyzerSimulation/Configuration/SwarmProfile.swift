@@ -30,6 +30,7 @@ extension SimulationConfiguration {
         configuration.workload = drawWorkload(&random, quick: quick)
         // Drawn last, so that the draws before it stay those of earlier builds.
         configuration.clocks.yearAheadClock = random.chance(0.25)
+        configuration.clocks.hoursBehindClock = random.chance(0.25)
         return configuration
     }
 

@@ -46,6 +46,8 @@ public struct Coverage: Hashable, Sendable, Encodable {
         case yearAheadClocks
         /// Ops stamped a year ahead, held aside by every other replica at convergence.
         case yearAheadOpsHeld
+        /// Devices whose clock ran hours behind from the start.
+        case hoursBehindClocks
         case folderSyncs
         case filesWritten
         case filesHalfWrittenRead

@@ -37,6 +37,14 @@ extension Simulation {
             let at = start + 60_000 + random.integer(in: 0...configuration.workloadMilliseconds.minus(120_000))
             yearAheadStep = ClockModel.Step(at: at, deltaMilliseconds: Int64(Self.yearMilliseconds))
         }
+        // Any device but the two whose clocks must agree to the millisecond for the exact tie.
+        let tied = configuration.workload.exactTieCourseEdits ? 2 : 0
+        var hoursBehind: (device: Int, steps: [ClockModel.Step])?
+        if configuration.clocks.hoursBehindClock, configuration.deviceCount > tied {
+            let hours = Int64(random.integer(in: 1...6)) * 3_600_000
+            let steps = [ClockModel.Step(at: start, deltaMilliseconds: -hours), ClockModel.Step(at: healAt, deltaMilliseconds: hours)]
+            hoursBehind = (tied + random.below(configuration.deviceCount - tied), steps)
+        }
         if !folderUsers.isEmpty {
             folder = SimulatedFolderStore(clock: world, settings: configuration.folder, observers: folderUsers, random: random.fork(4))
         }
@@ -46,7 +54,11 @@ extension Simulation {
             let name = kind == .phone ? "phone-\(index)" : kind.rawValue
             let accurate = configuration.workload.exactTieCourseEdits && index < 2
             let clock = DeviceClock(
-                world: world, model: drawClock(accurate: accurate, extra: index == yearAheadPhone ? yearAheadStep : nil))
+                world: world,
+                model: drawClock(
+                    accurate: accurate,
+                    extra: (index == yearAheadPhone ? [yearAheadStep].compactMap { $0 } : [])
+                        + (index == hoursBehind?.device ? hoursBehind?.steps ?? [] : [])))
             let device = SimulatedDevice(
                 index: index, name: name, kind: kind, directory: directory.appendingPathComponent(name),
                 keys: SigningKeyPair(seed: random.bytes(SigningKeyPair.seedBytes)), clock: clock,
@@ -96,8 +108,8 @@ extension Simulation {
         }
     }
 
-    /// A device clock: skew, drift and steps drawn within the configuration's bounds, and `extra`.
-    private func drawClock(accurate: Bool, extra: ClockModel.Step?) -> ClockModel {
+    /// A device clock: skew, drift and steps drawn within the configuration's bounds, and `extra` steps.
+    private func drawClock(accurate: Bool, extra: [ClockModel.Step]) -> ClockModel {
         let settings = configuration.clocks
         let skew =
             accurate || settings.maxSkewSeconds == 0
@@ -111,7 +123,7 @@ extension Simulation {
             let size = Int64(random.integer(in: 1_000...max(1_000, settings.maxStepSeconds * 1_000)))
             steps.append(ClockModel.Step(at: at, deltaMilliseconds: random.chance(settings.backwardShare) ? -size : size))
         }
-        if let extra { steps.append(extra) }
+        steps += extra
         return ClockModel(origin: start, skewMilliseconds: skew, driftPartsPerMillion: drift, steps: steps)
     }
 
@@ -210,6 +222,13 @@ extension Simulation {
     static let checkpointInterval: UInt64 = 30 * 60_000
     /// How far the year-ahead phone's clock jumps.
     static let yearMilliseconds: UInt64 = 365 * 24 * 3_600_000
+
+    /// The coverage case a clock step counts as: a year ahead, hours behind, or an ordinary step.
+    static func coverageCase(ofStep delta: Int64) -> Coverage.Case {
+        if delta >= Int64(yearMilliseconds) { return .yearAheadClocks }
+        if delta <= -3_600_000 { return .hoursBehindClocks }
+        return delta < 0 ? .backwardClockSteps : .forwardClockSteps
+    }
 
     /// Records the ops `device` created since the last capture; a lost or rewritten
     /// acknowledged op is a safety failure.

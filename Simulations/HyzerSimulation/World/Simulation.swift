@@ -120,7 +120,7 @@ public final class Simulation {
         case .crash(let device, let kind): try crash(device, kind)
         case .restart(let device): try restart(device)
         case .clockStep(let device, let delta):
-            coverage.count(delta < 0 ? .backwardClockSteps : delta >= Self.yearMilliseconds ? .yearAheadClocks : .forwardClockSteps)
+            coverage.count(Self.coverageCase(ofStep: delta))
             record("clock \(devices[device].name) steps \(delta >= 0 ? "+" : "")\(delta)ms")
         case .note(let text, let item):
             coverage.count(item)

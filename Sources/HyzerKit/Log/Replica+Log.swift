@@ -51,11 +51,16 @@ extension Replica {
     /// an idle replica that only syncs still takes them in once their time comes.
     public func versionVector() throws -> VersionVector {
         let now = clock.nowMilliseconds()
-        if try read({ db in
-            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM heldSegments WHERE releaseAt <= ?)", arguments: [Int64(clamping: now)])
-        }) == true {
-            try write { db in try releaseHeldSegments(now: now, db) }
+        // One snapshot answers both questions in the usual case, when nothing held is due.
+        let (due, vector) = try read { db in
+            (
+                try Bool.fetchOne(
+                    db, sql: "SELECT EXISTS (SELECT 1 FROM heldSegments WHERE releaseAt <= ?)", arguments: [Int64(clamping: now)]) == true,
+                try Self.versionVector(db)
+            )
         }
+        guard due else { return vector }
+        try write { db in try releaseHeldSegments(now: now, db) }
         return try read { db in try Self.versionVector(db) }
     }
 
