@@ -123,6 +123,11 @@ extension Simulation {
             let size = Int64(random.integer(in: 1_000...max(1_000, settings.maxStepSeconds * 1_000)))
             steps.append(ClockModel.Step(at: at, deltaMilliseconds: random.chance(settings.backwardShare) ? -size : size))
         }
+        // The heal ends clock steps like every other fault (the device's time service puts it
+        // right): a receiver holds ops stamped ahead of its own clock until the clock gets there,
+        // so steps that pile up to an hour behind would hold ops past the convergence bound.
+        let stepped = steps.reduce(Int64(0)) { $0 + $1.deltaMilliseconds }
+        if stepped != 0 { steps.append(ClockModel.Step(at: healAt, deltaMilliseconds: -stepped)) }
         steps += extra
         return ClockModel(origin: start, skewMilliseconds: skew, driftPartsPerMillion: drift, steps: steps)
     }
