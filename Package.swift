@@ -81,7 +81,7 @@ let package = Package(
             name: "HyzerBench",
             dependencies: [
                 "HyzerKit", "HyzerSync", "HyzerWeb", "HyzerSimulation", .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Logging", package: "swift-log"), .product(name: "NIOCore", package: "swift-nio"),
             ],
             swiftSettings: strict
         ),

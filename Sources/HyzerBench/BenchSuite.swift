@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 
 /// `hyzer-peer bench`: every figure beside a baseline measured in the same run.
 public struct BenchSuite {
@@ -15,7 +16,14 @@ public struct BenchSuite {
 
     private func runs(_ group: String) -> Bool { only.isEmpty || only.contains(group) }
 
+    /// The phones of the tournament group are replicas of this process, each of which would
+    /// commit on its own device: NIO's pool for blocking work gets a thread per phone (up to 64)
+    /// instead of one per core, so they do not wait in line for each other's fsync. Set once,
+    /// before the pool is first used; the `serve` processes under test keep the default.
+    private static let blockingThreads: Void = { NIOSingletons.blockingPoolThreadCountSuggestion = 64 }()
+
     public func run(progress: (String) -> Void = { _ in }) async throws -> [Figure] {
+        Self.blockingThreads
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-bench-\(getpid())")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }

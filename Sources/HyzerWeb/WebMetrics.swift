@@ -46,29 +46,30 @@ public final class WebMetrics: Sendable {
     }
 
     /// What a live connection did (`PeerServer.progress`): peers connected, and how many ops
-    /// each connected peer lacks of what this replica holds (`hyzer_peer_lag_ops{peer}`).
+    /// each connected peer lacks of what this replica holds (`hyzer_peer_lag_ops{peer}`). Only
+    /// the reporting peer's lag is recomputed here — `observe` refreshes every peer's once per
+    /// store change — so a push to n peers costs n lags, not n² (docs/performance.md).
     public func record(_ progress: ConnectionProgress) {
         let local = seen.withLock { $0 }
-        let (count, lags) = peers.withLock {
-            (peers: inout (connections: [AuthorID: Int], holds: [AuthorID: VersionVector])) -> (Int, [(AuthorID, Int)]) in
+        let (count, lag) = peers.withLock {
+            (peers: inout (connections: [AuthorID: Int], holds: [AuthorID: VersionVector])) -> (Int, (AuthorID, Int)?) in
             switch progress {
             case .opened(let peer):
                 peers.connections[peer, default: 0] += 1
+                return (peers.connections.count, nil)
             case .peerHolds(let peer, let vector):
                 peers.holds[peer] = vector
+                return (peers.connections.count, (peer, local.map { Self.lag(of: vector, behind: $0) } ?? 0))
             case .closed(let peer):
                 peers.connections[peer, default: 1] -= 1
-                if peers.connections[peer] ?? 0 <= 0 {
-                    peers.connections[peer] = nil
-                    peers.holds[peer] = nil
-                    return (peers.connections.count, [(peer, 0)])
-                }
+                guard peers.connections[peer] ?? 0 <= 0 else { return (peers.connections.count, nil) }
+                peers.connections[peer] = nil
+                peers.holds[peer] = nil
+                return (peers.connections.count, (peer, 0))
             }
-            let lags = peers.holds.map { peer, holds in (peer, local.map { Self.lag(of: holds, behind: $0) } ?? 0) }
-            return (peers.connections.count, lags)
         }
         peersConnected.record(count)
-        for (peer, lag) in lags { lagGauge(peer).record(lag) }
+        if let (peer, lag) = lag { lagGauge(peer).record(lag) }
     }
 
     /// Ops `local` holds that `peer` is not known to hold.

@@ -81,6 +81,19 @@ import Testing
         #expect(own.previousHash == (try full.verifiedOps())[1].hash)
     }
 
+    /// A peer at our head is checked against the head's hash (read with the author's row): the
+    /// same hash means nothing to send, another hash at the same sequence the whole log.
+    @Test func aPeerAtOurHeadIsCheckedAgainstTheHeadsHash() throws {
+        let trio = try Trio()
+        let head = try #require(try trio.ava.replica.versionVector().entry(trio.ava.author))
+        let same = try trio.ava.replica.delta(above: VersionVector(entries: [trio.ava.author: head]))
+        #expect(!same.contains { $0.author == trio.ava.author })
+        let other = VersionVector.Entry(
+            sequence: head.sequence, hashPrefix: Array(repeating: 0, count: VersionVector.Entry.hashPrefixBytes))
+        let branch = try trio.ava.replica.delta(above: VersionVector(entries: [trio.ava.author: other]))
+        #expect(branch.first { $0.author == trio.ava.author }?.firstSequence == 1)
+    }
+
     @Test func aPeerAheadGetsNothingOfThatAuthor() throws {
         let trio = try Trio()
         let ahead = VersionVector([trio.ava.author: 99, trio.ben.author: 2, trio.laptop.author: 1])

@@ -24,6 +24,12 @@ public struct AuthorID: Hashable, Comparable, Sendable, CustomStringConvertible 
 
     public var description: String { hex }
 
+    /// The 32 bytes in one call: the derived hash combined them one at a time, and every vector
+    /// lookup hashes an author (docs/performance.md, "A tournament").
+    public func hash(into hasher: inout Hasher) {
+        bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+    }
+
     public static func < (lhs: AuthorID, rhs: AuthorID) -> Bool {
         lhs.bytes.lexicographicallyPrecedes(rhs.bytes)
     }

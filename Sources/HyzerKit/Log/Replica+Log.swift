@@ -55,7 +55,8 @@ extension Replica {
         let (due, vector) = try read { db in
             (
                 try Bool.fetchOne(
-                    db, sql: "SELECT EXISTS (SELECT 1 FROM heldSegments WHERE releaseAt <= ?)", arguments: [Int64(clamping: now)]) == true,
+                    db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM heldSegments WHERE releaseAt <= ?)"),
+                    arguments: [Int64(clamping: now)]) == true,
                 try Self.versionVector(db)
             )
         }
@@ -66,7 +67,9 @@ extension Replica {
 
     static func versionVector(_ db: Database) throws -> VersionVector {
         var entries: [AuthorID: VersionVector.Entry] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT key, headSequence, headHash, frozenAt FROM authors WHERE headSequence > 0") {
+        for row in try Row.fetchAll(
+            db.cachedStatement(sql: "SELECT key, headSequence, headHash, frozenAt FROM authors WHERE headSequence > 0"))
+        {
             let frozenAt = UInt64(row[3] as Int64)
             entries[AuthorID(bytes: Array(row[0] as Data))!] = .init(
                 sequence: UInt64(row[1] as Int64), hashPrefix: Array(row[2] as Data), frozenAt: frozenAt == 0 ? nil : frozenAt)
@@ -91,7 +94,8 @@ extension Replica {
         try read { db in
             var segments: [AuthorSegment] = []
             let authors = try Row.fetchAll(
-                db, sql: "SELECT id, key, headSequence, headHash, frozenAt FROM authors WHERE headSequence > 0 ORDER BY key")
+                db.cachedStatement(sql: "SELECT id, key, headSequence, headHash, frozenAt FROM authors WHERE headSequence > 0 ORDER BY key")
+            )
             for authorRow in authors {
                 let key = AuthorID(bytes: Array(authorRow[1] as Data))!
                 let head = UInt64(authorRow[2] as Int64)
@@ -103,8 +107,11 @@ extension Replica {
                     from = 1
                 } else if let peer {
                     guard peer.frozenAt == nil, peer.sequence <= head else { continue }
+                    // A peer at our head (the usual case) is checked against the head's hash in
+                    // the row at hand: one query per author with news, not one per author.
                     if let prefix = peer.hashPrefix,
-                        try Self.hash(authorRow[0] as Int64, peer.sequence, db).map({ Array($0.prefix(prefix.count)) }) != prefix
+                        try (peer.sequence == head ? Array(authorRow[3] as Data) : Self.hash(authorRow[0] as Int64, peer.sequence, db))
+                            .map({ Array($0.prefix(prefix.count)) }) != prefix
                     {
                         from = 1
                     } else {
@@ -131,7 +138,9 @@ extension Replica {
     }
 
     private static func hash(_ row: Int64, _ sequence: UInt64, _ db: Database) throws -> [UInt8]? {
-        try Data.fetchOne(db, sql: "SELECT hash FROM ops WHERE author = ? AND sequence = ?", arguments: [row, Int64(sequence)]).map {
+        try Data.fetchOne(
+            db.cachedStatement(sql: "SELECT hash FROM ops WHERE author = ? AND sequence = ?"), arguments: [row, Int64(sequence)]
+        ).map {
             Array($0)
         }
     }
@@ -143,8 +152,10 @@ extension Replica {
         directory: URL
     ) throws -> [AuthorSegment] {
         let rows = try Row.fetchCursor(
-            db,
-            sql: "SELECT sequence, hash, tail, signature FROM ops WHERE author = ? AND sequence >= ? AND sequence <= ? ORDER BY sequence",
+            db.cachedStatement(
+                sql:
+                    "SELECT sequence, hash, tail, signature FROM ops WHERE author = ? AND sequence >= ? AND sequence <= ? ORDER BY sequence"
+            ),
             arguments: [row, Int64(first - 1), Int64(last)])
         var segments: [AuthorSegment] = []
         var segmentFirst = first

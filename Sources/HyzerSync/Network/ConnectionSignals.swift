@@ -29,6 +29,10 @@ public final class ConnectionSignals: @unchecked Sendable {
     private let lock = NSLock()
     private var mailboxes: [Int: Mailbox] = [:]
     private var nextID = 0
+    /// Store changes published so far, and the store's vector read after the latest of them
+    /// (`vectorAfterLatestChange`).
+    private var changes = 0
+    private var latestVector: (change: Int, vector: VersionVector)?
     /// The ticker, asleep while no connection is subscribed.
     private var idleTicker: CheckedContinuation<Void, Never>?
 
@@ -60,7 +64,23 @@ public final class ConnectionSignals: @unchecked Sendable {
     }
 
     public func publish(_ signal: Signal) {
-        for mailbox in lock.withLock({ Array(mailboxes.values) }) { mailbox.post(signal) }
+        let mailboxes = lock.withLock {
+            if signal == .storeChanged { changes += 1 }
+            return Array(self.mailboxes.values)
+        }
+        for mailbox in mailboxes { mailbox.post(signal) }
+    }
+
+    /// The store's vector for a connection handling "the store changed": `read` runs for the
+    /// first connection that asks after a change is published, and the others share its answer,
+    /// so a push to n peers reads the vector once, not n times (docs/performance.md, "A
+    /// tournament"). A vector read after a change was published holds that change.
+    func vectorAfterLatestChange(_ read: () throws -> VersionVector) rethrows -> VersionVector {
+        let change = lock.withLock { changes }
+        if let latest = lock.withLock({ latestVector }), latest.change >= change { return latest.vector }
+        let vector = try read()
+        lock.withLock { if (latestVector?.change ?? -1) < change { latestVector = (change, vector) } }
+        return vector
     }
 
     /// Publishes a tick every `interval` while some connection is subscribed, until cancelled.

@@ -32,7 +32,7 @@ extension PeerConnection {
                     actions = engine.tick(now: now())
                 case .signal(.storeChanged):
                     guard engine.isOpen else { continue }
-                    guard let vector = await localVector() else { return }
+                    guard let vector = await localVector(sharedAfterChange: true) else { return }
                     actions = engine.localChanged(localVector: vector, now: now())
                 case .ended(nil), .ended(.connectionLost?):
                     // A reset is a close too: the engine knows whether it came during the handshake.
@@ -64,9 +64,13 @@ extension PeerConnection {
         }
 
         /// The store's version vector; `nil` (and the failure recorded) when the store fails.
-        private mutating func localVector() async -> VersionVector? {
+        /// After a change, the read is shared with the process's other connections.
+        private mutating func localVector(sharedAfterChange: Bool = false) async -> VersionVector? {
+            let signals = connection.signals
             do {
-                return try await connection.store { try $0.versionVector() }
+                return try await connection.store { replica in
+                    sharedAfterChange ? try signals.vectorAfterLatestChange { try replica.versionVector() } : try replica.versionVector()
+                }
             } catch {
                 outcome.failure = .storeFailed("\(error)")
                 return nil
