@@ -45,6 +45,13 @@ struct ServeCommand: AsyncParsableCommand {
         server.observer = { metrics.record($0) }
         server.progress = { metrics.record($0) }
         let access = try web.map { try webAccess($0, groupSecret: group.secret) }
+        // One line says why `serve` stops; its tasks end quietly.
+        let stopSwitch = StopSwitch()
+        let signals = SignalWatch(SIGINT, SIGTERM) { name in
+            logger.notice("stopping", metadata: ["signal": "\(name)"])
+            stopSwitch.stop()
+        }
+        defer { signals.stop() }
         let task = Task { [server] in
             try await withThrowingTaskGroup { tasks in
                 tasks.addTask {
@@ -65,12 +72,7 @@ struct ServeCommand: AsyncParsableCommand {
                 tasks.cancelAll()
             }
         }
-        // One line says why `serve` stops; its tasks end quietly.
-        let signals = SignalWatch(SIGINT, SIGTERM) { name in
-            logger.notice("stopping", metadata: ["signal": "\(name)"])
-            task.cancel()
-        }
-        defer { signals.stop() }
+        stopSwitch.run(task)
         do {
             try await task.value
         } catch is CancellationError {

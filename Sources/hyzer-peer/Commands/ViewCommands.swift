@@ -57,12 +57,14 @@ struct StandingsCommand: AsyncParsableCommand {
         }
         let monitor = try replica.changeMonitor()
         let changes = monitor.changes()
+        let stopSwitch = StopSwitch()
+        let signals = SignalWatch(SIGINT, SIGTERM) { _ in stopSwitch.stop() }
+        defer { signals.stop() }
         let task = Task {
             var previous = try show(replica, id, previous: nil, clear: Terminal.isInteractive)
             for await _ in changes { previous = try show(replica, id, previous: previous, clear: Terminal.isInteractive) }
         }
-        let signals = SignalWatch(SIGINT, SIGTERM) { _ in task.cancel() }
-        defer { signals.stop() }
+        stopSwitch.run(task)
         do {
             try await task.value
         } catch is CancellationError {
