@@ -97,11 +97,34 @@ public struct ByteReader {
 
     /// Validated in place: no copy of the bytes on the way (decoding caches reads many).
     public mutating func readString(maximumBytes: Int) throws(DecodingError) -> String {
-        let count = try readCount(maximum: maximumBytes)
+        try readString(count: try readCount(maximum: maximumBytes))
+    }
+
+    private mutating func readString(count: Int) throws(DecodingError) -> String {
         try need(count)
         defer { offset += count }
         guard let text = String(validating: bytes[offset..<offset + count], as: UTF8.self) else { throw .invalidUTF8 }
         return text
+    }
+
+    /// A string as `readString` reads it, but `previous` itself when its bytes are the same: a
+    /// string that repeats from one encoding to the next (a player's id in every round) is made
+    /// once and shared, not allocated, checked and freed each time. A new string replaces `previous`.
+    public mutating func readString(maximumBytes: Int, reusing previous: inout String) throws(DecodingError) -> String {
+        let count = try readCount(maximum: maximumBytes)
+        try need(count)
+        let start = offset
+        let same = previous.withUTF8 { old in
+            bytes.withUnsafeBufferPointer { new in
+                old.count == count && (count == 0 || memcmp(old.baseAddress!, new.baseAddress! + start, count) == 0)
+            }
+        }
+        if same {
+            offset += count
+            return previous
+        }
+        previous = try readString(count: count)
+        return previous
     }
 
     public mutating func readUUID() throws(DecodingError) -> UUID {

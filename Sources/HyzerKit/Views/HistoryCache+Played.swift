@@ -25,28 +25,40 @@ extension HistoryCache {
         return writer.bytes
     }
 
-    static func decodePlayed(_ bytes: [UInt8]) throws -> PlayedRound {
+    /// The played round `bytes` encode. A string equal to the one at the same place of the round
+    /// decoded before (`recent`: the course name, then each card's player id and name) is that
+    /// string, shared; and a round's strokes are one array that its cards slice. A round of a
+    /// group that plays together costs a few allocations, not one per string and card.
+    static func decodePlayed(_ bytes: [UInt8], reusing recent: inout [String]) throws -> PlayedRound {
         var reader = ByteReader(bytes)
         let id = try reader.readUUID()
         let courseID = try reader.readUUID()
-        let courseName = try reader.readString(maximumBytes: nameMaximum)
+        if recent.isEmpty { recent.append("") }
+        let courseName = try reader.readString(maximumBytes: nameMaximum, reusing: &recent[0])
         let startedAt = try reader.readTimestamp()
         let holes = try reader.readCount(maximum: holeMaximum)
         var pars: [Int] = []
         pars.reserveCapacity(holes)
         for _ in 0..<holes { pars.append(try reader.readNumber()) }
         let count = try reader.readCount(maximum: cardMaximum)
-        var cards: [PlayedRound.Card] = []
-        cards.reserveCapacity(count)
-        for _ in 0..<count {
-            let player = try reader.readString(maximumBytes: nameMaximum)
-            let name = try reader.readString(maximumBytes: nameMaximum)
-            var strokes: [Int] = []
-            strokes.reserveCapacity(holes)
+        var players: [(id: ParticipantID, name: String)] = []
+        players.reserveCapacity(count)
+        var strokes: [Int] = []
+        strokes.reserveCapacity(count * holes)
+        for card in 0..<count {
+            while recent.count < 3 + 2 * card { recent.append("") }
+            players.append(
+                (
+                    try reader.readString(maximumBytes: nameMaximum, reusing: &recent[1 + 2 * card]),
+                    try reader.readString(maximumBytes: nameMaximum, reusing: &recent[2 + 2 * card])
+                ))
             for _ in 0..<holes { strokes.append(try reader.readNumber()) }
-            cards.append(PlayedRound.Card(playerID: player, name: name, strokes: strokes))
         }
         try reader.expectEnd()
+        let cards = players.indices.map { index in
+            PlayedRound.Card(
+                playerID: players[index].id, name: players[index].name, strokes: strokes[(index * holes)..<((index + 1) * holes)])
+        }
         return PlayedRound(id: id, courseID: courseID, courseName: courseName, pars: pars, startedAt: startedAt, cards: cards)
     }
 }
