@@ -28,14 +28,16 @@ import Testing
         #expect(throws: DecodingError.malformedVarint) { try longer.readVarint() }
     }
 
-    @Test func aStringReadReusingThePreviousOneIsTheStringOfItsBytes() throws {
+    @Test func aStringReadIntoAnotherIsTheStringOfItsBytes() throws {
         var reader = ByteReader([3] + Array("Ava".utf8) + [3] + Array("Ben".utf8) + [0] + [2, 0xc3, 0x28])
-        var previous = "Ava"
-        #expect(try reader.readString(maximumBytes: 10, reusing: &previous) == "Ava")
-        #expect(try reader.readString(maximumBytes: 10, reusing: &previous) == "Ben")
-        #expect(previous == "Ben", "a new string replaces the previous one")
-        #expect(try reader.readString(maximumBytes: 10, reusing: &previous) == "")
-        #expect(throws: DecodingError.invalidUTF8) { try reader.readString(maximumBytes: 10, reusing: &previous) }
-        #expect(previous == "", "a refused string replaces nothing")
+        var string = "Ava"
+        try reader.readString(maximumBytes: 10, into: &string)
+        #expect(string == "Ava")
+        try reader.readString(maximumBytes: 10, into: &string)
+        #expect(string == "Ben")
+        try reader.readString(maximumBytes: 10, into: &string)
+        #expect(string == "")
+        #expect(throws: DecodingError.invalidUTF8) { try reader.readString(maximumBytes: 10, into: &string) }
+        #expect(string == "", "a refused string replaces nothing")
     }
 }

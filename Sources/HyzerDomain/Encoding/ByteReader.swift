@@ -107,24 +107,23 @@ public struct ByteReader {
         return text
     }
 
-    /// A string as `readString` reads it, but `previous` itself when its bytes are the same: a
-    /// string that repeats from one encoding to the next (a player's id in every round) is made
-    /// once and shared, not allocated, checked and freed each time. A new string replaces `previous`.
-    public mutating func readString(maximumBytes: Int, reusing previous: inout String) throws(DecodingError) -> String {
+    /// Reads a string as `readString` does into `string`, which keeps its storage when it already
+    /// holds those bytes: a string that repeats from one encoding to the next (a player's id in
+    /// every round) is made once and shared, not allocated, checked and freed each time.
+    public mutating func readString(maximumBytes: Int, into string: inout String) throws(DecodingError) {
         let count = try readCount(maximum: maximumBytes)
         try need(count)
         let start = offset
-        let same = previous.withUTF8 { old in
+        let same = string.withUTF8 { old in
             bytes.withUnsafeBufferPointer { new in
                 old.count == count && (count == 0 || memcmp(old.baseAddress!, new.baseAddress! + start, count) == 0)
             }
         }
         if same {
             offset += count
-            return previous
+        } else {
+            string = try readString(count: count)
         }
-        previous = try readString(count: count)
-        return previous
     }
 
     public mutating func readUUID() throws(DecodingError) -> UUID {

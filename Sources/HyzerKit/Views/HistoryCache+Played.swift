@@ -25,41 +25,37 @@ extension HistoryCache {
         return writer.bytes
     }
 
-    /// The played round `bytes` encode. A string equal to the one at the same place of the round
-    /// decoded before (`recent`: the course name, then each card's player id and name) is that
-    /// string, shared; and a round's strokes are one array that its cards slice. A round of a
-    /// group that plays together costs a few allocations, not one per string and card.
+    /// The played round `bytes` encode, its strings read into `recent`: the course name, then
+    /// each card's player id and name, each kept (shared, not made again) when the round decoded
+    /// before had the same string at the same place. A round's strokes are one array that its
+    /// cards slice: a round of a group that plays together costs a few allocations, not one per
+    /// string and card.
     static func decodePlayed(_ bytes: [UInt8], reusing recent: inout [String]) throws -> PlayedRound {
         var reader = ByteReader(bytes)
         let id = try reader.readUUID()
         let courseID = try reader.readUUID()
         if recent.isEmpty { recent.append("") }
-        let courseName = try reader.readString(maximumBytes: nameMaximum, reusing: &recent[0])
+        try reader.readString(maximumBytes: nameMaximum, into: &recent[0])
         let startedAt = try reader.readTimestamp()
         let holes = try reader.readCount(maximum: holeMaximum)
         var pars: [Int] = []
         pars.reserveCapacity(holes)
         for _ in 0..<holes { pars.append(try reader.readNumber()) }
         let count = try reader.readCount(maximum: cardMaximum)
-        var players: [(id: ParticipantID, name: String)] = []
-        players.reserveCapacity(count)
         var strokes: [Int] = []
         strokes.reserveCapacity(count * holes)
         for card in 0..<count {
             while recent.count < 3 + 2 * card { recent.append("") }
-            players.append(
-                (
-                    try reader.readString(maximumBytes: nameMaximum, reusing: &recent[1 + 2 * card]),
-                    try reader.readString(maximumBytes: nameMaximum, reusing: &recent[2 + 2 * card])
-                ))
+            try reader.readString(maximumBytes: nameMaximum, into: &recent[1 + 2 * card])
+            try reader.readString(maximumBytes: nameMaximum, into: &recent[2 + 2 * card])
             for _ in 0..<holes { strokes.append(try reader.readNumber()) }
         }
         try reader.expectEnd()
-        let cards = players.indices.map { index in
+        let cards = (0..<count).map { card in
             PlayedRound.Card(
-                playerID: players[index].id, name: players[index].name, strokes: strokes[(index * holes)..<((index + 1) * holes)])
+                playerID: recent[1 + 2 * card], name: recent[2 + 2 * card], strokes: strokes[(card * holes)..<((card + 1) * holes)])
         }
-        return PlayedRound(id: id, courseID: courseID, courseName: courseName, pars: pars, startedAt: startedAt, cards: cards)
+        return PlayedRound(id: id, courseID: courseID, courseName: recent[0], pars: pars, startedAt: startedAt, cards: cards)
     }
 }
 
