@@ -55,6 +55,11 @@ public struct ByteReader {
 
     /// An unsigned LEB128 varint in its shortest form.
     public mutating func readVarint() throws(DecodingError) -> UInt64 {
+        // One byte below 0x80 is a whole varint in its shortest form (strokes, pars, counts).
+        if offset < bytes.count, bytes[offset] < 0x80 {
+            offset += 1
+            return UInt64(bytes[offset - 1])
+        }
         var value: UInt64 = 0
         var shift: UInt64 = 0
         while true {
