@@ -27,4 +27,17 @@ import Testing
         var longer = ByteReader([0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x00])
         #expect(throws: DecodingError.malformedVarint) { try longer.readVarint() }
     }
+
+    @Test func aStringReadIntoAnotherIsTheStringOfItsBytes() throws {
+        var reader = ByteReader([3] + Array("Ava".utf8) + [3] + Array("Ben".utf8) + [0] + [2, 0xc3, 0x28])
+        var string = "Ava"
+        try reader.readString(maximumBytes: 10, into: &string)
+        #expect(string == "Ava")
+        try reader.readString(maximumBytes: 10, into: &string)
+        #expect(string == "Ben")
+        try reader.readString(maximumBytes: 10, into: &string)
+        #expect(string == "")
+        #expect(throws: DecodingError.invalidUTF8) { try reader.readString(maximumBytes: 10, into: &string) }
+        #expect(string == "", "a refused string replaces nothing")
+    }
 }

@@ -55,6 +55,11 @@ public struct ByteReader {
 
     /// An unsigned LEB128 varint in its shortest form.
     public mutating func readVarint() throws(DecodingError) -> UInt64 {
+        // One byte below 0x80 is a whole varint in its shortest form (strokes, pars, counts).
+        if offset < bytes.count, bytes[offset] < 0x80 {
+            offset += 1
+            return UInt64(bytes[offset - 1])
+        }
         var value: UInt64 = 0
         var shift: UInt64 = 0
         while true {
@@ -97,11 +102,33 @@ public struct ByteReader {
 
     /// Validated in place: no copy of the bytes on the way (decoding caches reads many).
     public mutating func readString(maximumBytes: Int) throws(DecodingError) -> String {
-        let count = try readCount(maximum: maximumBytes)
+        try readString(count: try readCount(maximum: maximumBytes))
+    }
+
+    private mutating func readString(count: Int) throws(DecodingError) -> String {
         try need(count)
         defer { offset += count }
         guard let text = String(validating: bytes[offset..<offset + count], as: UTF8.self) else { throw .invalidUTF8 }
         return text
+    }
+
+    /// Reads a string as `readString` does into `string`, which keeps its storage when it already
+    /// holds those bytes: a string that repeats from one encoding to the next (a player's id in
+    /// every round) is made once and shared, not allocated, checked and freed each time.
+    public mutating func readString(maximumBytes: Int, into string: inout String) throws(DecodingError) {
+        let count = try readCount(maximum: maximumBytes)
+        try need(count)
+        let start = offset
+        let same = string.withUTF8 { old in
+            bytes.withUnsafeBufferPointer { new in
+                old.count == count && (count == 0 || memcmp(old.baseAddress!, new.baseAddress! + start, count) == 0)
+            }
+        }
+        if same {
+            offset += count
+        } else {
+            string = try readString(count: count)
+        }
     }
 
     public mutating func readUUID() throws(DecodingError) -> UUID {

@@ -196,8 +196,8 @@ extension UUID {
     /// A UUID from 16 bytes; `nil` for any other count.
     public init?(bytes: some Collection<UInt8>) {
         guard bytes.count == 16 else { return nil }
-        var reader = ByteReader(bytes)
-        guard let id = try? reader.readUUID() else { return nil }
-        self = id
+        var uuid: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &uuid) { $0.copyBytes(from: bytes) }
+        self.init(uuid: uuid)
     }
 }

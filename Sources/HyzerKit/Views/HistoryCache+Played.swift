@@ -25,29 +25,37 @@ extension HistoryCache {
         return writer.bytes
     }
 
-    static func decodePlayed(_ bytes: [UInt8]) throws -> PlayedRound {
+    /// The played round `bytes` encode, its strings read into `recent`: the course name, then
+    /// each card's player id and name, each kept (shared, not made again) when the round decoded
+    /// before had the same string at the same place. A round's strokes are one array that its
+    /// cards slice: a round of a group that plays together costs a few allocations, not one per
+    /// string and card.
+    static func decodePlayed(_ bytes: [UInt8], reusing recent: inout [String]) throws -> PlayedRound {
         var reader = ByteReader(bytes)
         let id = try reader.readUUID()
         let courseID = try reader.readUUID()
-        let courseName = try reader.readString(maximumBytes: nameMaximum)
+        if recent.isEmpty { recent.append("") }
+        try reader.readString(maximumBytes: nameMaximum, into: &recent[0])
         let startedAt = try reader.readTimestamp()
         let holes = try reader.readCount(maximum: holeMaximum)
         var pars: [Int] = []
         pars.reserveCapacity(holes)
         for _ in 0..<holes { pars.append(try reader.readNumber()) }
         let count = try reader.readCount(maximum: cardMaximum)
-        var cards: [PlayedRound.Card] = []
-        cards.reserveCapacity(count)
-        for _ in 0..<count {
-            let player = try reader.readString(maximumBytes: nameMaximum)
-            let name = try reader.readString(maximumBytes: nameMaximum)
-            var strokes: [Int] = []
-            strokes.reserveCapacity(holes)
+        var strokes: [Int] = []
+        strokes.reserveCapacity(count * holes)
+        for card in 0..<count {
+            while recent.count < 3 + 2 * card { recent.append("") }
+            try reader.readString(maximumBytes: nameMaximum, into: &recent[1 + 2 * card])
+            try reader.readString(maximumBytes: nameMaximum, into: &recent[2 + 2 * card])
             for _ in 0..<holes { strokes.append(try reader.readNumber()) }
-            cards.append(PlayedRound.Card(playerID: player, name: name, strokes: strokes))
         }
         try reader.expectEnd()
-        return PlayedRound(id: id, courseID: courseID, courseName: courseName, pars: pars, startedAt: startedAt, cards: cards)
+        let cards = (0..<count).map { card in
+            PlayedRound.Card(
+                playerID: recent[1 + 2 * card], name: recent[2 + 2 * card], strokes: strokes[(card * holes)..<((card + 1) * holes)])
+        }
+        return PlayedRound(id: id, courseID: courseID, courseName: recent[0], pars: pars, startedAt: startedAt, cards: cards)
     }
 }
 

@@ -85,32 +85,42 @@ enum HistoryCache {
     /// Every completed round's cards of the snapshot `db`, for the stats, from the cache where
     /// its rows still hold.
     static func played(_ db: Database, merge: MergeRule) throws -> Lookup<PlayedRound> {
-        try lookup(db, .played, merge: merge, decode: decodePlayed)
+        var recent: [String] = []
+        return try lookup(db, .played, merge: merge) { try decodePlayed($0, reusing: &recent) }
     }
 
     /// The `value` of every completed round of the snapshot `db`, decoded, from the cache where
-    /// its rows still hold.
+    /// its rows still hold. One pass over the finished rounds beside their rows, each row's bytes
+    /// read in place: only the value is copied, to decode it.
     private static func lookup<Decoded>(
         _ db: Database, _ value: Value, merge: MergeRule, decode: ([UInt8]) throws -> Decoded
     ) throws -> Lookup<Decoded> {
-        let state = try State(db, reading: value)
+        let state = try State(db)
         var lookup = Lookup<Decoded>()
         var rows: [UUID: CachedRow] = [:]
         var ownership: Ownership?
         let reader = ViewReader(db: db)
-        for id in try Data.fetchAll(db, sql: "SELECT DISTINCT round FROM roundFinishes").compactMap({ UUID(bytes: Array($0)) }) {
-            if let row = state.trusted(id) {
+        let finished = try Row.fetchCursor(
+            db,
+            sql: """
+                SELECT finished.round, cached.round IS NOT NULL, cached.players, cached.organizer, cached.\(value.rawValue)
+                FROM (SELECT DISTINCT round FROM roundFinishes) AS finished
+                LEFT JOIN historyCache AS cached ON cached.round = finished.round
+                """)
+        while let row = try finished.next() {
+            guard let id = try row.withUnsafeData(atIndex: 0, { $0.flatMap { UUID(bytes: $0) } }) else { continue }
+            if row[1] as Bool, try state.trusts(id, row) {
                 // A row of a round with no valid finish has no value.
-                guard let bytes = row[value] else { continue }
+                guard let bytes = try row.withUnsafeData(atIndex: 4, { $0.map { [UInt8]($0) } }) else { continue }
                 if let decoded = try? decode(bytes) {
                     lookup.values.append(decoded)
                     continue
                 }
             }
             if ownership == nil { ownership = try reader.ownership() }
-            guard let row = try compute(reader, id, ownership: ownership!, merge: merge) else { continue }
-            rows[id] = row
-            if let bytes = row[value] { lookup.values.append(try decode(bytes)) }
+            guard let computed = try compute(reader, id, ownership: ownership!, merge: merge) else { continue }
+            rows[id] = computed
+            if let bytes = computed[value] { lookup.values.append(try decode(bytes)) }
         }
         if !rows.isEmpty || state.base != state.heads {
             lookup.update = Update(base: state.base, heads: state.heads, rows: rows)
@@ -121,20 +131,27 @@ enum HistoryCache {
     /// The rounds whose cached rows `history` would use but that differ from rows recomputed
     /// from the log (for `verify`).
     static func mismatches(_ db: Database, _ merge: MergeRule) throws -> [UUID] {
-        let state = try State(db, reading: nil)
+        let state = try State(db)
         let reader = ViewReader(db: db)
         let ownership = try reader.ownership()
-        return try state.rows.keys.sorted(by: UUID.precedes).filter { id in
-            guard let row = state.trusted(id) else { return false }
+        var rows: [UUID: CachedRow] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT round, fingerprint, players, organizer, entry, played FROM historyCache") {
+            guard let id = UUID(bytes: row[0] as Data) else { continue }
+            rows[id] = CachedRow(
+                fingerprint: Array(row[1] as Data), players: Array(row[2] as Data), organizer: (row[3] as Data?).map { Array($0) },
+                entry: (row[4] as Data?).map { Array($0) }, played: (row[5] as Data?).map { Array($0) })
+        }
+        return try rows.keys.sorted(by: UUID.precedes).filter { id in
+            guard let row = rows[id], state.trusts(id, players: row.players, organizer: row.organizer) else { return false }
             return try compute(reader, id, ownership: ownership, merge: merge) != row
         }
     }
 
-    /// The cache's rows and heads, the store's heads, and what the ops appended since touched.
+    /// The cache's heads, the store's heads, and what the ops appended since touched.
     private struct State {
         var base: [Int64: Int64] = [:]
         var heads: [Int64: Int64] = [:]
-        var rows: [UUID: CachedRow] = [:]
+        /// Whether no row can be trusted (no heads stored, or a change that touches every round).
         var everything = false
         /// Rounds that gained a start, score or finish op.
         var rounds: Set<UUID> = []
@@ -143,9 +160,7 @@ enum HistoryCache {
         /// Players created or linked to a device.
         var owners: Set<UUID> = []
 
-        /// The state of `db`, its rows read whole when `value` is `nil` (for `verify`); otherwise
-        /// only their dependencies and `value`, the rest left empty.
-        init(_ db: Database, reading value: Value?) throws {
+        init(_ db: Database) throws {
             base = try HistoryCache.cachedHeads(db)
             // A frozen author (docs/store.md, "Forks") stands in the heads as its negated row id
             // with its fork point: a freeze changes views without appending an op, so any change
@@ -155,14 +170,9 @@ enum HistoryCache {
             {
                 heads[row[0]] = row[1]
             }
-            guard !base.isEmpty else { return }
-            let columns = value.map { "x'', \($0 == .entry ? "entry, NULL" : "NULL, played")" } ?? "fingerprint, entry, played"
-            let cursor = try Row.fetchCursor(db, sql: "SELECT round, players, organizer, \(columns) FROM historyCache")
-            while let row = try cursor.next() {
-                guard let id = UUID(bytes: Array(row[0] as Data)) else { continue }
-                rows[id] = CachedRow(
-                    fingerprint: Array(row[3] as Data), players: Array(row[1] as Data), organizer: (row[2] as Data?).map { Array($0) },
-                    entry: (row[4] as Data?).map { Array($0) }, played: (row[5] as Data?).map { Array($0) })
+            guard !base.isEmpty else {
+                everything = true
+                return
             }
             for (author, cached) in base where (heads[author] ?? 0) < cached { everything = true }
             guard !everything else { return }
@@ -202,19 +212,28 @@ enum HistoryCache {
             }
         }
 
-        /// The cached row of `round`, when nothing it depends on was touched since it was stored.
-        func trusted(_ round: UUID) -> CachedRow? {
-            guard !everything, !rounds.contains(round), let row = rows[round] else { return nil }
-            if names.isEmpty && owners.isEmpty { return row }
-            if let organizer = row.organizer.flatMap(UUID.init(bytes:)), names.contains(organizer) || owners.contains(organizer) {
-                return nil
+        /// Whether the cached row of `round` (its players in column 2, its organizer in column
+        /// 3 of `row`) holds: nothing it depends on was touched since it was stored.
+        func trusts(_ round: UUID, _ row: Row) throws -> Bool {
+            try row.withUnsafeData(atIndex: 2) { players in
+                try row.withUnsafeData(atIndex: 3) { organizer in trusts(round, players: players ?? Data(), organizer: organizer) }
             }
-            var players = row.players[...]
+        }
+
+        /// Whether the cached row of `round`, with these players (16 bytes each) and organizer,
+        /// holds: nothing it depends on was touched since it was stored.
+        func trusts(_ round: UUID, players: some Collection<UInt8>, organizer: (some Collection<UInt8>)?) -> Bool {
+            guard !everything, !rounds.contains(round) else { return false }
+            if names.isEmpty && owners.isEmpty { return true }
+            if let organizer = organizer.flatMap({ UUID(bytes: $0) }), names.contains(organizer) || owners.contains(organizer) {
+                return false
+            }
+            var players = players[...]
             while players.count >= 16 {
-                if let player = UUID(bytes: players.prefix(16)), names.contains(player) { return nil }
+                if let player = UUID(bytes: players.prefix(16)), names.contains(player) { return false }
                 players = players.dropFirst(16)
             }
-            return row
+            return true
         }
     }
 

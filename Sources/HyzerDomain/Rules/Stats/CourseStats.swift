@@ -49,16 +49,22 @@ public struct CourseStats: Encodable, Hashable, Sendable {
 
     /// The stats of `course` from `played` (any order; rounds on other courses are skipped).
     public init(course: Course, played: [PlayedRound]) {
-        let cards = PlayedCard.all(played.filter { $0.courseID == course.id })
         var strokes = Array(repeating: 0, count: course.holeCount)
         var relative = Array(repeating: 0, count: course.holeCount)
         var counts = Array(repeating: 0, count: course.holeCount)
-        for card in cards {
-            // Holes the course no longer has (it was shortened after the round) are left out.
-            for (index, value) in card.strokes.enumerated() where index < course.holeCount {
-                strokes[index] += value
-                relative[index] += value - card.round.pars[index]
-                counts[index] += 1
+        var (roundsPlayed, cardCount) = (0, 0)
+        // Every full card on the course, read in place: a round listed twice counts once.
+        for position in PlayedCard.playedOrder(played) where played[position].courseID == course.id {
+            let round = played[position]
+            if !round.cards.isEmpty { roundsPlayed += 1 }
+            cardCount += round.cards.count
+            for card in round.cards {
+                // Holes the course no longer has (it was shortened after the round) are left out.
+                for (index, value) in card.strokes.enumerated() where index < course.holeCount {
+                    strokes[index] += value
+                    relative[index] += value - round.pars[index]
+                    counts[index] += 1
+                }
             }
         }
         let holes = course.pars.indices.map { index in
@@ -70,8 +76,8 @@ public struct CourseStats: Encodable, Hashable, Sendable {
         let played = holes.filter { $0.cards > 0 }
         courseID = course.id.lowercased
         self.course = course.name
-        roundsPlayed = Set(cards.map(\.round.id)).count
-        self.cards = cards.count
+        self.roundsPlayed = roundsPlayed
+        cards = cardCount
         self.holes = holes
         // `max` keeps the last of equals and `min` the first: compare on (average, -hole) to keep the lower number.
         hardest = played.max { ($0.averageRelativeToPar!, -$0.hole) < ($1.averageRelativeToPar!, -$1.hole) }

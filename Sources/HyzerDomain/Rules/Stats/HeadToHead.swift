@@ -20,6 +20,15 @@ public struct HeadToHead: Encodable, Hashable, Sendable {
         public let opponentStrokes: Int
         /// `win`, `loss` or `tie`, for the player.
         public let result: String
+
+        init(player: PlayedCard, opponent: PlayedCard) {
+            round = player.round.id.lowercased
+            course = player.round.courseName
+            startedAt = player.startedAt
+            playerStrokes = player.totalStrokes
+            opponentStrokes = opponent.totalStrokes
+            result = playerStrokes < opponentStrokes ? "win" : playerStrokes > opponentStrokes ? "loss" : "tie"
+        }
     }
 
     public let player: Side
@@ -46,25 +55,20 @@ public struct HeadToHead: Encodable, Hashable, Sendable {
         let cards = PlayedCard.all(played, of: [playerID, opponentID])
         var opponentCards: [UUID: PlayedCard] = [:]
         for card in cards where card.playerID == opponentID { opponentCards[card.round.id] = card }
-        var meetings: [Meeting] = []
-        var difference = 0
+        // Counted from the cards; only the last five become meetings (their text costs).
+        var shared: [(player: PlayedCard, opponent: PlayedCard)] = []
         for card in cards where card.playerID == playerID {
-            guard let other = opponentCards[card.round.id] else { continue }
-            difference += card.totalStrokes - other.totalStrokes
-            let result = card.totalStrokes < other.totalStrokes ? "win" : card.totalStrokes > other.totalStrokes ? "loss" : "tie"
-            meetings.append(
-                Meeting(
-                    round: card.round.id.lowercased, course: card.round.courseName, startedAt: card.startedAt,
-                    playerStrokes: card.totalStrokes, opponentStrokes: other.totalStrokes, result: result))
+            if let other = opponentCards[card.round.id] { shared.append((card, other)) }
         }
+        let differences = shared.map { $0.player.totalStrokes - $0.opponent.totalStrokes }
         self.player = Side(playerID: playerID, name: player.displayName)
         self.opponent = Side(playerID: opponentID, name: opponent.displayName)
-        sharedRounds = meetings.count
-        wins = meetings.filter { $0.result == "win" }.count
-        losses = meetings.filter { $0.result == "loss" }.count
-        ties = meetings.filter { $0.result == "tie" }.count
-        averageStrokeDifference = StatsAverage.of(difference, over: meetings.count)
-        lastMeetings = Array(meetings.suffix(5).reversed())
+        sharedRounds = shared.count
+        wins = differences.filter { $0 < 0 }.count
+        losses = differences.filter { $0 > 0 }.count
+        ties = differences.filter { $0 == 0 }.count
+        averageStrokeDifference = StatsAverage.of(differences.reduce(0, +), over: shared.count)
+        lastMeetings = shared.suffix(5).reversed().map { Meeting(player: $0.player, opponent: $0.opponent) }
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -6,8 +6,8 @@ public struct PlayedCard: Hashable, Sendable {
     public let round: PlayedRound
     public let playerID: ParticipantID
     public let name: String
-    /// Strokes on hole `n` at index `n - 1`.
-    public let strokes: [Int]
+    /// Strokes in hole order, from `strokes.startIndex`.
+    public let strokes: ArraySlice<Int>
 
     public var totalStrokes: Int { strokes.reduce(0, +) }
     public var relativeToPar: Int { totalStrokes - round.totalPar }
@@ -18,16 +18,22 @@ public struct PlayedCard: Hashable, Sendable {
     /// the start's clock, then round id bytes; within a round, in participant order. The order
     /// of `rounds` does not matter, and a round listed twice counts once.
     public static func all(_ rounds: [PlayedRound], of players: [ParticipantID]? = nil) -> [PlayedCard] {
-        var seen: Set<UUID> = []
-        let ordered = rounds.filter { seen.insert($0.id).inserted }
-            .sorted { played(at: $0.startedAt, $0.id, before: $1.startedAt, $1.id) }
         var cards: [PlayedCard] = []
-        for round in ordered {
+        for index in playedOrder(rounds) {
+            let round = rounds[index]
             for card in round.cards where players?.contains(card.playerID) ?? true {
                 cards.append(PlayedCard(round: round, playerID: card.playerID, name: card.name, strokes: card.strokes))
             }
         }
         return cards
+    }
+
+    /// The indices of `rounds` oldest round first (by the start's clock, then round id bytes),
+    /// a round listed twice once. Indices, so that ordering moves no round.
+    static func playedOrder(_ rounds: [PlayedRound]) -> [Int] {
+        var seen: Set<UUID> = []
+        return rounds.indices.filter { seen.insert(rounds[$0].id).inserted }
+            .sorted { played(at: rounds[$0].startedAt, rounds[$0].id, before: rounds[$1].startedAt, rounds[$1].id) }
     }
 
     /// Rounds in the order they were played: start clock, then id bytes.

@@ -8,10 +8,11 @@ public struct PlayedRound: Hashable, Sendable {
     public struct Card: Hashable, Sendable {
         public let playerID: ParticipantID
         public let name: String
-        /// Strokes on hole `n` at index `n - 1`.
-        public let strokes: [Int]
+        /// Strokes in hole order, from `strokes.startIndex`: a slice, so that the cards of a round
+        /// decoded from the history cache share one array.
+        public let strokes: ArraySlice<Int>
 
-        public init(playerID: ParticipantID, name: String, strokes: [Int]) {
+        public init(playerID: ParticipantID, name: String, strokes: ArraySlice<Int>) {
             self.playerID = playerID
             self.name = name
             self.strokes = strokes
@@ -49,7 +50,7 @@ public struct PlayedRound: Hashable, Sendable {
         for participant in evaluation.participants {
             let holes = (0..<round.holeCount).map { evaluation.score(player: participant.id, hole: $0 + 1).strokes }
             guard !holes.isEmpty, holes.allSatisfy({ $0 != nil }) else { continue }
-            cards.append(Card(playerID: participant.id, name: participant.name, strokes: holes.compactMap { $0 }))
+            cards.append(Card(playerID: participant.id, name: participant.name, strokes: holes.compactMap { $0 }[...]))
         }
         self.init(
             id: round.id, courseID: round.courseID, courseName: round.courseName, pars: round.pars, startedAt: round.startedAt,
