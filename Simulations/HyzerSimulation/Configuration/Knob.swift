@@ -41,6 +41,8 @@ public enum Knob: String, CaseIterable, Hashable, Sendable, Codable, CodingKeyRe
     case yearAhead
     /// Whether one device's clock runs hours behind (1) or not (0).
     case hoursBehind
+    /// Whether one phone is a hostile member (1) or not (0).
+    case hostileMember
 
     /// The knob's value in `configuration`.
     public func value(in configuration: SimulationConfiguration) -> Double {
@@ -68,6 +70,7 @@ public enum Knob: String, CaseIterable, Hashable, Sendable, Codable, CodingKeyRe
             return folder.lateRate + folder.partialRate + folder.duplicateRate + folder.temporaryFileRate > 0 ? 1 : 0
         case .yearAhead: return configuration.clocks.yearAheadClock ? 1 : 0
         case .hoursBehind: return configuration.clocks.hoursBehindClock ? 1 : 0
+        case .hostileMember: return configuration.hostileMember ? 1 : 0
         }
     }
 
@@ -101,6 +104,7 @@ public enum Knob: String, CaseIterable, Hashable, Sendable, Codable, CodingKeyRe
             }
         case .yearAhead: configuration.clocks.yearAheadClock = value > 0
         case .hoursBehind: configuration.clocks.hoursBehindClock = value > 0
+        case .hostileMember: configuration.hostileMember = value > 0
         }
     }
 
@@ -108,7 +112,7 @@ public enum Knob: String, CaseIterable, Hashable, Sendable, Codable, CodingKeyRe
     func smaller(than value: Double) -> [Double] {
         guard value > 0 else { return [] }
         switch self {
-        case .phonesUseFolder, .finishWhileOffline, .guests, .folderFaults, .yearAhead, .hoursBehind:
+        case .phonesUseFolder, .finishWhileOffline, .guests, .folderFaults, .yearAhead, .hoursBehind, .hostileMember:
             return [0]
         case .maxOfflineMinutes, .maxPartitionMinutes:
             return value > 1 ? [max(1, (value / 4).rounded(.down)), max(1, (value / 2).rounded(.down))].filter { $0 < value } : []

@@ -27,6 +27,11 @@ public struct SimulationConfiguration: Hashable, Sendable, Codable {
     public var clocks = ClockSettings()
     /// What the players do.
     public var workload = WorkloadSettings()
+    /// Whether one phone is a hostile member: it holds the group secret and its own key, plays
+    /// its part honestly, and sends on its live connections crafted bundles besides its deltas
+    /// (made-up identities, out-of-range numbers, bundles cut short) that honest replicas must
+    /// refuse, keep bounded and never show.
+    public var hostileMember = false
     /// Simulated minutes after the heal within which every replica must have converged.
     public var convergenceBoundMinutes = 60
 

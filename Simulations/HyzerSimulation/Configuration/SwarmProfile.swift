@@ -31,6 +31,7 @@ extension SimulationConfiguration {
         // Drawn last, so that the draws before it stay those of earlier builds.
         configuration.clocks.yearAheadClock = random.chance(0.25)
         configuration.clocks.hoursBehindClock = random.chance(0.25)
+        configuration.hostileMember = random.chance(0.25)
         return configuration
     }
 

@@ -29,6 +29,8 @@ final class SimulatedConnection {
     var isOpen = true
     /// Set once the handshake has completed at the dialer: the dialer's backoff starts over.
     var established = false
+    /// Whether a hostile member at one end has sent its crafted bundle (one per connection).
+    var hostileBundleSent = false
 
     init(id: Int, dialer: End, listener: End) {
         self.id = id

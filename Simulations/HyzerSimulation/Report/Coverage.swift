@@ -48,6 +48,14 @@ public struct Coverage: Hashable, Sendable, Encodable {
         case yearAheadOpsHeld
         /// Devices whose clock ran hours behind from the start.
         case hoursBehindClocks
+        /// Crafted bundles a hostile member sent on a live connection.
+        case hostileBundlesSent
+        /// Hostile bundles or segments an honest replica refused (a connection closed on a
+        /// bundle that does not decode, or segments ingest rejected).
+        case junkRefused
+        /// Hostile bundles whose made-up identities an honest replica kept pending or held,
+        /// within the junk caps.
+        case junkPending
         case folderSyncs
         case filesWritten
         case filesHalfWrittenRead

@@ -152,7 +152,8 @@ extension Simulation {
                     above: above, group: group, bytesMax: connection.ends[end].engine.configuration.bundleBytesMax)
                 if delta.vector != devices[index].announcedVector { changedDevices.insert(index) }  // held ops applied
                 if !delta.bundles.isEmpty { coverage.count(.deltasSent) }
-                actions += connection.ends[end].engine.deltaPrepared(delta.bundles, upTo: delta.vector, now: world.now)
+                let hostile = hostileBundle(connection, end, vector: delta.vector).map { [$0] } ?? []
+                actions += connection.ends[end].engine.deltaPrepared(delta.bundles + hostile, upTo: delta.vector, now: world.now)
             case .ingest(let bundle):
                 guard let local = try ingest(bundle, from: connection.ends[1 - end].device, into: index) else { return }
                 actions += connection.ends[end].engine.ingested(senderVector: bundle.senderVector, localVector: local, now: world.now)
@@ -192,7 +193,16 @@ extension Simulation {
             "\(label) segments=\(segments.count) applied=\(report.opsApplied) held=\(report.opsAlreadyHeld) pending=\(report.segmentsPending)"
         )
         if !report.rejected.isEmpty {
-            throw fail(.safety, "\(device.name) refused ops from \(devices[sender].name): \(report.rejected.map(\.description))")
+            guard sender == hostilePhone else {
+                throw fail(.safety, "\(device.name) refused ops from \(devices[sender].name): \(report.rejected.map(\.description))")
+            }
+            coverage.count(.junkRefused)
+        }
+        if sender == hostilePhone {
+            if report.segmentsPending + report.segmentsHeld > 0, segments.contains(where: { !isDeviceAuthor($0.author) }) {
+                coverage.count(.junkPending)
+            }
+            try checkJunkBounded(index)
         }
         if report.segmentsPending > 0 { coverage.count(.gapsKeptPending) }
         if report.segmentsHeld > 0 { coverage.count(.segmentsHeld) }
@@ -234,12 +244,16 @@ extension Simulation {
     // MARK: Closing
 
     /// An engine closed its connection: a failure among honest devices must be one the network
-    /// explains (a dead peer, a timeout), never a refusal of what an honest peer sent.
+    /// explains (a dead peer, a timeout), never a refusal of what an honest peer sent. A hostile
+    /// member's crafted bundles may be refused.
     private func closed(_ connection: SimulatedConnection, by index: Int, _ failure: SyncFailure) throws {
         switch failure {
         case .peerDead, .handshakeTimeout, .idleTimeout, .connectionLost, .peerClosed:
             if failure == .peerDead { coverage.count(.peersDeclaredDead) }
             try close(connection, "\(devices[index].name): \(failure)")
+        case _ where hostilePhone.map { $0 != index && connection.end(of: $0) != nil && connection.hostileBundleSent } ?? false:
+            coverage.count(.junkRefused)
+            try close(connection, "\(devices[index].name) refused the hostile member: \(failure)")
         default:
             throw fail(.safety, "connection #\(connection.id): \(devices[index].name) refused an honest peer: \(failure)")
         }
@@ -289,7 +303,8 @@ extension Simulation {
     private func checkNothingDropped(_ device: SimulatedDevice, _ segments: [AuthorSegment], vector: VersionVector) throws {
         guard !segments.isEmpty else { return }
         var waiting = 0
-        for segment in segments where segment.lastSequence > vector[segment.author] {
+        // Made-up identities (a hostile member's) are junk the caps may evict.
+        for segment in segments where segment.lastSequence > vector[segment.author] && isDeviceAuthor(segment.author) {
             waiting += Int(segment.lastSequence - max(segment.firstSequence - 1, vector[segment.author]))
         }
         guard waiting > 0 else { return }

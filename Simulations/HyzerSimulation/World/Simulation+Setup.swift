@@ -45,6 +45,11 @@ extension Simulation {
             let steps = [ClockModel.Step(at: start, deltaMilliseconds: -hours), ClockModel.Step(at: healAt, deltaMilliseconds: hours)]
             hoursBehind = (tied + random.below(configuration.deviceCount - tied), steps)
         }
+        // Not a relay, when there is another phone: its connections close on the bundles it crafts.
+        if configuration.hostileMember {
+            let hostiles = candidates.isEmpty ? Array(0..<phones) : candidates
+            hostilePhone = hostiles[random.below(hostiles.count)]
+        }
         if !folderUsers.isEmpty {
             folder = SimulatedFolderStore(clock: world, settings: configuration.folder, observers: folderUsers, random: random.fork(4))
         }

@@ -51,6 +51,8 @@ public final class Simulation {
     var lastCaptured: [OpRegistry.Entry] = []
     /// The phone whose clock jumps a year ahead, if the configuration has one.
     var yearAheadPhone: Int?
+    /// The phone that is a hostile member, if the configuration has one.
+    var hostilePhone: Int?
 
     /// Called now and then with the share of the run done (0…1), for a progress bar.
     public var progress: ((Double) -> Void)?
