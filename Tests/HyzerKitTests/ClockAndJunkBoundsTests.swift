@@ -110,6 +110,7 @@ import Testing
         let flood = (0..<2_000).map { _ in Self.junk(&random, sequence: 2) }
         #expect(try receiver.replica.ingest(flood).segmentsPending == 2_000)
         #expect(try receiver.replica.status().pendingOps == 1_000, "capped at 1,000 segments")
+        #expect(try receiver.replica.status().pendingSegments == 1_000)
 
         // The real gap fills, and the friend's waiting op is still there.
         try receiver.replica.pull(from: friend.replica)

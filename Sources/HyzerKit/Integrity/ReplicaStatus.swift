@@ -13,6 +13,8 @@ public struct ReplicaStatus: Sendable {
     public let pendingOps: Int
     /// Authors frozen by a fork's proof or a stamp that does not increase, with the evidence.
     public let forks: [FrozenAuthor]
+    /// Segments waiting above a gap in their author's log.
+    public let pendingSegments: Int
     /// Segments held because they are stamped too far ahead of this replica's clock.
     public let heldSegments: Int
     /// Whether another copy of this store wrote with its key, so that it refuses to write.
@@ -33,6 +35,7 @@ extension Replica {
                 identity: identity, versionVector: try Self.versionVector(db), digest: try Self.digest(db),
                 opCount: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM ops") ?? 0,
                 pendingOps: pendingOps, forks: forks,
+                pendingSegments: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM pendingSegments") ?? 0,
                 heldSegments: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM heldSegments") ?? 0,
                 writtenElsewhere: try Meta.get(.writtenElsewhere, in: db) != nil,
                 players: try reader.players().count, courses: try reader.courses().filter { !$0.deleted }.count,
