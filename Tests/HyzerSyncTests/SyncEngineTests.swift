@@ -213,6 +213,24 @@ import Testing
         #expect(listener.connectionClosed().closedWith == .connectionLost)
     }
 
+    /// A listener that proved the group secret and then closes on our identity refused this
+    /// device (what a member does with a removed one); a listener whose hello was a replay
+    /// cannot be told apart, so only the dialer names it.
+    @Test func aMemberThatClosesOnOurIdentityRefusedUs() throws {
+        var dialer = try EngineSide(b, role: .dialer, mode: .oneShot).engine
+        let hello = try #require(HandDialer.writes(dialer.start(now: 0)).first)
+        var member = Handshake(role: .listener, author: a.author, sign: { a.replica.signature(of: $0) }, group: testGroup)
+        guard case .send(let reply) = try member.receive(hello) else { throw HandshakeTestError.unexpected }
+        #expect(HandDialer.writes(dialer.receive(frame: reply, now: 0)).count == 1, "our identity")
+        #expect(dialer.connectionClosed().closedWith == .notAdmittedByPeer)
+
+        var listener = try EngineSide(a, role: .listener, mode: .oneShot).engine
+        var dialing = Handshake(role: .dialer, author: b.author, sign: { b.replica.signature(of: $0) }, group: testGroup)
+        guard let dialersHello = dialing.start() else { throw HandshakeTestError.unexpected }
+        #expect(HandDialer.writes(listener.receive(frame: dialersHello, now: 0)).count == 1)
+        #expect(listener.connectionClosed().closedWith == .closedDuringHandshake)
+    }
+
     @Test func aDroppedEngineGivesItsBudgetBack() throws {
         let budget = BundleBudget(bytesMax: 1500)
         do {

@@ -1,25 +1,28 @@
 import HyzerKit
 import Synchronization
 
-/// The group a long-running `serve` syncs under, read again from the store at most once a
-/// second: a rekey or a removal that lands while it runs applies to the next connection, and a
-/// flood of strangers costs at most one store read a second (docs/security.md, "Re-keying").
+/// The group a long-running `serve` syncs under, read again from the store for the first new
+/// connection after each store change it is told of: a rekey or a removal, written by this
+/// process or another, applies to the next connection, and a flood of strangers while nothing
+/// changes costs no store read at all (docs/sync-protocol.md, "Handshake").
 final class GroupSource: Sendable {
     private let replica: Replica
-    private let state: Mutex<(group: GroupMembership, readAt: ContinuousClock.Instant)>
+    private let signals: ConnectionSignals
+    private let state: Mutex<(group: GroupMembership, change: Int)>
 
-    init(replica: Replica, group: GroupMembership) {
+    init(replica: Replica, group: GroupMembership, signals: ConnectionSignals) {
         self.replica = replica
-        state = Mutex((group, ContinuousClock.now))
+        self.signals = signals
+        state = Mutex((group, signals.changesPublished))
     }
 
     func current() -> GroupMembership {
-        let now = ContinuousClock.now
-        if let cached = state.withLock({ now - $0.readAt < .seconds(1) ? $0.group : nil }) { return cached }
+        // Read before the store: a change published during the read is read again next time.
+        let change = signals.changesPublished
+        if let cached = state.withLock({ $0.change == change ? $0.group : nil }) { return cached }
         let fresh = try? replica.group()
         return state.withLock { state in
-            if let fresh { state.group = fresh }
-            state.readAt = now
+            if let fresh { (state.group, state.change) = (fresh, change) }
             return state.group
         }
     }

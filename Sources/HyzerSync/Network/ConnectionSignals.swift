@@ -71,6 +71,9 @@ public final class ConnectionSignals: @unchecked Sendable {
         for mailbox in mailboxes { mailbox.post(signal) }
     }
 
+    /// How many store changes were published so far: what changed since a reader last looked.
+    var changesPublished: Int { lock.withLock { changes } }
+
     /// The store's vector for a connection handling "the store changed": `read` runs for the
     /// first connection that asks after a change is published, and the others share its answer,
     /// so a push to n peers reads the vector once, not n times (docs/performance.md, "A

@@ -50,7 +50,7 @@ public struct PeerServer: Sendable {
         logger.info("listening", metadata: ["address": "\(address.host):\(port)"])
         onListening(port)
         let limits = ConnectionLimits(total: connectionsMax, unauthenticatedPerSource: unauthenticatedPerSourceMax)
-        let groups = GroupSource(replica: replica, group: group)
+        let groups = GroupSource(replica: replica, group: group, signals: signals)
         try await withThrowingDiscardingTaskGroup { tasks in
             tasks.addTask { await signals.watch(monitor) }
             tasks.addTask { await signals.tick() }

@@ -88,6 +88,14 @@ public struct Handshake {
         KeyDerivation.subkey(of: secret, context: "hyzrhand", id: 1)
     }
 
+    /// Whether this dialer's identity went to a listener that proved it holds the group secret
+    /// (its hello, bound to our fresh ephemeral key, checked): a close now is that member
+    /// refusing us, not a stranger. A listener never knows as much: a dialer's hello can be a
+    /// replay.
+    public var sentIdentityToAMember: Bool {
+        if case .awaitingListenerIdentity = state { true } else { false }
+    }
+
     /// The dialer's first message; `nil` for the listener, which speaks second.
     public mutating func start() -> [UInt8]? {
         guard case .idle = state else { return nil }

@@ -231,12 +231,14 @@ public struct SyncEngine {
 
     /// The connection ended (the peer closed it, or reading failed): a failure unless the
     /// exchange had completed. Before identities are exchanged it is `closedDuringHandshake`:
-    /// a listener of another group closes as soon as our first message fails its check.
+    /// a listener of another group closes as soon as our first message fails its check. Once a
+    /// dialer's identity went to a listener that proved the group secret, a close is that member
+    /// refusing it (`notAdmittedByPeer`): the organizer removed this device.
     public mutating func connectionClosed() -> [Action] {
         let failure: SyncFailure
         switch stage {
         case .closed: return []
-        case .handshaking: failure = .closedDuringHandshake
+        case .handshaking(let handshake): failure = handshake.sentIdentityToAMember ? .notAdmittedByPeer : .closedDuringHandshake
         case .awaitingHeader, .open: failure = .connectionLost
         }
         stage = .closed

@@ -40,6 +40,9 @@ public enum SyncFailure: Error, Equatable, Sendable, CustomStringConvertible, En
     /// The connection closed before identities were exchanged: what a listener of another group
     /// does with our first message, and what a program that does not speak the protocol does.
     case closedDuringHandshake
+    /// The peer proved it holds the group secret, then closed instead of admitting our identity:
+    /// what a member does with a device the organizer removed.
+    case notAdmittedByPeer
     /// The peer did not accept a frame in time.
     case stalled
     /// The store failed (its error, for the log).
@@ -74,6 +77,8 @@ public enum SyncFailure: Error, Equatable, Sendable, CustomStringConvertible, En
         case .connectionLost: "the peer closed the connection before the exchange completed"
         case .closedDuringHandshake:
             "the peer closed the connection during the handshake: it may be in another group (a different group secret) or may not be hyzer-peer"
+        case .notAdmittedByPeer:
+            "the peer holds this group's secret but refused this device: the organizer may have removed it from the group (a new invite brings it back)"
         case .stalled: "the peer stopped reading"
         case .storeFailed(let error): "the store failed: \(error)"
         case .peerRemoved(let peer): "the peer, device \(peer.short), was removed from the group"
@@ -101,6 +106,7 @@ public enum SyncFailure: Error, Equatable, Sendable, CustomStringConvertible, En
         case .peerClosed: "peerClosed"
         case .connectionLost: "connectionLost"
         case .closedDuringHandshake: "closedDuringHandshake"
+        case .notAdmittedByPeer: "notAdmittedByPeer"
         case .stalled: "stalled"
         case .storeFailed: "storeFailed"
         case .peerRemoved: "peerRemoved"
