@@ -36,7 +36,7 @@ import Testing
         _ = try clubhouse.ok("init", "--name", "clubhouse", quiet: false)
         _ = try phone.ok("init", "--name", "phone", "--owner", "Ann", quiet: false)
         _ = try clubhouse.ok("group", "create", quiet: false)
-        _ = try phone.ok("group", "join", try clubhouse.ok("group", "invite", quiet: false), quiet: false)
+        try phone.join(clubhouse)
         for name in ["Ben", "Cat"] { _ = try phone.ok("player", "add", name, quiet: false) }
         let round = try phone.ok("round", "start", "--course", "Morley Field", "--players", "Ann,Ben,Cat", quiet: false)
 

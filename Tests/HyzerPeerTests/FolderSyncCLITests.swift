@@ -22,9 +22,8 @@ import Testing
         try b.ok("init", "--name", "ben-phone", "--device", "phone", "--owner", "Ben", quiet: false)
         try c.ok("init", "--name", "laptop", "--device", "laptop", "--owner", "Cat", quiet: false)
         try a.ok("group", "create", quiet: false)
-        let token = try a.ok("group", "invite", quiet: false)
-        try b.ok("group", "join", token, quiet: false)
-        try c.ok("group", "join", token, quiet: false)
+        try b.join(a)
+        try c.join(a)
         let all = [a, b, c]
         func syncAll(_ order: [BinaryRunner]) throws { for cli in order { try cli.ok("sync", "--folder", folder, quiet: false) } }
 
@@ -94,7 +93,7 @@ import Testing
         try a.ok("init", "--name", "a", "--owner", "Ann", quiet: false)
         try b.ok("init", "--name", "b", "--owner", "Ben", quiet: false)
         try a.ok("group", "create", quiet: false)
-        try b.ok("group", "join", try a.ok("group", "invite", quiet: false), quiet: false)
+        try b.join(a)
         try a.ok("round", "start", "--course", "Maple Hill", "--players", "Ann", quiet: false)
         let file = directory.path("a.hzb").path
         try a.ok("export", "--out", file, quiet: false)

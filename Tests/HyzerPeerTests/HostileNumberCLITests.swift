@@ -15,11 +15,11 @@ import Testing
     let mallory = SigningKeyPair(seed: [UInt8](repeating: 0x66, count: SigningKeyPair.seedBytes))
     var malloryID: AuthorID { AuthorID(bytes: mallory.publicKey)! }
 
-    /// A store in a group, and the group (read back from its invite token, as a member holds it).
+    /// A store in a group, and the group (read from the store, as a member holds it).
     func prepare() throws -> GroupMembership {
         try cli.run("init", "--name", "phone", "--owner", "Ann")
         try cli.run("group", "create")
-        return try GroupInvite.membership(fromToken: try cli.run("group", "invite").output)
+        return try #require(try Replica.open(at: directory.path("phone")).group())
     }
 
     /// Mallory's sealed bundle with one signed op at `sequence`, stamped `milliseconds`.

@@ -31,7 +31,7 @@ import Testing
         let phone = try device("lost-phone", owner: "Pat")
         let friend = try device("friend", owner: "Fay")
         try laptop.ok("group", "create")
-        let token = Array(try laptop.ok("group", "invite").utf8)
+        let token = Array(try laptop.ok("group", "invite", "--uses", "2").utf8)
         for cli in [phone, friend] { #expect(try cli.run(["group", "join", "--token-file", "-"], input: token).status == 0) }
         for _ in 0..<2 { for cli in [laptop, phone, friend] { try cli.ok("sync", "--folder", folder, quiet: false) } }
         let phoneID = try replicaID(phone)

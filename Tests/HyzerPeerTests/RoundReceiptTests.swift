@@ -23,9 +23,8 @@ import Testing
         try b.ok("init", "--name", "ben-phone", "--owner", "Ben", quiet: false)
         try c.ok("init", "--name", "cat-laptop", "--owner", "Cat", quiet: false)
         try a.ok("group", "create", quiet: false)
-        let token = try a.ok("group", "invite", quiet: false)
-        try b.ok("group", "join", token, quiet: false)
-        try c.ok("group", "join", token, quiet: false)
+        try b.join(a)
+        try c.join(a)
         func syncAll() throws { for cli in [a, b, c] { try cli.ok("sync", "--folder", folder, quiet: false) } }
         try syncAll()
         try syncAll()

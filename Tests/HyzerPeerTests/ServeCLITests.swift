@@ -28,7 +28,7 @@ import Testing
         _ = try a.ok("init", "--name", "a", "--owner", "Ann", quiet: false)
         _ = try b.ok("init", "--name", "b", "--owner", "Ben", quiet: false)
         _ = try a.ok("group", "create", quiet: false)
-        _ = try b.ok("group", "join", try a.ok("group", "invite", quiet: false), quiet: false)
+        try b.join(a)
         let round = try a.ok("round", "start", "--course", "Morley Field", "--players", "Ann", quiet: false)
 
         let (serverA, _, portA) = try serve(a)

@@ -14,7 +14,7 @@ import Testing
         try ann.ok("init", "--name", "ann-phone", "--owner", "Ann", quiet: false)
         try ben.ok("init", "--name", "ben-phone", "--owner", "Ben", quiet: false)
         try ann.ok("group", "create", quiet: false)
-        try ben.ok("group", "join", try ann.ok("group", "invite", quiet: false), quiet: false)
+        try ben.join(ann)
         let shared = directory.path("shared").path
         for cli in [ann, ben, ann] { try cli.ok("sync", "--folder", shared, quiet: false) }
         try ann.ok("course", "add", "Tiny", "--pars", "3,3", quiet: false)

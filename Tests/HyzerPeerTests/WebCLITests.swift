@@ -101,7 +101,7 @@ import Testing
         let (a, b) = (BinaryRunner(store: directory.path("a")), BinaryRunner(store: directory.path("b")))
         let round = try prepare(a)
         _ = try b.ok("init", "--name", "phone", quiet: false)
-        _ = try b.ok("group", "join", try a.ok("group", "invite", quiet: false), quiet: false)
+        try b.join(a)
         let (server, output, url) = try Self.serveWeb(a, ["--http", "127.0.0.1:0"])
         _ = try b.ok("sync", "--peer", "127.0.0.1:\(Self.peerPort(output))", quiet: false)
         _ = try b.ok("score", round, "--player", "Ben", "--hole", "1", "--strokes", "3", quiet: false)

@@ -82,6 +82,8 @@ struct EnginePair {
                 pending =
                     sides[index].engine.ingested(senderVector: bundle.senderVector, localVector: try replica.versionVector(), now: now)[...]
                     + pending
+            case .admit(let request):
+                pending = sides[index].engine.admitted(try replica.admit(request), now: now)[...] + pending
             case .close(let failure):
                 sides[index].failure = failure
             case .finish:

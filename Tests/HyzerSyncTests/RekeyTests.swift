@@ -59,10 +59,16 @@ import Testing
         #expect(friendGroup.recipients == [organizer.author, friend.author])
         #expect(friendGroup.removed == [phone.author])
 
-        // An invite token now carries the new epoch.
-        let token = GroupInvite.token(for: organizerGroup)
-        #expect(token.hasPrefix("hyzer2-"))
-        let joined = try GroupInvite.membership(fromToken: token)
+        // A device admitted now receives the new epoch's secret.
+        let invitation = try organizer.replica.issueInvitation(
+            secret: [UInt8](repeating: 0x52, count: 32), expiresAt: baseTime + 3_600_000, uses: 1)
+        let newcomer = try Peer("newcomer", keySeed: 94, group: nil)
+        try newcomer.replica.accept(invitation)
+        guard case .admitted(let answer)? = try organizer.replica.admit(try #require(try newcomer.replica.joinRequest())).reply
+            .flatMap({ JoinReply(decoding: $0, invitation: invitation, device: newcomer.author) })
+        else { throw HandshakeTestError.unexpected }
+        #expect(try newcomer.replica.complete(answer))
+        let joined = try #require(try newcomer.replica.group())
         #expect(joined.id == group.id && joined.epoch == 1 && joined.secret == Self.newSecret)
 
         // Folder files: sealed under epoch 1, the phone cannot open them.

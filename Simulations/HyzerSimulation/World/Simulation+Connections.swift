@@ -157,6 +157,8 @@ extension Simulation {
             case .ingest(let bundle):
                 guard let local = try ingest(bundle, from: connection.ends[1 - end].device, into: index) else { return }
                 actions += connection.ends[end].engine.ingested(senderVector: bundle.senderVector, localVector: local, now: world.now)
+            case .admit(let request):
+                actions += connection.ends[end].engine.admitted(try devices[index].running.admit(request), now: world.now)
             case .close(let failure):
                 try closed(connection, by: index, failure)
             case .finish:

@@ -12,6 +12,11 @@ extension OpPayload {
         public static let sealedSecretBytes = 80
         /// Members a rekey seals the new secret to.
         public static let rekeyRecipientsMax = 1_024
+        /// An invitation's proof key and its id (docs/formats.md, "Invitations").
+        public static let inviteKeyBytes = 32
+        public static let inviteIDBytes = 16
+        /// Devices one invitation may admit.
+        public static let inviteUsesMax = 1_000
     }
 
     /// The canonical bytes: the kind's tag, then its fields in declaration order.
@@ -108,6 +113,13 @@ extension OpPayload {
             writer.write(roundID)
             writer.write(startDate)
             writer.write(endDate)
+        case .inviteIssued(let key, let expiresAt, let uses):
+            writer.write(raw: key)
+            writer.writeVarint(expiresAt)
+            writer.writeVarint(UInt64(clamping: uses))
+        case .memberAdmitted(let invite, let device):
+            writer.write(raw: invite)
+            writer.write(device)
         }
         return writer.bytes
     }
@@ -218,6 +230,15 @@ extension OpPayload {
             self = .groupRekeyed(epoch: UInt32(epoch), sealed: sealed)
         case .roundImported:
             self = .roundImported(roundID: try reader.readUUID(), startDate: try reader.readName(), endDate: try reader.readName())
+        case .inviteIssued:
+            let key = try reader.readRaw(Limits.inviteKeyBytes)
+            let expiresAt = try reader.readVarint()
+            guard expiresAt <= UInt64(Int64.max) else { throw .outOfRange(field: "invitation expiry") }
+            let uses = try reader.readVarint()
+            guard (1...UInt64(Limits.inviteUsesMax)).contains(uses) else { throw .outOfRange(field: "invitation uses") }
+            self = .inviteIssued(key: key, expiresAt: expiresAt, uses: Int(uses))
+        case .memberAdmitted:
+            self = .memberAdmitted(invite: try reader.readRaw(Limits.inviteIDBytes), device: try reader.readAuthorID())
         }
         try reader.expectEnd()
     }

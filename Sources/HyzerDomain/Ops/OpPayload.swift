@@ -46,6 +46,13 @@ public enum OpPayload: Hashable, Sendable {
     /// written there (`endDate` empty when the export has only one date), so an export writes
     /// them again. Counts only from the device that started the round.
     case roundImported(roundID: UUID, startDate: String, endDate: String)
+    /// A member invites a device (docs/security.md, "Invitations"): a token holder proves the
+    /// invitation with `key` (32 bytes derived from the token's secret); a member admits at most
+    /// `uses` devices with it, and none once its clock has passed `expiresAt` (ms since 1970).
+    case inviteIssued(key: [UInt8], expiresAt: UInt64, uses: Int)
+    /// A member admitted `device` with the invitation whose id (16 bytes) is `invite`, and
+    /// sealed the group secret to it: one use of that invitation.
+    case memberAdmitted(invite: [UInt8], device: AuthorID)
 
     /// The one-byte tag of each kind in the canonical encoding. Never renumber a kind.
     public enum Kind: UInt8, CaseIterable, Sendable {
@@ -68,6 +75,8 @@ public enum OpPayload: Hashable, Sendable {
         case memberRemoved = 17
         case groupRekeyed = 18
         case roundImported = 19
+        case inviteIssued = 20
+        case memberAdmitted = 21
     }
 
     public var kind: Kind {
@@ -91,6 +100,8 @@ public enum OpPayload: Hashable, Sendable {
         case .memberRemoved: .memberRemoved
         case .groupRekeyed: .groupRekeyed
         case .roundImported: .roundImported
+        case .inviteIssued: .inviteIssued
+        case .memberAdmitted: .memberAdmitted
         }
     }
 }

@@ -17,6 +17,9 @@ enum Meta: String {
     /// The group this replica syncs with: its id (16 bytes) and the secret (32 bytes) of the
     /// invite token it joined with, whose epoch (4 bytes) is stored when it is not 0.
     case groupID, groupSecret, groupEpoch
+    /// An invitation accepted with `group join` whose answer has not arrived yet: the group id
+    /// (16 bytes) and the invitation secret (32 bytes). Removed once the device is admitted.
+    case invitation
 
     static func get(_ key: Meta, in db: Database) throws -> [UInt8]? {
         try Data.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [key.rawValue]).map { Array($0) }

@@ -53,6 +53,11 @@ public struct GroupMembership: Hashable, Sendable {
         UUID(hashPrefix: Blake2b.hash256(Array("hyzer-group/v1".utf8) + organizer.bytes))
     }
 
+    /// A new group organized by `organizer`, with a secret from the system's secure random source.
+    public static func new(organizer: AuthorID) -> GroupMembership {
+        GroupMembership(id: groupID(organizer: organizer), secret: SecureRandom.bytes(secretBytes))
+    }
+
     /// Whether `author` created the group `group` (and so may remove its members). A group
     /// created before organizers existed has a random id and no organizer.
     public static func isOrganizer(_ author: AuthorID, of group: UUID) -> Bool {
@@ -204,8 +209,10 @@ extension Replica {
         guard group.epoch < UInt32.max else {
             throw ReplicaError.invalidValue("the group was rekeyed as often as it can be; create a new one")
         }
+        // Every device heard from, and every device a member admitted (it may not have synced yet).
         var members = Set(
             try Data.fetchAll(db, sql: "SELECT key FROM authors WHERE headSequence > 0").compactMap { AuthorID(bytes: Array($0)) })
+        for invitation in try ViewReader(db: db).invitations().values { members.formUnion(invitation.admitted) }
         members.subtract(group.removed)
         members.insert(author)
         guard members.count <= OpPayload.Limits.rekeyRecipientsMax else {

@@ -207,7 +207,7 @@ enum HistoryCache {
             case .deviceSucceeded: everything = true  // the successor owns what its predecessor owned: rare, so start over
             case .memberRemoved: everything = true  // a removed device's later ops stop counting: rare, so start over
             case .deviceRegistered, .courseCreated, .courseRenamed, .holeParSet, .courseDeleted, .scoreRecorded, .playerAliasAdded,
-                .roundReceipt, .courseHolesSet, .groupRekeyed, .roundImported:
+                .roundReceipt, .courseHolesSet, .groupRekeyed, .roundImported, .inviteIssued, .memberAdmitted:
                 break
             }
         }

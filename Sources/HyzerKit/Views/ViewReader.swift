@@ -69,7 +69,7 @@ struct ViewReader {
     }
 
     /// The decodable ops of one kind, found by the kind byte after the clock.
-    private func ops(of kind: OpPayload.Kind) throws -> [StoredOp] {
+    func ops(of kind: OpPayload.Kind) throws -> [StoredOp] {
         let statement = try db.cachedStatement(
             sql: """
                 SELECT \(StoredOp.columns) FROM ops o JOIN authors a ON a.id = o.author

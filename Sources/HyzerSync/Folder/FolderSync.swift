@@ -39,6 +39,7 @@ public struct FolderSync {
             memberVectors = try readMembers(group, &records, &updates, &report, &waiting)
         }
         report.rejected += waiting
+        report.devicesAdmitted = try FolderJoin(replica: replica, folder: folder).answer(group, &report)
 
         // 2. Write what some member lacks and no bundle of ours already holds.
         let mine = try folder.list(myDirectory)
@@ -119,6 +120,7 @@ public struct FolderSync {
                 report.rejected.append(.init(file: groupDirectory + "/" + entry.name, reason: Self.notFollowed))
                 continue
             }
+            if entry.isDirectory, entry.name == FolderJoin.directoryName { continue }
             guard entry.isDirectory, let member = AuthorID(hex: entry.name), entry.name == member.hex else {
                 report.ignored.append(groupDirectory + "/" + entry.name)
                 continue

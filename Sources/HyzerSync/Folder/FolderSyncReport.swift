@@ -25,6 +25,8 @@ public struct FolderSyncReport: Encodable, Equatable, Sendable {
     public var bytesRead = 0
     public var bytesWritten = 0
     public var vectorPublished = false
+    /// Devices this replica admitted with an invitation this sync (docs/folder-sync.md, "Joining").
+    public var devicesAdmitted = 0
 
     public init() {}
 }

@@ -127,6 +127,17 @@ extension PeerConnection {
                         outcome.failure = .storeFailed("\(error)")
                         return false
                     }
+                case .admit(let request):
+                    do {
+                        let admission = try await connection.store { replica in try replica.admit(request) }
+                        if admission.refusal == nil {
+                            connection.logger.notice("admitted a device with an invitation", metadata: ["device": "\(request.device.short)"])
+                        }
+                        pending = engine.admitted(admission, now: now())[...] + pending
+                    } catch {
+                        outcome.failure = .storeFailed("\(error)")
+                        return false
+                    }
                 case .close(let failure):
                     outcome.failure = failure
                     return false

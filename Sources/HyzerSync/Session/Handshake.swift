@@ -88,6 +88,12 @@ public struct Handshake {
         KeyDerivation.subkey(of: secret, context: "hyzrhand", id: 1)
     }
 
+    /// Whether this is a listener still waiting for the dialer's first message (where a join
+    /// request may come instead of a hello).
+    public var awaitsFirstMessage: Bool {
+        if case .awaitingDialerHello = state { true } else { false }
+    }
+
     /// Whether this dialer's identity went to a listener that proved it holds the group secret
     /// (its hello, bound to our fresh ephemeral key, checked): a close now is that member
     /// refusing us, not a stranger. A listener never knows as much: a dialer's hello can be a

@@ -40,6 +40,9 @@ public struct SyncEngine {
         case prepareDelta(above: VersionVector)
         /// Ingest this bundle, whose sender is the authenticated peer, then call `ingested`.
         case ingest(Bundle)
+        /// A device with an invitation asks to be admitted (docs/security.md, "Invitations"):
+        /// decide with `Replica.admit` and hand the result to `admitted(_:now:)`.
+        case admit(JoinRequest)
         /// Close the connection: the exchange failed.
         case close(SyncFailure)
         /// Close the connection: the exchange completed.
@@ -50,14 +53,17 @@ public struct SyncEngine {
     public static let bundlePartBytes = 256 * 1024
     /// The frames each side receives before the stream opens: two handshake messages and a stream header.
     public static let handshakeFrames = 3
-    /// The largest of those frames.
-    public static let handshakeFrameBytesMax = max(Handshake.helloBytes, Handshake.identityBytes, SecretStream.headerBytes)
+    /// The largest of those frames, or of a join request and its reply (which take their place).
+    public static let handshakeFrameBytesMax = max(
+        Handshake.helloBytes, Handshake.identityBytes, SecretStream.headerBytes, JoinRequest.byteCount, JoinAnswer.byteCount)
 
     enum Stage {
         case handshaking(Handshake)
         /// Keys agreed, our header sent; waiting for the peer's.
         case awaitingHeader(SessionKeys, SecretStream.Sender)
         case open(SessionKeys, SecretStream.Sender, SecretStream.Receiver)
+        /// A join request came instead of a hello; waiting for the store's decision.
+        case admitting
         case closed
     }
 
@@ -144,7 +150,13 @@ public struct SyncEngine {
         switch stage {
         case .closed:
             return []
+        case .admitting:
+            return close(.protocolViolation(.messageDuringAdmission))
         case .handshaking(var handshake):
+            if handshake.awaitsFirstMessage, frame.count == JoinRequest.byteCount, let request = JoinRequest(decoding: frame) {
+                stage = .admitting
+                return [.admit(request)]
+            }
             let step: Handshake.Step
             do { step = try handshake.receive(frame) } catch {
                 return close(error == .notAGroupMember ? .notAGroupMember : .handshakeRefused(error))
@@ -171,6 +183,15 @@ public struct SyncEngine {
             if message != .heartbeat { lastProgress = now }
             return run(session.receive(message), now: now)
         }
+    }
+
+    /// The shell's answer to `admit`: the reply goes back, and the connection ends.
+    public mutating func admitted(_ admission: Admission, now: UInt64) -> [Action] {
+        guard case .admitting = stage else { return [] }
+        stage = .closed
+        let reply = admission.reply.map { [write($0, now: now)] } ?? []
+        guard let refusal = admission.refusal else { return reply + [.finish] }
+        return reply + [.close(.joinRefused(refusal))]
     }
 
     /// The shell's answer to `prepareDelta`: the encoded bundles (none when the peer lacks
@@ -220,7 +241,7 @@ public struct SyncEngine {
         switch stage {
         case .closed:
             return []
-        case .handshaking, .awaitingHeader:
+        case .handshaking, .awaitingHeader, .admitting:
             return now &- startedAt >= configuration.handshakeTimeoutMilliseconds ? close(.handshakeTimeout) : []
         case .open:
             if now &- lastReceived >= configuration.deadMilliseconds { return close(.peerDead) }
@@ -239,6 +260,7 @@ public struct SyncEngine {
         switch stage {
         case .closed: return []
         case .handshaking(let handshake): failure = handshake.sentIdentityToAMember ? .notAdmittedByPeer : .closedDuringHandshake
+        case .admitting: failure = .closedDuringHandshake
         case .awaitingHeader, .open: failure = .connectionLost
         }
         stage = .closed

@@ -1,4 +1,5 @@
 import HyzerDomain
+import HyzerKit
 
 /// Why a connection ended before its exchange completed. Carried from the engine (or the
 /// network shell) up to the log line and `ConnectionOutcome`; its description is the log text.
@@ -49,10 +50,12 @@ public enum SyncFailure: Error, Equatable, Sendable, CustomStringConvertible, En
     case storeFailed(String)
     /// The organizer removed the peer while it was connected.
     case peerRemoved(AuthorID)
+    /// A device asked to be admitted with an invitation, and was not.
+    case joinRefused(AdmissionRefusal)
 
     /// What the protocol refused.
     public enum ProtocolViolation: Equatable, Sendable {
-        case secondHello, bundleBeforeHello, haveBeforeHello, unexpectedDone
+        case secondHello, bundleBeforeHello, haveBeforeHello, unexpectedDone, messageDuringAdmission
     }
 
     public var description: String {
@@ -82,6 +85,7 @@ public enum SyncFailure: Error, Equatable, Sendable, CustomStringConvertible, En
         case .stalled: "the peer stopped reading"
         case .storeFailed(let error): "the store failed: \(error)"
         case .peerRemoved(let peer): "the peer, device \(peer.short), was removed from the group"
+        case .joinRefused(let refusal): "a join request was refused: \(refusal)"
         }
     }
 
@@ -110,6 +114,7 @@ public enum SyncFailure: Error, Equatable, Sendable, CustomStringConvertible, En
         case .stalled: "stalled"
         case .storeFailed: "storeFailed"
         case .peerRemoved: "peerRemoved"
+        case .joinRefused: "joinRefused"
         }
     }
 

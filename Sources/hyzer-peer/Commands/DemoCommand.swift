@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HyzerCrypto
 import HyzerDomain
 import HyzerKit
 import HyzerSync
@@ -35,14 +36,25 @@ struct Tour {
         for name in ["Sam", "Priya"] { try jake.addPlayer(name: name) }
 
         step("Maya's phone and a laptop join Jake's group with an invite token")
-        let group = GroupInvite.newGroup(organizer: jake.author)
+        let group = GroupMembership.new(organizer: jake.author)
         try jake.join(group)
-        let token = GroupInvite.token(for: group)
-        print("token \(token.prefix(24))…")
+        let invitation = try jake.issueInvitation(
+            secret: SecureRandom.bytes(Invitation.secretBytes), expiresAt: jake.wallClockMilliseconds() + 86_400_000, uses: 2)
+        print("token \(invitation.token.prefix(24))… (admits 2 devices within a day)")
         let maya = try Replica.create(at: root.appendingPathComponent("maya-phone"), name: "maya-phone", kind: .phone, owner: "Maya")
         let laptop = try Replica.create(at: root.appendingPathComponent("laptop"), name: "laptop", kind: .laptop)
-        for replica in [maya, laptop] { try replica.join(try GroupInvite.membership(fromToken: token)) }
         let folder = DirectoryFolder(root: root.appendingPathComponent("shared-folder"))
+        // Each asks through the folder; Jake's next folder sync admits both; each reads its answer.
+        for replica in [maya, laptop] {
+            try replica.accept(try Invitation(token: invitation.token))
+            _ = try FolderJoin(replica: replica, folder: folder).ask()
+        }
+        _ = try FolderSync(replica: jake, folder: folder).run()
+        for replica in [maya, laptop] {
+            guard case .admitted? = try FolderJoin(replica: replica, folder: folder).ask() else {
+                throw ReplicaError.invalidValue("the tour's devices were not admitted")
+            }
+        }
         let everyone = [jake, maya, laptop]
         func syncAll() throws {
             for _ in 0..<2 { for replica in everyone { _ = try FolderSync(replica: replica, folder: folder).run() } }

@@ -19,7 +19,7 @@ struct GroupCommand: ParsableCommand {
                 throw ReplicaError.invalidValue(
                     "this replica already belongs to group \(current.id.lowercased); `hyzer-peer group invite` prints its token")
             }
-            let group = GroupInvite.newGroup(organizer: replica.author)
+            let group = GroupMembership.new(organizer: replica.author)
             try replica.join(group)
             print(group.id.lowercased)
         }
@@ -27,20 +27,43 @@ struct GroupCommand: ParsableCommand {
 
     struct Invite: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Print the token that lets another replica join (it holds the group secret: share it privately).")
+            abstract: "Print a token that lets other devices join, for a limited time and number of devices.",
+            discussion: """
+                The token holds no group secret: a member admits each device that asks with it (at its next sync \
+                with the device, over TCP or through the folder) while the invitation has neither expired nor been \
+                used up, and seals it the group secret. Share the token privately all the same: whoever holds it can \
+                use it.
+                """)
         @OptionGroup var storeOptions: StoreOptions
+        @Option(help: ArgumentHelp("How long the token admits devices: minutes, hours or days, as 30m, 12h or 7d.", valueName: "TIME"))
+        var expires = "7d"
+        @Option(help: "How many devices the token admits.") var uses = 1
 
         func run() throws {
-            print(GroupInvite.token(for: try storeOptions.open().requireGroup()))
+            guard let milliseconds = Self.milliseconds(expires) else {
+                throw ValidationError("--expires takes minutes, hours or days up to a year, as 30m, 12h or 7d; '\(expires)' is none")
+            }
+            let replica = try storeOptions.open()
+            let invitation = try replica.issueInvitation(
+                secret: SecureRandom.bytes(Invitation.secretBytes), expiresAt: replica.wallClockMilliseconds() + milliseconds, uses: uses)
+            print(invitation.token)
+        }
+
+        /// `30m`, `12h`, `7d` in milliseconds; `nil` for anything else or more than a year.
+        static func milliseconds(_ text: String) -> UInt64? {
+            let units: [Character: UInt64] = ["m": 60_000, "h": 3_600_000, "d": 86_400_000]
+            guard let unit = text.last.flatMap({ units[$0] }), let count = UInt64(text.dropLast()), count > 0 else { return nil }
+            let (total, overflow) = count.multipliedReportingOverflow(by: unit)
+            return overflow || total > 366 * 86_400_000 ? nil : total
         }
     }
 
     struct Join: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Join the group of an invite token.",
+            abstract: "Accept an invite token: this device joins at its next sync with a member.",
             discussion: """
-                The token holds the group secret. Given as an argument it shows in `ps` and the shell's \
-                history; `--token-file -` reads it from standard input instead.
+                Given as an argument the token shows in `ps` and the shell's history; `--token-file -` reads it \
+                from standard input instead.
                 """)
         @OptionGroup var storeOptions: StoreOptions
         @Argument(help: "The token `group invite` printed (prefer --token-file: an argument shows in `ps`).") var token: String?
@@ -59,9 +82,11 @@ struct GroupCommand: ParsableCommand {
         }
 
         func run() throws {
-            let group = try GroupInvite.membership(fromToken: try readToken())
-            try storeOptions.open().join(group)
-            print("joined group \(group.id.lowercased)")
+            let invitation = try Invitation(token: try readToken())
+            try storeOptions.open().accept(invitation)
+            print(
+                "invitation to group \(invitation.groupID.lowercased) accepted; this device joins at its next sync with a member: "
+                    + "`hyzer-peer sync --peer HOST:PORT` or `hyzer-peer sync --folder DIR`")
         }
 
         private func readToken() throws -> String {
@@ -100,7 +125,7 @@ struct GroupCommand: ParsableCommand {
         func run() throws {
             let rekey = try storeOptions.open().rekeyGroup(newSecret: SecureRandom.bytes(GroupMembership.secretBytes))
             print(
-                "the group key is now epoch \(rekey.epoch), sealed to \(rekey.recipients) devices; older invite tokens no longer let anyone in"
+                "the group key is now epoch \(rekey.epoch), sealed to \(rekey.recipients) devices"
             )
         }
     }

@@ -26,7 +26,20 @@ struct SyncCommand: AsyncParsableCommand {
     private func syncFolder(_ replica: Replica, _ folder: String) throws {
         let report: FolderSyncReport
         do {
-            report = try FolderSync(replica: replica, folder: DirectoryFolder(root: URL(fileURLWithPath: folder))).run()
+            let shared = DirectoryFolder(root: URL(fileURLWithPath: folder))
+            if try replica.group() == nil, let invitation = try replica.pendingInvitation() {
+                switch try FolderJoin(replica: replica, folder: shared).ask() {
+                case nil:
+                    return print(
+                        "asked to join group \(invitation.groupID.lowercased) through the folder; a member admits this device at its next "
+                            + "folder sync (or `serve --folder`): run this again after that")
+                case .refused(let refusal)?:
+                    throw ReplicaError.invalidValue("a member refused this device: \(refusal)")
+                case .admitted?:
+                    if !output.json { print("joined group \(invitation.groupID.lowercased): a member admitted this device") }
+                }
+            }
+            report = try FolderSync(replica: replica, folder: shared).run()
         } catch let error as FolderError {
             throw ReplicaError.storage(detail: "the shared folder failed at \(error)")
         }
@@ -42,6 +55,9 @@ struct SyncCommand: AsyncParsableCommand {
         guard let address = PeerAddress(text) else {
             throw ReplicaError.invalidValue("'\(text)' is not HOST:PORT; give the address `hyzer-peer serve --listen` uses")
         }
+        if try replica.group() == nil, let invitation = try replica.pendingInvitation() {
+            try await join(replica, invitation, at: address)
+        }
         let group = try replica.requireGroup()
         let outcome: ConnectionOutcome
         do {
@@ -56,6 +72,27 @@ struct SyncCommand: AsyncParsableCommand {
         print(
             "synced with \(outcome.peer.map { String($0.prefix(12)) } ?? "?") at \(address): sent \(outcome.opsSent) ops (\(outcome.bytesSent) bytes), "
                 + "received \(outcome.opsReceived) ops (\(outcome.bytesReceived) bytes) in \(outcome.milliseconds) ms")
+    }
+
+    /// Asks the member at `address` to admit this device with its invitation.
+    private func join(_ replica: Replica, _ invitation: Invitation, at address: PeerAddress) async throws {
+        let bytes: [UInt8]?
+        do {
+            bytes = try await PeerDialer.askToJoin(address, request: JoinRequest(invitation: invitation, device: replica.author))
+        } catch let failure as DialFailure {
+            throw ReplicaError.invalidValue("\(failure); check that `hyzer-peer serve` runs there and the address is right")
+        }
+        switch bytes.flatMap({ JoinReply(decoding: $0, invitation: invitation, device: replica.author) }) {
+        case nil:
+            throw ReplicaError.invalidValue(
+                "\(address) did not admit this device: it does not hold the invitation yet (sync it with the device that printed the token first) or is not a member of the group"
+            )
+        case .refused(let refusal)?:
+            throw ReplicaError.invalidValue("a member refused this device: \(refusal)")
+        case .admitted(let answer)?:
+            guard try replica.complete(answer) else { throw ReplicaError.invalidValue("\(address) sent an answer for another device") }
+            if !output.json { print("joined group \(invitation.groupID.lowercased): a member admitted this device") }
+        }
     }
 }
 

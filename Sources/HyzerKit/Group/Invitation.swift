@@ -1,0 +1,62 @@
+import Foundation
+import HyzerCrypto
+import HyzerDomain
+
+/// An invitation to a group: what `group invite` prints as a token and `group join` reads.
+/// It holds no group secret, only the group id and a one-time invitation secret. The secret
+/// proves a join request to a member, which admits the device (sealing it the group secret)
+/// only while the invitation the inviter recorded as an op has neither expired nor been used
+/// up (docs/security.md, "Invitations").
+///
+/// token: `hyzer3-` ‖ hex(group id 16 ‖ secret 32 ‖ BLAKE2b-256(id ‖ secret)[0..<4])
+public struct Invitation: Equatable, Sendable {
+    public let groupID: UUID
+    public let secret: [UInt8]
+
+    static let prefix = "hyzer3-"
+    public static let secretBytes = 32
+    /// The prefixes of tokens from before invitations, which carried the group secret itself.
+    static let secretBearingPrefixes = ["hyzer1-", "hyzer2-"]
+
+    public init(groupID: UUID, secret: [UInt8]) {
+        precondition(secret.count == Self.secretBytes, "an invitation secret has 32 bytes")
+        self.groupID = groupID
+        self.secret = secret
+    }
+
+    /// The key that proves a join request and authenticates its answer; the inviter records it
+    /// in its `inviteIssued` op, so every member can check a request.
+    public var key: [UInt8] { KeyDerivation.subkey(of: secret, context: "hyzrinvt", id: 1) }
+
+    /// The invitation's id: the first 16 bytes of BLAKE2b-256("hyzer-invite/v1" ‖ key).
+    public var id: [UInt8] { Self.id(ofKey: key) }
+
+    public static func id(ofKey key: [UInt8]) -> [UInt8] {
+        Array(Blake2b.hash256(Array("hyzer-invite/v1".utf8) + key).prefix(OpPayload.Limits.inviteIDBytes))
+    }
+
+    public var token: String {
+        let body = groupID.bytes + secret
+        return Self.prefix + Hex.encode(body + Array(Blake2b.hash256(body).prefix(4)))
+    }
+
+    /// Reads a token; surrounding white space is ignored.
+    public init(token: String) throws {
+        let trimmed = token.trimmingCharacters(in: .whitespacesAndNewlines)
+        if Self.secretBearingPrefixes.contains(where: trimmed.hasPrefix) {
+            throw ReplicaError.invalidValue(
+                "that token is from an older hyzer-peer and holds the group secret itself; ask a member for a new one (`hyzer-peer group invite`)"
+            )
+        }
+        guard trimmed.hasPrefix(Self.prefix), let bytes = Hex.decode(String(trimmed.dropFirst(Self.prefix.count))), bytes.count == 52
+        else {
+            throw ReplicaError.invalidValue(
+                "that is not a hyzer-peer invite token; copy the whole line that `hyzer-peer group invite` printed")
+        }
+        let body = Array(bytes.prefix(48))
+        guard Array(Blake2b.hash256(body).prefix(4)) == Array(bytes.suffix(4)) else {
+            throw ReplicaError.invalidValue("the invite token is damaged (its checksum does not match); copy it again")
+        }
+        self.init(groupID: UUID(bytes: body.prefix(16))!, secret: Array(body.suffix(32)))
+    }
+}

@@ -1,0 +1,174 @@
+import Foundation
+import HyzerCrypto
+import HyzerDomain
+
+/// A device with an invitation asks a member to admit it: written into the shared folder as
+/// `hyzer/<group id>/joins/<device>.hzj`, or sent as the first frame of a TCP connection
+/// (docs/formats.md, "Invitations").
+///
+/// `HZJ1` ‖ group id 16 ‖ invitation id 16 ‖ device 32 ‖ HMAC-SHA-512-256(invitation key, all before)
+public struct JoinRequest: Equatable, Sendable {
+    public let groupID: UUID
+    public let invitationID: [UInt8]
+    public let device: AuthorID
+    /// The whole message as sent.
+    public let bytes: [UInt8]
+
+    static let magic = Array("HZJ1".utf8)
+    public static let byteCount = 4 + 16 + OpPayload.Limits.inviteIDBytes + 32 + MessageAuthentication.tagBytes
+
+    public init(invitation: Invitation, device: AuthorID) {
+        groupID = invitation.groupID
+        invitationID = invitation.id
+        self.device = device
+        let body = Self.magic + invitation.groupID.bytes + invitation.id + device.bytes
+        bytes = body + MessageAuthentication.tag(body, key: invitation.key)
+    }
+
+    /// Reads a request's fields; its proof is checked by `proves(key:)` once the invitation is found.
+    public init?(decoding bytes: [UInt8]) {
+        guard bytes.count == Self.byteCount, Array(bytes.prefix(4)) == Self.magic,
+            let groupID = UUID(bytes: bytes[4..<20]), let device = AuthorID(bytes: Array(bytes[36..<68]))
+        else { return nil }
+        self.groupID = groupID
+        invitationID = Array(bytes[20..<36])
+        self.device = device
+        self.bytes = bytes
+    }
+
+    /// Whether the request was made with the invitation whose key is `key`.
+    public func proves(key: [UInt8]) -> Bool {
+        let body = Array(bytes.prefix(68))
+        return MessageAuthentication.verify(Array(bytes.suffix(MessageAuthentication.tagBytes)), of: body, key: key)
+    }
+}
+
+/// A member's answer to a join request: the newest epoch's group secret, sealed to the device's
+/// key and authenticated with the invitation key, so that neither someone without the
+/// invitation nor anyone but the device learns or forges it.
+///
+/// `HZA1` ‖ group id 16 ‖ device 32 ‖ epoch u32 ‖ sealed secret 80 ‖ HMAC-SHA-512-256(invitation key, all before)
+public struct JoinAnswer: Equatable, Sendable {
+    public let groupID: UUID
+    public let device: AuthorID
+    public let epoch: UInt32
+    public let sealedSecret: [UInt8]
+    public let bytes: [UInt8]
+
+    static let magic = Array("HZA1".utf8)
+    public static let byteCount = 4 + 16 + 32 + 4 + OpPayload.Limits.sealedSecretBytes + MessageAuthentication.tagBytes
+
+    init(groupID: UUID, device: AuthorID, epoch: UInt32, sealedSecret: [UInt8], key: [UInt8]) {
+        self.groupID = groupID
+        self.device = device
+        self.epoch = epoch
+        self.sealedSecret = sealedSecret
+        let body = Self.magic + groupID.bytes + device.bytes + withUnsafeBytes(of: epoch.bigEndian) { Array($0) } + sealedSecret
+        bytes = body + MessageAuthentication.tag(body, key: key)
+    }
+
+    /// Reads an answer and checks it against `invitation`; `nil` for anything else.
+    public init?(decoding bytes: [UInt8], invitation: Invitation) {
+        guard bytes.count == Self.byteCount, Array(bytes.prefix(4)) == Self.magic else { return nil }
+        let tagStart = bytes.count - MessageAuthentication.tagBytes
+        guard MessageAuthentication.verify(Array(bytes[tagStart...]), of: Array(bytes[..<tagStart]), key: invitation.key),
+            let groupID = UUID(bytes: bytes[4..<20]), groupID == invitation.groupID, let device = AuthorID(bytes: Array(bytes[20..<52]))
+        else { return nil }
+        self.groupID = groupID
+        self.device = device
+        epoch = bytes[52..<56].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+        sealedSecret = Array(bytes[56..<tagStart])
+        self.bytes = bytes
+    }
+}
+
+/// Why a member did not admit a device (each names what to do).
+public enum AdmissionRefusal: Error, Equatable, Sendable, CustomStringConvertible {
+    /// This replica belongs to no group, or to another one.
+    case notThisGroup
+    /// No invitation with the request's id is in this replica's log (yet).
+    case unknownInvitation
+    /// The request's proof does not match the invitation.
+    case badProof
+    case expired(at: UInt64)
+    case usedUp(uses: Int)
+    /// The organizer removed the device.
+    case removed
+
+    public var description: String {
+        switch self {
+        case .notThisGroup: "this device is not a member of the invitation's group"
+        case .unknownInvitation:
+            "this member does not hold the invitation yet: sync with the device that printed the token first, or ask a member for a new one"
+        case .badProof: "the request does not prove the invitation (a damaged or forged request)"
+        case .expired(let at):
+            "the invitation expired at \(Date(timeIntervalSince1970: Double(at) / 1000).formatted(.iso8601)); ask a member for a new one (`hyzer-peer group invite`)"
+        case .usedUp(let uses):
+            "the invitation was already used by \(uses) device\(uses == 1 ? "" : "s"), all it allows; ask a member for a new one (`hyzer-peer group invite`)"
+        case .removed: "the organizer removed this device from the group; join with a new store (`hyzer-peer init --store DIR`)"
+        }
+    }
+}
+
+/// A member's refusal of a request that proved its invitation, authenticated like an answer
+/// so that the device can trust the reason it prints.
+///
+/// `HZR1` ‖ group id 16 ‖ device 32 ‖ reason u8 (1 expired, 2 used up, 3 removed) ‖ value u64 ‖ HMAC(invitation key, all before)
+enum JoinRefusal {
+    static let magic = Array("HZR1".utf8)
+    static let byteCount = 4 + 16 + 32 + 1 + 8 + MessageAuthentication.tagBytes
+
+    static func encoded(_ refusal: AdmissionRefusal, groupID: UUID, device: AuthorID, key: [UInt8]) -> [UInt8]? {
+        let (code, value): (UInt8, UInt64)
+        switch refusal {
+        case .expired(let at): (code, value) = (1, at)
+        case .usedUp(let uses): (code, value) = (2, UInt64(uses))
+        case .removed: (code, value) = (3, 0)
+        case .notThisGroup, .unknownInvitation, .badProof: return nil
+        }
+        let body = magic + groupID.bytes + device.bytes + [code] + withUnsafeBytes(of: value.bigEndian) { Array($0) }
+        return body + MessageAuthentication.tag(body, key: key)
+    }
+
+    static func decoded(_ bytes: [UInt8], invitation: Invitation, device: AuthorID) -> AdmissionRefusal? {
+        guard bytes.count == byteCount, Array(bytes.prefix(4)) == magic else { return nil }
+        let tagStart = bytes.count - MessageAuthentication.tagBytes
+        guard MessageAuthentication.verify(Array(bytes[tagStart...]), of: Array(bytes[..<tagStart]), key: invitation.key),
+            Array(bytes[4..<20]) == invitation.groupID.bytes, Array(bytes[20..<52]) == device.bytes
+        else { return nil }
+        let value = bytes[53..<61].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        switch bytes[52] {
+        case 1: return .expired(at: value)
+        case 2: return .usedUp(uses: Int(clamping: value))
+        case 3: return .removed
+        default: return nil
+        }
+    }
+}
+
+/// What a member made of a join request: the refusal, if any, and the bytes to send back (the
+/// answer, an authenticated refusal, or nothing for a request that proved no invitation).
+public struct Admission: Sendable {
+    public let refusal: AdmissionRefusal?
+    public let reply: [UInt8]?
+
+    static func admitted(_ answer: JoinAnswer) -> Admission { Admission(refusal: nil, reply: answer.bytes) }
+}
+
+/// What a member replied to this device's join request.
+public enum JoinReply: Equatable, Sendable {
+    case admitted(JoinAnswer)
+    case refused(AdmissionRefusal)
+
+    /// Reads a reply to `invitation`'s request by `device`; `nil` for anything that is neither
+    /// (no reply can be trusted without the invitation key).
+    public init?(decoding bytes: [UInt8], invitation: Invitation, device: AuthorID) {
+        if let answer = JoinAnswer(decoding: bytes, invitation: invitation), answer.device == device {
+            self = .admitted(answer)
+        } else if let refusal = JoinRefusal.decoded(bytes, invitation: invitation, device: device) {
+            self = .refused(refusal)
+        } else {
+            return nil
+        }
+    }
+}

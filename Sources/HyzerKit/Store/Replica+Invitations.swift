@@ -1,0 +1,127 @@
+import Foundation
+import GRDB
+import HyzerCrypto
+import HyzerDomain
+
+/// Invitations (docs/security.md, "Invitations"): a member issues one as an op, the invited
+/// device asks with a `JoinRequest`, a member admits it with a `JoinAnswer` while the
+/// invitation is neither expired nor used up, each admission an op that every member counts.
+extension Replica {
+    /// Issues an invitation with `secret` (from the system's secure random source) that admits
+    /// at most `uses` devices until `expiresAt` (ms since 1970): an op every member learns.
+    public func issueInvitation(secret: [UInt8], expiresAt: UInt64, uses: Int) throws -> Invitation {
+        guard (1...OpPayload.Limits.inviteUsesMax).contains(uses) else {
+            throw ReplicaError.invalidValue("an invitation admits 1 to \(OpPayload.Limits.inviteUsesMax) devices")
+        }
+        return try write { db in
+            guard let group = try membership(db) else {
+                throw ReplicaError.invalidValue(
+                    "this replica belongs to no group, so it has nobody to invite; run `hyzer-peer group create` first")
+            }
+            let invitation = Invitation(groupID: group.id, secret: secret)
+            try append(.inviteIssued(key: invitation.key, expiresAt: expiresAt, uses: uses), in: db)
+            return invitation
+        }
+    }
+
+    /// Keeps `invitation` until a member's answer makes this replica a member.
+    public func accept(_ invitation: Invitation) throws {
+        try write { db in
+            if let current = try Meta.get(.groupID, in: db).flatMap({ UUID(bytes: $0) }) {
+                throw ReplicaError.invalidValue(
+                    current == invitation.groupID
+                        ? "this replica is already a member of group \(current.lowercased)"
+                        : "this replica already belongs to group \(current.lowercased); use a new store (`hyzer-peer init --store DIR`) for another group"
+                )
+            }
+            try Meta.set(.invitation, invitation.groupID.bytes + invitation.secret, in: db)
+        }
+    }
+
+    /// The invitation this replica accepted and has not been admitted with yet.
+    public func pendingInvitation() throws -> Invitation? {
+        try read { db in
+            guard let bytes = try Meta.get(.invitation, in: db), bytes.count == 16 + Invitation.secretBytes,
+                let id = UUID(bytes: bytes.prefix(16))
+            else { return nil }
+            return Invitation(groupID: id, secret: Array(bytes.suffix(Invitation.secretBytes)))
+        }
+    }
+
+    /// This replica's request to be admitted, while it has a pending invitation.
+    public func joinRequest() throws -> JoinRequest? {
+        try pendingInvitation().map { JoinRequest(invitation: $0, device: author) }
+    }
+
+    /// Admits the requesting device if the invitation allows it now, recording the admission
+    /// as an op, and returns the answer that makes it a member. A device this invitation
+    /// already admitted gets the answer again (its first may have been lost) without a new op.
+    public func admit(_ request: JoinRequest) throws -> Admission {
+        try write { db in
+            guard let group = try membership(db), group.id == request.groupID else { return Admission(refusal: .notThisGroup, reply: nil) }
+            let reader = ViewReader(db: db)
+            guard let invitation = try reader.invitations()[request.invitationID] else {
+                return Admission(refusal: .unknownInvitation, reply: nil)
+            }
+            guard request.proves(key: invitation.key) else { return Admission(refusal: .badProof, reply: nil) }
+            func refused(_ refusal: AdmissionRefusal) -> Admission {
+                Admission(refusal: refusal, reply: JoinRefusal.encoded(refusal, groupID: group.id, device: request.device, key: invitation.key))
+            }
+            guard !group.removed.contains(request.device) else { return refused(.removed) }
+            guard let sealed = SealedBox.seal(group.secret, toSigningKey: request.device.bytes) else {
+                return Admission(refusal: .badProof, reply: nil)  // not a valid Ed25519 key: nobody could open it
+            }
+            if !invitation.admitted.contains(request.device) {
+                guard clock.nowMilliseconds() < invitation.expiresAt else { return refused(.expired(at: invitation.expiresAt)) }
+                guard invitation.admitted.count < invitation.uses else { return refused(.usedUp(uses: invitation.uses)) }
+                try append(.memberAdmitted(invite: request.invitationID, device: request.device), in: db)
+            }
+            return .admitted(JoinAnswer(groupID: group.id, device: request.device, epoch: group.epoch, sealedSecret: sealed, key: invitation.key))
+        }
+    }
+
+    /// Makes this replica a member with a member's answer to its request. `false` (and nothing
+    /// changes) when the answer is not for this replica's pending invitation.
+    public func complete(_ answer: JoinAnswer) throws -> Bool {
+        guard let invitation = try pendingInvitation(), answer.groupID == invitation.groupID, answer.device == author,
+            let secret = SealedBox.open(answer.sealedSecret, with: keys), secret.count == GroupMembership.secretBytes
+        else { return false }
+        try join(GroupMembership(id: answer.groupID, secret: secret, epoch: answer.epoch))
+        try write { db in try Meta.remove(.invitation, in: db) }
+        return true
+    }
+}
+
+/// One invitation as the log records it: its key, expiry and uses, and the devices admitted
+/// with it so far.
+struct RecordedInvitation {
+    let key: [UInt8]
+    let expiresAt: UInt64
+    let uses: Int
+    var admitted: Set<AuthorID> = []
+}
+
+extension ViewReader {
+    /// Every invitation in the log by id, with its admissions. Ops of a removed device above
+    /// its last counting op do not count. Two issues of one key (a replayed token secret) keep
+    /// the earliest expiry and the fewest uses.
+    func invitations() throws -> [[UInt8]: RecordedInvitation] {
+        let removed = try Row.fetchAll(db, sql: "SELECT device, through FROM removals").reduce(into: [AuthorID: UInt64]()) { removed, row in
+            if let device = AuthorID(bytes: Array(row[0] as Data)) { removed[device] = UInt64(row[1] as Int64) }
+        }
+        func counts(_ op: StoredOp) -> Bool { removed[op.author].map { op.sequence <= $0 } ?? true }
+        var invitations: [[UInt8]: RecordedInvitation] = [:]
+        for op in try ops(of: .inviteIssued) where counts(op) {
+            guard case .inviteIssued(let key, let expiresAt, let uses) = op.payload else { continue }
+            let id = Invitation.id(ofKey: key)
+            let earlier = invitations[id]
+            invitations[id] = RecordedInvitation(
+                key: key, expiresAt: min(expiresAt, earlier?.expiresAt ?? .max), uses: min(uses, earlier?.uses ?? .max))
+        }
+        for op in try ops(of: .memberAdmitted) where counts(op) {
+            guard case .memberAdmitted(let invite, let device) = op.payload else { continue }
+            invitations[invite]?.admitted.insert(device)
+        }
+        return invitations
+    }
+}
