@@ -64,8 +64,9 @@ import Testing
             secret: [UInt8](repeating: 0x52, count: 32), expiresAt: baseTime + 3_600_000, uses: 1)
         let newcomer = try Peer("newcomer", keySeed: 94, group: nil)
         try newcomer.replica.accept(invitation)
-        guard case .admitted(let answer)? = try organizer.replica.admit(try #require(try newcomer.replica.joinRequest())).reply
-            .flatMap({ JoinReply(decoding: $0, invitation: invitation, device: newcomer.author) })
+        guard
+            case .admitted(let answer)? = try organizer.replica.admit(try #require(try newcomer.replica.joinRequest())).reply
+                .flatMap({ JoinReply(decoding: $0, invitation: invitation, device: newcomer.author) })
         else { throw HandshakeTestError.unexpected }
         #expect(try newcomer.replica.complete(answer))
         let joined = try #require(try newcomer.replica.group())

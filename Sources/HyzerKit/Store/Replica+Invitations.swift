@@ -65,7 +65,8 @@ extension Replica {
             }
             guard request.proves(key: invitation.key) else { return Admission(refusal: .badProof, reply: nil) }
             func refused(_ refusal: AdmissionRefusal) -> Admission {
-                Admission(refusal: refusal, reply: JoinRefusal.encoded(refusal, groupID: group.id, device: request.device, key: invitation.key))
+                Admission(
+                    refusal: refusal, reply: JoinRefusal.encoded(refusal, groupID: group.id, device: request.device, key: invitation.key))
             }
             guard !group.removed.contains(request.device) else { return refused(.removed) }
             guard let sealed = SealedBox.seal(group.secret, toSigningKey: request.device.bytes) else {
@@ -76,7 +77,8 @@ extension Replica {
                 guard invitation.admitted.count < invitation.uses else { return refused(.usedUp(uses: invitation.uses)) }
                 try append(.memberAdmitted(invite: request.invitationID, device: request.device), in: db)
             }
-            return .admitted(JoinAnswer(groupID: group.id, device: request.device, epoch: group.epoch, sealedSecret: sealed, key: invitation.key))
+            return .admitted(
+                JoinAnswer(groupID: group.id, device: request.device, epoch: group.epoch, sealedSecret: sealed, key: invitation.key))
         }
     }
 

@@ -52,7 +52,8 @@ public struct FolderJoin {
             }
             return reply
         }
-        let written = entries[replica.author.hex + Self.requestExtension]?.kind == .file
+        let written =
+            entries[replica.author.hex + Self.requestExtension]?.kind == .file
             ? try? folder.read(requestPath, maximumBytes: JoinRequest.byteCount) : nil
         if written != request.bytes {
             // A reply to an older request (another invitation) would stop members from answering this one.

@@ -131,7 +131,8 @@ extension PeerConnection {
                     do {
                         let admission = try await connection.store { replica in try replica.admit(request) }
                         if admission.refusal == nil {
-                            connection.logger.notice("admitted a device with an invitation", metadata: ["device": "\(request.device.short)"])
+                            connection.logger.notice(
+                                "admitted a device with an invitation", metadata: ["device": "\(request.device.short)"])
                         }
                         pending = engine.admitted(admission, now: now())[...] + pending
                     } catch {
