@@ -139,9 +139,20 @@ try write("FuzzHandshake", "1-listener-hello", [1] + reply)
 try write("FuzzHandshake", "2-dialer-identity", [2] + identity)
 try write("FuzzHandshake", "3-listener-identity", [3] + listenerIdentity)
 
-// Invite tokens.
-let token = GroupInvite.token(for: FuzzFixtures.group)
-try write("FuzzInvite", "token", Array(token.utf8))
-try write("FuzzInvite", "token-with-spaces", Array("  \(token)\n".utf8))
+// Invitations: a token, a join request, the member's answer and a refusal.
+let invitation = FuzzFixtures.invitation
+try write("FuzzInvite", "token", [0] + Array(invitation.token.utf8))
+try write("FuzzInvite", "token-with-spaces", [0] + Array("  \(invitation.token)\n".utf8))
+let joiner = FuzzFixtures.author(FuzzFixtures.joiner)
+try write("FuzzInvite", "request", [1] + JoinRequest(invitation: invitation, device: joiner).bytes)
+let member = try Replica.create(at: output.appendingPathComponent(".member"), name: "member", kind: .laptop, keys: FuzzFixtures.keys(9))
+try member.join(FuzzFixtures.group)
+_ = try member.issueInvitation(secret: invitation.secret, expiresAt: UInt64(Int64.max), uses: 1)
+let answer = need(try member.admit(JoinRequest(invitation: invitation, device: joiner)).reply, "an answer")
+try write("FuzzInvite", "answer", [2] + answer)
+let refusal = need(try member.admit(JoinRequest(invitation: invitation, device: FuzzFixtures.author(FuzzFixtures.keys(10)))).reply, "a refusal")
+try write("FuzzInvite", "refusal", [2] + refusal)
+try member.close()
+try FileManager.default.removeItem(at: output.appendingPathComponent(".member"))
 
 print("wrote the corpora under \(output.path)")

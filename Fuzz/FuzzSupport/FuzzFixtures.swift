@@ -11,6 +11,11 @@ public enum FuzzFixtures {
         id: UUID(uuidString: "f0220000-0000-8000-8000-00000000f022")!,
         secret: [UInt8](repeating: 0x5a, count: GroupMembership.secretBytes))
 
+    /// The invitation the invite target's store issued (admitting 2 devices, never expiring).
+    public static let invitation = Invitation(groupID: group.id, secret: [UInt8](repeating: 0x1f, count: Invitation.secretBytes))
+    /// The device that asks with it in the seeds.
+    public static let joiner = keys(8)
+
     /// Key pair number `n`, from a fixed seed.
     public static func keys(_ n: UInt8) -> SigningKeyPair {
         SigningKeyPair(seed: [UInt8](repeating: n, count: SigningKeyPair.seedBytes))

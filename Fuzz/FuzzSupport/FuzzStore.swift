@@ -13,7 +13,8 @@ public final class FuzzStore {
     private let store: URL
     private let pristine: URL
 
-    public init() throws {
+    /// `prepare` runs on the new store before it is kept as the pristine copy.
+    public init(prepare: (Replica) throws -> Void = { _ in }) throws {
         let base =
             FileManager.default.fileExists(atPath: "/dev/shm") ? URL(fileURLWithPath: "/dev/shm") : FileManager.default.temporaryDirectory
         let root = base.appendingPathComponent("hyzer-fuzz-\(getpid())")
@@ -22,6 +23,7 @@ public final class FuzzStore {
         pristine = root.appendingPathComponent("pristine.sqlite")
         let created = try Replica.create(at: store, name: "fuzz", kind: .phone, keys: FuzzFixtures.keys(9))
         try created.join(FuzzFixtures.group)
+        try prepare(created)
         try created.close()
         try Self.copyDatabase(from: store.appendingPathComponent(Replica.databaseFileName), to: pristine)
         replica = try Replica.open(at: store)
