@@ -134,9 +134,15 @@ class TestBed:
         for host in HOSTS:
             self.cli(host, "init", "--name", f"host-{host}", "--device", "phone", "--owner", owners[host])
         self.cli("a", "group", "create")
-        token = self.cli("a", "group", "invite").stdout.strip()
+        token = self.cli("a", "group", "invite", "--uses", str(len(HOSTS) - 1)).stdout.strip()
+        # Each joiner asks through a local folder; a's folder sync admits them; they read the answer.
+        joining = os.path.join(self.workdir, "joining")
         for host in HOSTS[1:]:
             self.cli(host, "group", "join", token)
+            self.cli(host, "sync", "--folder", joining)
+        self.cli("a", "sync", "--folder", joining)
+        for host in HOSTS[1:]:
+            self.cli(host, "sync", "--folder", joining)
 
     def start_serve(self, host):
         """`serve` listening on its own address, dialing the hosts after it through their proxies."""

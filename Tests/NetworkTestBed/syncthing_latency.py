@@ -181,9 +181,15 @@ def run_setting(binary, watcher_delay, trials, interval, keep):
         b.run("init", "--name", "b", "--owner", "Ben")
         c.run("init", "--name", "c", "--owner", "Cat")
         a.run("group", "create")
-        token = a.run("group", "invite")
-        b.run("group", "join", token)
-        c.run("group", "join", token)
+        token = a.run("group", "invite", "--uses", "2")
+        # b and c ask through a local folder; a's folder sync admits them; they read the answer.
+        joining = os.path.join(workdir, "joining")
+        for replica in (b, c):
+            replica.run("group", "join", token)
+            replica.run("sync", "--folder", joining)
+        a.run("sync", "--folder", joining)
+        for replica in (b, c):
+            replica.run("sync", "--folder", joining)
         round_id = a.run("round", "start", "--course", "Morley Field", "--players", "Ann")
         for replica in replicas:
             replica.start(interval)
