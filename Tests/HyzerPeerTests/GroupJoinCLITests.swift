@@ -36,6 +36,12 @@ import Testing
         #expect(result.status == 0 && result.stderr.isEmpty, "\(result)")
         #expect(result.output == accepted)
         #expect(!(try piped.ok("whoami", "--json").contains(group)), "not a member before a member admits it")
+        let early = try piped.run(["serve", "--listen", "127.0.0.1:0"])
+        #expect(early.status == 1)
+        #expect(
+            early.stderr
+                == "error: this device accepted an invitation to group \(group), but no member has admitted it yet; run `hyzer-peer sync --peer HOST:PORT` or `hyzer-peer sync --folder DIR` with a member first\n"
+        )
         let (server, address) = try serve(organizer)
         defer {
             kill(server.processIdentifier, SIGINT)

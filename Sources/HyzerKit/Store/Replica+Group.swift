@@ -121,6 +121,11 @@ extension Replica {
     /// The group, or an error telling the user how to get one.
     public func requireGroup() throws -> GroupMembership {
         guard let group = try group() else {
+            if let invitation = try pendingInvitation() {
+                throw ReplicaError.invalidValue(
+                    "this device accepted an invitation to group \(invitation.groupID.lowercased), but no member has admitted it yet; run `hyzer-peer sync --peer HOST:PORT` or `hyzer-peer sync --folder DIR` with a member first"
+                )
+            }
             throw ReplicaError.invalidValue(
                 "this replica belongs to no group, and sync needs one; run `hyzer-peer group create`, or `hyzer-peer group join TOKEN` with a token from `group invite`"
             )

@@ -56,17 +56,18 @@ extension Replica {
     /// Admits the requesting device if the invitation allows it now, recording the admission
     /// as an op, and returns the answer that makes it a member. A device this invitation
     /// already admitted gets the answer again (its first may have been lost) without a new op.
+    /// A request that proves no invitation costs a read, never a write: anyone can send one.
     public func admit(_ request: JoinRequest) throws -> Admission {
-        try write { db in
-            guard let group = try membership(db), group.id == request.groupID else { return Admission(refusal: .notThisGroup, reply: nil) }
-            let reader = ViewReader(db: db)
-            guard let invitation = try reader.invitations()[request.invitationID] else {
-                return Admission(refusal: .unknownInvitation, reply: nil)
+        if case .failure(let refusal) = try read({ db in try proven(request, db) }) { return Admission(refusal: refusal, reply: nil) }
+        return try write { db in
+            let group: GroupMembership
+            let invitation: RecordedInvitation
+            switch try proven(request, db) {
+            case .success(let found): (group, invitation) = found
+            case .failure(let refusal): return Admission(refusal: refusal, reply: nil)
             }
-            guard request.proves(key: invitation.key) else { return Admission(refusal: .badProof, reply: nil) }
             func refused(_ refusal: AdmissionRefusal) -> Admission {
-                Admission(
-                    refusal: refusal, reply: JoinRefusal.encoded(refusal, groupID: group.id, device: request.device, key: invitation.key))
+                Admission(refusal: refusal, reply: JoinRefusal.encoded(refusal, groupID: group.id, device: request.device, key: invitation.key))
             }
             guard !group.removed.contains(request.device) else { return refused(.removed) }
             guard let sealed = SealedBox.seal(group.secret, toSigningKey: request.device.bytes) else {
@@ -80,6 +81,14 @@ extension Replica {
             return .admitted(
                 JoinAnswer(groupID: group.id, device: request.device, epoch: group.epoch, sealedSecret: sealed, key: invitation.key))
         }
+    }
+
+    /// The group and the invitation `request` proves, or why it proves nothing.
+    private func proven(_ request: JoinRequest, _ db: Database) throws -> Result<(GroupMembership, RecordedInvitation), AdmissionRefusal> {
+        guard let group = try membership(db), group.id == request.groupID else { return .failure(.notThisGroup) }
+        guard let invitation = try ViewReader(db: db).invitations()[request.invitationID] else { return .failure(.unknownInvitation) }
+        guard request.proves(key: invitation.key) else { return .failure(.badProof) }
+        return .success((group, invitation))
     }
 
     /// Makes this replica a member with a member's answer to its request. `false` (and nothing
