@@ -101,7 +101,8 @@ import Testing
         let forgedAdmission = try friend.replica.admit(try #require(JoinRequest(decoding: forged)))
         #expect(forgedAdmission.refusal == .badProof && forgedAdmission.reply == nil)
         // An invitation this member never heard of.
-        let stranger = JoinRequest(invitation: Invitation(groupID: group.id, secret: [UInt8](repeating: 9, count: 32)), device: request.device)
+        let stranger = JoinRequest(
+            invitation: Invitation(groupID: group.id, secret: [UInt8](repeating: 9, count: 32)), device: request.device)
         #expect(try friend.replica.admit(stranger).refusal == .unknownInvitation)
         #expect(try friend.replica.admit(stranger).reply == nil)
         let lonely = try Peer("lonely", keySeed: 141, group: nil)

@@ -67,7 +67,8 @@ extension Replica {
             case .failure(let refusal): return Admission(refusal: refusal, reply: nil)
             }
             func refused(_ refusal: AdmissionRefusal) -> Admission {
-                Admission(refusal: refusal, reply: JoinRefusal.encoded(refusal, groupID: group.id, device: request.device, key: invitation.key))
+                Admission(
+                    refusal: refusal, reply: JoinRefusal.encoded(refusal, groupID: group.id, device: request.device, key: invitation.key))
             }
             guard !group.removed.contains(request.device) else { return refused(.removed) }
             guard let sealed = SealedBox.seal(group.secret, toSigningKey: request.device.bytes) else {
