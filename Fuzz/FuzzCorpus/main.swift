@@ -103,6 +103,13 @@ var kinds = Set<UInt8>()
 for tail in phoneOps + watchOps where tail.count > 12 && kinds.insert(tail[12]).inserted {
     try write("FuzzOpPayload", "payload-\(tail[12])", Array(tail.dropFirst(12)))
 }
+// Kinds a played round does not write: an invitation and an admission.
+try write(
+    "FuzzOpPayload", "payload-20", OpPayload.inviteIssued(key: FuzzFixtures.invitation.key, expiresAt: 1_717_203_600_000, uses: 3).encoded()
+)
+try write(
+    "FuzzOpPayload", "payload-21",
+    OpPayload.memberAdmitted(invite: FuzzFixtures.invitation.id, device: FuzzFixtures.author(FuzzFixtures.joiner)).encoded())
 try write("FuzzOpPayload", "segment", need(try watch.delta(above: VersionVector()).first, "a segment").encoded())
 
 // Session messages, and the same as frames on the wire.
