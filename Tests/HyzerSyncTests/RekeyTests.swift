@@ -31,8 +31,12 @@ import Testing
     }
 
     /// Runs a handshake to its end; returns the listener's failure, if any.
-    func connect(_ dialerPeer: Peer, _ dialerGroup: GroupMembership, to listenerPeer: Peer) throws -> HandshakeError? {
-        var dialer = handshake(.dialer, dialerPeer, group: dialerGroup)
+    func connect(_ dialerPeer: Peer, _ dialerGroup: GroupMembership, to listenerPeer: Peer, dialEpoch: UInt32? = nil) throws
+        -> HandshakeError?
+    {
+        let replica = dialerPeer.replica
+        var dialer = Handshake(
+            role: .dialer, author: dialerPeer.author, sign: { replica.signature(of: $0) }, group: dialerGroup, dialEpoch: dialEpoch)
         let listenerGroup = try #require(try listenerPeer.replica.group())
         var listener = handshake(.listener, listenerPeer, group: listenerGroup)
         do {
@@ -98,6 +102,41 @@ import Testing
         #expect(try connect(friend, try friend.replica.group()!, to: organizer) == nil)
         // The organizer dialing the removed phone refuses it too.
         #expect(try connect(organizer, try organizer.replica.group()!, to: phone) != nil)
+    }
+
+    /// A rekeyed dialer reaches a member the rekey has not reached yet by dialing with the older
+    /// epoch (which that member proves), and still refuses the removed device and a stranger
+    /// with the old secret there: the listener must be a recipient of the newest.
+    @Test func aRekeyedDialerFallsBackToTheOlderEpochForMembersOnly() throws {
+        try organizer.replica.removeMember(phone.author.hex, newSecret: Self.newSecret)
+        let organizerGroup = try #require(try organizer.replica.group())
+        #expect(organizerGroup.epochBefore(1) == 0 && organizerGroup.epochBefore(0) == nil)
+        #expect(try connect(organizer, organizerGroup, to: friend) == .notAGroupMember, "the friend holds only epoch 0")
+        #expect(try connect(organizer, organizerGroup, to: friend, dialEpoch: 0) == nil)
+        #expect(try connect(organizer, organizerGroup, to: phone, dialEpoch: 0) == .notAdmitted(peer: phone.author, removed: true))
+        let stranger = try Peer("stranger", keySeed: 95, group: group)
+        #expect(try connect(organizer, organizerGroup, to: stranger, dialEpoch: 0) == .notAdmitted(peer: stranger.author, removed: false))
+    }
+
+    /// The organizer's rekey op ends a segment wherever its log travels, so every member keeps
+    /// its signature; then a member that is not the organizer writes the rekey bundle for a
+    /// folder the organizer never syncs, and a member on the old epoch learns the new key there.
+    @Test func aMemberWritesTheRekeyBundleWhenTheOrganizerDoesNotSyncTheFolder() throws {
+        let shared = SharedDirectory()
+        for peer in [phone, friend, phone, friend] { try peer.sync(shared) }
+        let laptop = try Peer("laptop", kind: .laptop, keySeed: 96, start: baseTime + 3_000, group: group)
+        for peer in [laptop, friend, laptop] { try peer.sync(shared) }
+        try organizer.replica.ingest(friend.replica.delta(above: VersionVector()))
+        try organizer.replica.removeMember(phone.author.hex, newSecret: Self.newSecret)
+        try organizer.replica.addPlayer(name: "After")
+        let segments = try organizer.replica.delta(above: VersionVector()).filter { $0.author == organizer.author }
+        #expect(segments.count == 2, "the organizer's log ends a segment at its rekey op")
+        try friend.replica.ingest(organizer.replica.delta(above: VersionVector()))
+        try friend.sync(shared)
+        let report = try laptop.sync(shared)
+        #expect(report.rejected == [], "\(report.rejected)")
+        #expect(try laptop.replica.group()!.epoch == 1)
+        #expect(try laptop.replica.players().map(\.displayName).contains("After"))
     }
 
     @Test func folderMembersLearnTheNewKeyFromTheOrganizersRekeyBundle() throws {

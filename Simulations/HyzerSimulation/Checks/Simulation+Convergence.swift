@@ -33,7 +33,7 @@ extension Simulation {
     func convergenceCheck() throws {
         let honest = try honestVector()
         var lagging: [String] = []
-        for device in devices {
+        for device in devices where !isRemovedPhone(device.index) {
             let expected = device.index == yearAheadPhone ? registry.vector : honest
             let vector = device.isRunning ? try self.vector(of: device.index) : VersionVector()
             let missing = expected.sortedEntries.reduce(0) { $0 + Int($1.sequence - min($1.sequence, vector[$1.author])) }
@@ -66,6 +66,12 @@ extension Simulation {
     /// is a safety failure.
     private func honestVector() throws -> VersionVector {
         var honest = registry.vector
+        // The removed phone's ops reach the others only until they learn of the removal; what
+        // the furthest of them holds spreads to all (it counts nowhere above the removal).
+        if let removed = removedPhone, removedThrough != nil {
+            let author = devices[removed].author
+            honest[author] = try devices.filter { $0.index != removed && $0.isRunning }.map { try vector(of: $0.index)[author] }.max() ?? 0
+        }
         guard let phone = yearAheadPhone else { return honest }
         let author = devices[phone].author
         let firstAhead = (1...max(1, UInt64(registry.count(author)))).first { sequence in
@@ -90,7 +96,7 @@ extension Simulation {
     private func checkConverged(_ honest: VersionVector) throws {
         var digests: [String] = []
         var snapshots: [(device: SimulatedDevice, snapshot: ReplicaSnapshot, bytes: [UInt8])] = []
-        let compared = devices.filter { $0.index != yearAheadPhone }
+        let compared = devices.filter { $0.index != yearAheadPhone && !isRemovedPhone($0.index) }
         if let phone = yearAheadPhone {
             let heldAside = registry.count(devices[phone].author) - Int(honest[devices[phone].author])
             coverage.count(.yearAheadOpsHeld, heldAside)
@@ -110,14 +116,24 @@ extension Simulation {
                 .convergence,
                 "replicas hold every op but their digests differ: \(zip(compared, digests).map { "\($0.name)=\($1.prefix(12))" })")
         }
-        let reference = snapshots[0]
+        guard let reference = snapshots.first else {
+            // Nothing to compare: the only phones left are the year-ahead one and the removed one.
+            for device in devices { try checkSafety(device) }
+            return
+        }
         for other in snapshots.dropFirst() where other.bytes != reference.bytes {
             let difference = try other.snapshot.firstDifference(from: reference.snapshot)
             throw fail(.convergence, "\(other.device.name) and \(reference.device.name) hold the same ops but show different \(difference)")
         }
         for device in devices { try checkSafety(device) }
         let replica = compared[0].running
-        let held = registry.restricted(to: honest)
+        var counting = honest
+        if let removed = removedPhone, let through = removedThrough {
+            let author = devices[removed].author
+            counting[author] = min(honest[author], through)
+            record("\(devices[removed].name) was removed: its ops up to \(through) count, \(honest[author]) are held")
+        }
+        let held = registry.restricted(to: counting)
         let scores = ScoreOracle(held)
         let registers = RegisterOracle(held)
         do {
@@ -134,6 +150,12 @@ extension Simulation {
         }
         storeDigest = digests[0]
         standingsDigest = Hex.encode(Blake2b.hash256(reference.bytes))
+    }
+
+    /// Whether `index` is the phone the organizer removed (once it has): it is left out of
+    /// the comparison, as it cannot read what is written after the rekey.
+    private func isRemovedPhone(_ index: Int) -> Bool {
+        removedThrough != nil && index == removedPhone
     }
 
     /// Scores created, by their own clock, after their round's valid finish.

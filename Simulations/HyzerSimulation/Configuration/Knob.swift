@@ -43,6 +43,8 @@ public enum Knob: String, CaseIterable, Hashable, Sendable, Codable, CodingKeyRe
     case hoursBehind
     /// Whether one phone is a hostile member (1) or not (0).
     case hostileMember
+    /// Whether the organizer removes one phone mid-round (1) or not (0).
+    case removedMember
 
     /// The knob's value in `configuration`.
     public func value(in configuration: SimulationConfiguration) -> Double {
@@ -71,6 +73,7 @@ public enum Knob: String, CaseIterable, Hashable, Sendable, Codable, CodingKeyRe
         case .yearAhead: return configuration.clocks.yearAheadClock ? 1 : 0
         case .hoursBehind: return configuration.clocks.hoursBehindClock ? 1 : 0
         case .hostileMember: return configuration.hostileMember ? 1 : 0
+        case .removedMember: return configuration.removedMember ? 1 : 0
         }
     }
 
@@ -105,6 +108,7 @@ public enum Knob: String, CaseIterable, Hashable, Sendable, Codable, CodingKeyRe
         case .yearAhead: configuration.clocks.yearAheadClock = value > 0
         case .hoursBehind: configuration.clocks.hoursBehindClock = value > 0
         case .hostileMember: configuration.hostileMember = value > 0
+        case .removedMember: configuration.removedMember = value > 0
         }
     }
 
@@ -112,7 +116,7 @@ public enum Knob: String, CaseIterable, Hashable, Sendable, Codable, CodingKeyRe
     func smaller(than value: Double) -> [Double] {
         guard value > 0 else { return [] }
         switch self {
-        case .phonesUseFolder, .finishWhileOffline, .guests, .folderFaults, .yearAhead, .hoursBehind, .hostileMember:
+        case .phonesUseFolder, .finishWhileOffline, .guests, .folderFaults, .yearAhead, .hoursBehind, .hostileMember, .removedMember:
             return [0]
         case .maxOfflineMinutes, .maxPartitionMinutes:
             return value > 1 ? [max(1, (value / 4).rounded(.down)), max(1, (value / 2).rounded(.down))].filter { $0 < value } : []

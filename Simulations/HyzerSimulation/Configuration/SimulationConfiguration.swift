@@ -32,6 +32,11 @@ public struct SimulationConfiguration: Hashable, Sendable, Codable {
     /// (made-up identities, out-of-range numbers, bundles cut short) that honest replicas must
     /// refuse, keep bounded and never show.
     public var hostileMember = false
+    /// Whether the organizer removes one phone from the group mid-round (docs/security.md,
+    /// "Removing a member"): the phone plays on, writes, dials and syncs the folder as a lost
+    /// phone would; none of its ops after the removal may count anywhere, and the others must
+    /// converge without it.
+    public var removedMember = false
     /// Simulated minutes after the heal within which every replica must have converged.
     public var convergenceBoundMinutes = 60
 

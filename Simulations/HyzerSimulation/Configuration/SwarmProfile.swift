@@ -32,6 +32,7 @@ extension SimulationConfiguration {
         configuration.clocks.yearAheadClock = random.chance(0.25)
         configuration.clocks.hoursBehindClock = random.chance(0.25)
         configuration.hostileMember = random.chance(0.25)
+        configuration.removedMember = random.chance(0.25)
         return configuration
     }
 

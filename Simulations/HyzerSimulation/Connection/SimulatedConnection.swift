@@ -31,6 +31,9 @@ final class SimulatedConnection {
     var established = false
     /// Whether a hostile member at one end has sent its crafted bundle (one per connection).
     var hostileBundleSent = false
+    /// Whether the two ends held different newest group epochs when the connection began (a
+    /// rekey had not reached one of them).
+    var epochsDiffered = false
 
     init(id: Int, dialer: End, listener: End) {
         self.id = id

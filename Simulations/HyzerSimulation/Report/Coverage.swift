@@ -56,6 +56,13 @@ public struct Coverage: Hashable, Sendable, Encodable {
         /// Hostile bundles whose made-up identities an honest replica kept pending or held,
         /// within the junk caps.
         case junkPending
+        /// Phones the organizer removed from the group.
+        case membersRemoved
+        /// Connections closed because one end was the removed phone (refused in the handshake,
+        /// or cut when the removal arrived).
+        case removedMemberRefused
+        /// Connections a dialer opened on an older epoch, to a peer the rekey had not reached.
+        case olderEpochDials
         case folderSyncs
         case filesWritten
         case filesHalfWrittenRead

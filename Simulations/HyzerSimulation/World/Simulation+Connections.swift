@@ -25,23 +25,30 @@ extension Simulation {
         nextConnectionID += 1
         let connection = SimulatedConnection(
             id: nextConnectionID,
-            dialer: .init(device: from, engine: try engine(for: from, role: .dialer)),
+            dialer: .init(device: from, engine: try engine(for: from, role: .dialer, dialEpoch: dialEpochs[key])),
             listener: .init(device: to, engine: try engine(for: to, role: .listener)))
+        if removedThrough != nil {
+            connection.epochsDiffered = try devices[from].running.group()?.epoch != devices[to].running.group()?.epoch
+        }
         connections[connection.id] = connection
-        record("connect #\(connection.id) \(devices[from].name)->\(devices[to].name)")
+        record("connect #\(connection.id) \(devices[from].name)->\(devices[to].name)" + (dialEpochs[key].map { " on epoch \($0)" } ?? ""))
         try drive(connection, 0) { engine, now in engine.start(now: now) }
         scheduleIn(Self.engineTickMilliseconds, .engineTick(connection: connection.id))
     }
 
     /// The engine a device runs for one connection: the shipped `SyncEngine`, live, with a
     /// handshake key drawn from the seed.
-    private func engine(for index: Int, role: Handshake.Role) throws -> SyncEngine {
+    private func engine(for index: Int, role: Handshake.Role, dialEpoch: UInt32? = nil) throws -> SyncEngine {
         let device = devices[index]
         let replica = device.running
+        // After a removal each device runs under the group it holds (the removed one on the old key).
+        // The vector first: reading it releases held ops, which may bring the rekey.
+        let localVector = try vector(of: index)
+        let held: GroupMembership = removedThrough == nil ? group : try replica.group() ?? group
         return SyncEngine(
-            role: role, mode: .live, author: device.author, sign: { replica.signature(of: $0) }, group: group,
-            ephemeral: KeyExchange(seed: random.bytes(KeyExchange.seedBytes)), localVector: try vector(of: index),
-            budget: device.bundleBudget, acknowledgement: policies.acknowledgement, now: world.now)
+            role: role, mode: .live, author: device.author, sign: { replica.signature(of: $0) }, group: held,
+            ephemeral: KeyExchange(seed: random.bytes(KeyExchange.seedBytes)), localVector: localVector,
+            budget: device.bundleBudget, acknowledgement: policies.acknowledgement, dialEpoch: dialEpoch, now: world.now)
     }
 
     func connectionBetween(_ a: Int, _ b: Int) -> SimulatedConnection? {
@@ -168,6 +175,9 @@ extension Simulation {
         if connection.isOpen, !connection.established, connection.ends[0].engine.isOpen {
             connection.established = true
             dialAttempts[DialKey(from: connection.dialer, to: connection.listener)] = 0
+            if dialEpochs.removeValue(forKey: DialKey(from: connection.dialer, to: connection.listener)) != nil {
+                coverage.count(.olderEpochDials)
+            }
             coverage.count(.connectionsOpened)
             record("open #\(connection.id) \(devices[connection.dialer].name)->\(devices[connection.listener].name)")
         }
@@ -194,7 +204,12 @@ extension Simulation {
         record(
             "\(label) segments=\(segments.count) applied=\(report.opsApplied) held=\(report.opsAlreadyHeld) pending=\(report.segmentsPending)"
         )
-        if !report.rejected.isEmpty {
+        // The removed phone's ops after the removal, passed on by a member that held them first:
+        // kept, reported, counted nowhere (docs/security.md, "Removing a member").
+        let removedAuthor = removedThrough == nil ? nil : removedPhone.map { devices[$0].author }
+        let fromRemoved = report.rejected.filter { if case .removedMember(removedAuthor, _) = $0 { true } else { false } }
+        coverage.count(.removedMemberRefused, fromRemoved.count)
+        if report.rejected.count > fromRemoved.count {
             guard sender == hostilePhone else {
                 throw fail(.safety, "\(device.name) refused ops from \(devices[sender].name): \(report.rejected.map(\.description))")
             }
@@ -253,6 +268,15 @@ extension Simulation {
         case .peerDead, .handshakeTimeout, .idleTimeout, .connectionLost, .peerClosed:
             if failure == .peerDead { coverage.count(.peersDeclaredDead) }
             try close(connection, "\(devices[index].name): \(failure)")
+        case .notAGroupMember where connection.epochsDiffered, .closedDuringHandshake where connection.epochsDiffered:
+            // One of them has not received the rekey: the dialer tries its older epoch next.
+            let key = DialKey(from: connection.dialer, to: connection.listener)
+            let held: GroupMembership = try devices[connection.dialer].running.group() ?? group
+            dialEpochs[key] = held.epochBefore(dialEpochs[key] ?? held.epoch)
+            try close(connection, "\(devices[index].name): the other holds another newest epoch: \(failure)")
+        case _ where removedThrough != nil && removedPhone.map { connection.end(of: $0) != nil } ?? false:
+            coverage.count(.removedMemberRefused)
+            try close(connection, "\(devices[index].name): the removed phone: \(failure)")
         case _ where hostilePhone.map { $0 != index && connection.end(of: $0) != nil && connection.hostileBundleSent } ?? false:
             coverage.count(.junkRefused)
             try close(connection, "\(devices[index].name) refused the hostile member: \(failure)")

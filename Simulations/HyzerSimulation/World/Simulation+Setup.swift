@@ -13,6 +13,11 @@ extension Simulation {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         root = directory
         group = GroupMembership(id: UUID(hashPrefix: random.bytes(16)), secret: random.bytes(GroupMembership.secretBytes))
+        // A removal needs an organizer: phone 0 creates the group (its id names phone 0's key).
+        let organizerKeys = configuration.removedMember ? SigningKeyPair(seed: random.bytes(SigningKeyPair.seedBytes)) : nil
+        if let organizerKeys {
+            group = GroupMembership(id: GroupMembership.groupID(organizer: AuthorID(bytes: organizerKeys.publicKey)!), secret: group.secret)
+        }
 
         let phones = configuration.phones
         let watchIndex = configuration.watch ? phones : nil
@@ -50,6 +55,16 @@ extension Simulation {
             let hostiles = candidates.isEmpty ? Array(0..<phones) : candidates
             hostilePhone = hostiles[random.below(hostiles.count)]
         }
+        // Not the organizer, not a relay (the watch would lose its only link), not the year-ahead phone.
+        if configuration.removedMember {
+            let removable = (1..<phones).filter { !relays.contains($0) && $0 != yearAheadPhone }
+            if !removable.isEmpty {
+                let phone = removable[random.below(removable.count)]
+                removedPhone = phone
+                let at = start + 60_000 + random.integer(in: 0...configuration.workloadMilliseconds.minus(120_000))
+                queue.schedule(.removeMember(device: phone), at: at)
+            }
+        }
         if !folderUsers.isEmpty {
             folder = SimulatedFolderStore(clock: world, settings: configuration.folder, observers: folderUsers, random: random.fork(4))
         }
@@ -66,7 +81,9 @@ extension Simulation {
                         + (index == hoursBehind?.device ? hoursBehind?.steps ?? [] : [])))
             let device = SimulatedDevice(
                 index: index, name: name, kind: kind, directory: directory.appendingPathComponent(name),
-                keys: SigningKeyPair(seed: random.bytes(SigningKeyPair.seedBytes)), clock: clock,
+                keys: index == 0
+                    ? organizerKeys ?? SigningKeyPair(seed: random.bytes(SigningKeyPair.seedBytes))
+                    : SigningKeyPair(seed: random.bytes(SigningKeyPair.seedBytes)), clock: clock,
                 usesFolder: folderUsers.contains(index))
             let owner = kind == .phone ? WorkloadPlan.playerNames[index % WorkloadPlan.playerNames.count] : nil
             let replica = try Replica.create(

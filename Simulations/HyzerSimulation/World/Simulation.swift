@@ -53,6 +53,12 @@ public final class Simulation {
     var yearAheadPhone: Int?
     /// The phone that is a hostile member, if the configuration has one.
     var hostilePhone: Int?
+    /// The phone the organizer (phone 0) removes, if the configuration has one, and, once it
+    /// did, the last op of it that counts.
+    var removedPhone: Int?
+    var removedThrough: UInt64?
+    /// The older epoch a dialer tries next, after the peer closed on its newest.
+    var dialEpochs: [DialKey: UInt32] = [:]
 
     /// Called now and then with the share of the run done (0…1), for a progress bar.
     public var progress: ((Double) -> Void)?
@@ -127,6 +133,7 @@ public final class Simulation {
         case .note(let text, let item):
             coverage.count(item)
             record(text)
+        case .removeMember(let device): try removeMember(device)
         case .checkpoint: try checkpoint()
         case .heal: try heal()
         case .convergenceCheck: try convergenceCheck()

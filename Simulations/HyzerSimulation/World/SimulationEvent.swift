@@ -16,6 +16,8 @@ enum SimulationEvent {
     case restart(device: Int)
     /// A device's clock steps (already in its `ClockModel`; recorded for the trace and coverage).
     case clockStep(device: Int, deltaMilliseconds: Int64)
+    /// The organizer removes the device from the group.
+    case removeMember(device: Int)
     /// A fault begins (an offline period, a partition): recorded for the trace and coverage.
     case note(String, Coverage.Case)
     /// Periodic safety checks of every running replica.

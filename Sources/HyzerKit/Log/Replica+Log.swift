@@ -174,7 +174,11 @@ extension Replica {
             tails.append(tail)
             bytes += tail.count
             lastSignature = (row[3] as Data?).map { Array($0) }
-            if bytes >= bytesMax, let signature = lastSignature {
+            // A segment ends at a rekey op too, so that every receiver keeps its signature and can
+            // pass the organizer's log up to it on under the previous key (docs/folder-sync.md).
+            let endsHere =
+                bytes >= bytesMax || (tail.count > SignedOp.clockBytes && tail[SignedOp.clockBytes] == OpPayload.Kind.groupRekeyed.rawValue)
+            if endsHere, let signature = lastSignature {
                 segments.append(
                     AuthorSegment(
                         author: key, firstSequence: segmentFirst, previousHash: previousHash, tails: tails, lastSignature: signature))
@@ -194,11 +198,15 @@ extension Replica {
         return segments
     }
 
-    /// This replica's own log from its first op through op `last`, as a delta carries it (every
-    /// own op is signed, so the last segment can end anywhere).
-    public func ownLog(through last: UInt64) throws -> [AuthorSegment] {
+    /// `author`'s log from its first op through `last`, as segments. Empty unless this replica
+    /// holds all of it and op `last` carries the author's signature: every op of this replica
+    /// does; of another author, the last op of each segment it received.
+    public func log(of author: AuthorID, through last: UInt64) throws -> [AuthorSegment] {
         try read { db in
-            guard let row = try AuthorRow.find(author, in: db), last >= 1, last <= row.headSequence else { return [] }
+            guard let row = try AuthorRow.find(author, in: db), last >= 1, last <= row.headSequence,
+                try Data.fetchOne(db, sql: "SELECT signature FROM ops WHERE author = ? AND sequence = ?", arguments: [row.id, Int64(last)])
+                    != nil
+            else { return [] }
             return try Self.segments(
                 of: author, row: row.id, from: 1, through: last, bytesMax: AuthorSegment.preferredBytesMax, db, directory: directory)
         }

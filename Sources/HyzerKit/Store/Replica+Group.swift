@@ -37,6 +37,12 @@ public struct GroupMembership: Hashable, Sendable {
     /// The newest epoch's secret.
     public var secret: [UInt8] { secrets[epoch]! }
 
+    /// The newest epoch this replica holds below `epoch`, if any: what a dialer tries next when
+    /// a peer closes on its hello (the peer may not have received the newer rekey yet).
+    public func epochBefore(_ epoch: UInt32) -> UInt32? {
+        secrets.keys.filter { $0 < epoch }.max()
+    }
+
     /// Whether `peer`, proving it holds the secret of `epoch`, may sync: a removed device never;
     /// a device with an older secret only when the newest was sealed to it (it will learn the
     /// newest from the sync itself). Someone who kept an old secret and made a fresh identity
@@ -231,18 +237,23 @@ extension Replica {
         return (epoch, sealed.count)
     }
 
-    /// The sequence number of this replica's own rekey op that started `epoch`, if it wrote one.
-    public func rekeySequence(epoch: UInt32) throws -> UInt64? {
+    /// The organizer's rekey op that started `epoch`, if this replica holds it: its author and
+    /// sequence number.
+    public func rekeyOp(epoch: UInt32) throws -> (organizer: AuthorID, sequence: UInt64)? {
         try read { db in
-            guard let row = try AuthorRow.find(author, in: db) else { return nil }
+            guard let group = try Meta.get(.groupID, in: db).flatMap({ UUID(bytes: $0) }) else { return nil }
             let rows = try Row.fetchAll(
-                db, sql: "SELECT sequence, tail FROM ops WHERE author = ? AND substr(tail, 13, 1) = x'12' ORDER BY sequence",
-                arguments: [row.id])
+                db,
+                sql: """
+                    SELECT a.key, o.sequence, o.tail FROM ops o JOIN authors a ON a.id = o.author
+                    WHERE substr(o.tail, 13, 1) = x'12' ORDER BY a.key, o.sequence
+                    """)
             for op in rows {
-                guard let payload = try? OpPayload(decoding: Array(op[1] as Data).dropFirst(SignedOp.clockBytes)),
+                guard let organizer = AuthorID(bytes: Array(op[0] as Data)), GroupMembership.isOrganizer(organizer, of: group),
+                    let payload = try? OpPayload(decoding: Array(op[2] as Data).dropFirst(SignedOp.clockBytes)),
                     case .groupRekeyed(epoch, _) = payload
                 else { continue }
-                return UInt64(op[0] as Int64)
+                return (organizer, UInt64(op[1] as Int64))
             }
             return nil
         }

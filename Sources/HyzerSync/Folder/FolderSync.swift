@@ -267,19 +267,21 @@ public struct FolderSync {
         "it lies in the directory of device \(member.short), which was removed from the group; it is not read"
     }
 
-    /// The organizer, after a rekey: writes once its own log up to the rekey op, sealed under the
-    /// previous epoch, so that members still holding only that one learn the new key from the
-    /// folder. It holds nothing written after the rekey. It is retired like our other bundles,
-    /// once every member's vector holds the rekey op.
+    /// After a rekey, any member (the organizer or one that holds the rekey op signed): writes once
+    /// the organizer's log up to the rekey op, sealed under the previous epoch, so that members
+    /// still holding only that one learn the new key from the folder, whether or not the
+    /// organizer itself syncs this folder. It holds nothing written after the rekey. It is
+    /// retired like our other bundles, once every member's vector holds the rekey op.
     private func writeRekey(
         _ group: GroupMembership, vector: VersionVector, _ records: inout [String: [UInt8]], _ report: inout FolderSyncReport
     ) throws {
-        guard GroupMembership.isOrganizer(replica.author, of: group.id), group.epoch > 0, records["rekey:\(group.epoch)"] == nil,
-            group.secrets[group.epoch - 1] != nil, let sequence = try replica.rekeySequence(epoch: group.epoch)
+        guard group.epoch > 0, records["rekey:\(group.epoch)"] == nil, group.secrets[group.epoch - 1] != nil,
+            let rekey = try replica.rekeyOp(epoch: group.epoch)
         else { return }
-        let segments = try replica.ownLog(through: sequence)
+        let segments = try replica.log(of: rekey.organizer, through: rekey.sequence)
+        guard !segments.isEmpty else { return }
         let bundle = Bundle(
-            groupID: group.id, sender: replica.author, senderVector: VersionVector([replica.author: sequence]), segments: segments)
+            groupID: group.id, sender: replica.author, senderVector: VersionVector([rekey.organizer: rekey.sequence]), segments: segments)
         let sealed = SealedFile.seal(bundle.encoded(signedBy: replica.signature(of:)), group: group, epoch: group.epoch - 1)
         let name = FolderLayout.bundleName(contentHash: Blake2b.hash256(sealed))
         let ranges = BundleRanges(segments).encoded()

@@ -22,6 +22,8 @@ public struct PeerConnection: Sendable {
     public var configuration = SyncEngine.Configuration()
     /// Time for the peer to accept one frame before it counts as stalled.
     public var writeTimeout: Duration = .seconds(15)
+    /// A dialer's older epoch to dial with (see `Handshake`); `nil` dials with the newest.
+    public var dialEpoch: UInt32?
     /// Told once, when the handshake has proved the peer.
     var onAuthenticated: @Sendable () async -> Void = {}
 
@@ -66,7 +68,8 @@ public struct PeerConnection: Sendable {
                 // The local vector is read once the peer has proved it is a member: a stranger costs no store work.
                 var engine = SyncEngine(
                     role: role, mode: mode, author: replica.author, sign: { replica.signature(of: $0) }, group: group,
-                    ephemeral: KeyExchange(), localVector: VersionVector(), budget: budget, configuration: configuration, now: now())
+                    ephemeral: KeyExchange(), localVector: VersionVector(), budget: budget, configuration: configuration,
+                    dialEpoch: dialEpoch, now: now())
                 let (writes, writeSink) = AsyncStream<[UInt8]>.makeStream()
                 await withTaskGroup(of: Void.self) { writing in
                     await withTaskGroup(of: Void.self) { reading in

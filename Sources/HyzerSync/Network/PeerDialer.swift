@@ -9,7 +9,8 @@ public enum PeerDialer {
     /// `DialFailure` when the connection cannot be made (or `CancellationError`).
     public static func connectAndRun(
         _ address: PeerAddress, replica: Replica, group: GroupMembership, mode: SyncSession.Mode, logger: Logger,
-        signals: ConnectionSignals? = nil, budget: BundleBudget = BundleBudget(), configuration: SyncEngine.Configuration = .init()
+        signals: ConnectionSignals? = nil, budget: BundleBudget = BundleBudget(), configuration: SyncEngine.Configuration = .init(),
+        dialEpoch: UInt32? = nil
     ) async throws -> ConnectionOutcome {
         let channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>
         do {
@@ -26,6 +27,7 @@ public enum PeerDialer {
             replica: replica, group: group, role: .dialer, mode: mode, logger: logger, signals: signals ?? ConnectionSignals(),
             budget: budget)
         connection.configuration = configuration
+        connection.dialEpoch = dialEpoch
         if signals != nil { return await connection.run(channel) }
         // On its own (`sync --peer`), the connection needs its own ticks.
         let ticks = connection.signals
@@ -49,15 +51,18 @@ public enum PeerDialer {
     ) async {
         var delayMilliseconds = 100
         let unreachable = RepeatedNotice()
+        var dialEpoch: UInt32?
         while !Task.isCancelled {
             do {
-                // Each dial uses the newest group key the store holds.
+                // Each dial uses the newest group key the store holds, or an older one while
+                // the peer closes on the newer ones (it has not received the rekey yet).
+                let current = (try? replica.group()) ?? group
                 let outcome = try await connectAndRun(
-                    address, replica: replica, group: (try? replica.group()) ?? group, mode: .live, logger: logger, signals: signals,
-                    budget: budget,
-                    configuration: configuration)
+                    address, replica: replica, group: current, mode: .live, logger: logger, signals: signals, budget: budget,
+                    configuration: configuration, dialEpoch: dialEpoch)
                 observer(outcome)
                 if outcome.peer != nil { delayMilliseconds = 100 }
+                dialEpoch = outcome.failure == .closedDuringHandshake ? current.epochBefore(dialEpoch ?? current.epoch) : nil
             } catch let failure as DialFailure {
                 logger.log(
                     level: unreachable.isDue(failure.reason) ? .info : .debug, "could not connect",

@@ -64,22 +64,28 @@ public struct Handshake {
     private let author: AuthorID
     private let sign: ([UInt8]) -> [UInt8]
     private let group: GroupMembership
-    /// The key of the epoch this handshake runs under: the newest for a dialer; for a listener,
-    /// the one the dialer's hello proves (it tries each epoch it holds, newest first).
+    /// The key of the epoch this handshake runs under: for a dialer, the newest unless told an
+    /// older one it holds; for a listener, the one the dialer's hello proves (it tries each
+    /// epoch it holds, newest first).
     private var groupKey: [UInt8]
     private var epoch: UInt32
     private let ephemeral: KeyExchange
     private var state: State
 
+    /// `dialEpoch`: a dialer's older epoch to dial with (docs/sync-protocol.md, "Handshake"): a
+    /// listener that has not received the newest rekey proves only an older one. The listener
+    /// must still be a device the newest secret was sealed to.
     public init(
-        role: Role, author: AuthorID, sign: @escaping ([UInt8]) -> [UInt8], group: GroupMembership, ephemeral: KeyExchange = KeyExchange()
+        role: Role, author: AuthorID, sign: @escaping ([UInt8]) -> [UInt8], group: GroupMembership, ephemeral: KeyExchange = KeyExchange(),
+        dialEpoch: UInt32? = nil
     ) {
         self.role = role
         self.author = author
         self.sign = sign
         self.group = group
-        self.epoch = group.epoch
-        self.groupKey = Self.handshakeKey(group.secret)
+        let epoch = dialEpoch.flatMap { group.secrets[$0] != nil ? $0 : nil } ?? group.epoch
+        self.epoch = epoch
+        self.groupKey = Self.handshakeKey(group.secrets[epoch] ?? group.secret)
         self.ephemeral = ephemeral
         self.state = role == .dialer ? .idle : .awaitingDialerHello
     }

@@ -106,12 +106,13 @@ public struct SyncEngine {
     public init(
         role: Handshake.Role, mode: SyncSession.Mode, author: AuthorID, sign: @escaping ([UInt8]) -> [UInt8], group: GroupMembership,
         ephemeral: KeyExchange, localVector: VersionVector, budget: BundleBudget, configuration: Configuration = Configuration(),
-        acknowledgement: AcknowledgementRule = .whatTheStoreHolds, now: UInt64
+        acknowledgement: AcknowledgementRule = .whatTheStoreHolds, dialEpoch: UInt32? = nil, now: UInt64
     ) {
         self.configuration = configuration
         self.acknowledgement = acknowledgement
         self.group = group
-        self.stage = .handshaking(Handshake(role: role, author: author, sign: sign, group: group, ephemeral: ephemeral))
+        self.stage = .handshaking(
+            Handshake(role: role, author: author, sign: sign, group: group, ephemeral: ephemeral, dialEpoch: dialEpoch))
         self.session = SyncSession(mode: mode)
         self.localVector = localVector
         self.reservation = BundleBudget.Reservation(budget)
