@@ -35,7 +35,8 @@ extension Simulation {
         // ahead, and the phone sends its own ops as one segment, so such a device would never get
         // the phone's ops written before the jump that it lacked (docs/simulation.md).
         let relays = Set((configuration.watch ? [pairedPhone] : []) + (configuration.phonesUseFolder ? [] : folderUsers))
-        let candidates = (0..<phones).filter { !relays.contains($0) }
+        // Nor the organizer of a removal: its removal, stamped a year ahead, would be held aside everywhere.
+        let candidates = (0..<phones).filter { !relays.contains($0) && !(configuration.removedMember && $0 == 0) }
         var yearAheadStep: ClockModel.Step?
         if configuration.clocks.yearAheadClock, !candidates.isEmpty {
             yearAheadPhone = candidates[random.below(candidates.count)]

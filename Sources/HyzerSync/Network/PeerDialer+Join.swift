@@ -8,17 +8,7 @@ extension PeerDialer {
     /// without one (it does not hold the invitation, or is no member) or says nothing within
     /// `timeout`. Throws `DialFailure` when the connection cannot be made.
     public static func askToJoin(_ address: PeerAddress, request: JoinRequest, timeout: Duration = .seconds(10)) async throws -> [UInt8]? {
-        let channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>
-        do {
-            channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-                .connectTimeout(.seconds(10))
-                .connect(host: address.host, port: address.port) { channel in
-                    channel.eventLoop.makeCompletedFuture { try channel.framedAsyncChannel() }
-                }
-        } catch {
-            try Task.checkCancellation()
-            throw DialFailure(address: address, error: error)
-        }
+        let channel = try await connect(address)
         let close = channel.channel
         return try await withThrowingTaskGroup(of: [UInt8]?.self) { tasks in
             tasks.addTask {

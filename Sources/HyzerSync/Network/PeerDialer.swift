@@ -12,17 +12,7 @@ public enum PeerDialer {
         signals: ConnectionSignals? = nil, budget: BundleBudget = BundleBudget(), configuration: SyncEngine.Configuration = .init(),
         dialEpoch: UInt32? = nil
     ) async throws -> ConnectionOutcome {
-        let channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>
-        do {
-            channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-                .connectTimeout(.seconds(10))
-                .connect(host: address.host, port: address.port) { channel in
-                    channel.eventLoop.makeCompletedFuture { try channel.framedAsyncChannel() }
-                }
-        } catch {
-            try Task.checkCancellation()
-            throw DialFailure(address: address, error: error)
-        }
+        let channel = try await connect(address)
         var connection = PeerConnection(
             replica: replica, group: group, role: .dialer, mode: mode, logger: logger, signals: signals ?? ConnectionSignals(),
             budget: budget)
@@ -35,6 +25,20 @@ public enum PeerDialer {
             tasks.addTask { await ticks.tick() }
             defer { tasks.cancelAll() }
             return await connection.run(channel)
+        }
+    }
+
+    /// A framed connection to `address`; `DialFailure` when it cannot be made (or `CancellationError`).
+    static func connect(_ address: PeerAddress) async throws -> NIOAsyncChannel<ByteBuffer, ByteBuffer> {
+        do {
+            return try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                .connectTimeout(.seconds(10))
+                .connect(host: address.host, port: address.port) { channel in
+                    channel.eventLoop.makeCompletedFuture { try channel.framedAsyncChannel() }
+                }
+        } catch {
+            try Task.checkCancellation()
+            throw DialFailure(address: address, error: error)
         }
     }
 
