@@ -108,4 +108,26 @@ import Testing
         try phone.ok("sync", "--folder", folder, quiet: false)
         #expect(try players(phone) == ["Fay", "Olga", "Pat"])
     }
+
+    /// After a rekey, `sync --peer` reaches a member the rekey has not reached yet: that member
+    /// closes on the new epoch's hello, and the dialer tries the older one (docs/sync-protocol.md).
+    @Test func theOrganizerReachesAMemberItsRekeyHasNotReached() throws {
+        let laptop = try device("laptop", owner: "Olga")
+        let friend = try device("friend", owner: "Fay")
+        try laptop.ok("group", "create")
+        try friend.join(laptop)
+        let server = try friend.start(["serve", "--listen", "127.0.0.1:0", "--log-level", "notice"])
+        defer {
+            kill(server.processIdentifier, SIGINT)
+            server.waitUntilExit()
+        }
+        let served = OutputCollector(server.standardOutput as! Pipe)
+        #expect(served.wait { $0.contains("listening on") }, "serve did not start: \(served.output)")
+        let address = "127.0.0.1:" + (served.output.split(separator: ":").last?.split(separator: "\n").first ?? "")
+        try laptop.ok("sync", "--peer", address)
+        #expect(try laptop.ok("group", "rekey").hasPrefix("the group key is now epoch 1"))
+        #expect(try laptop.ok("sync", "--peer", address).hasPrefix("synced with "))
+        #expect(try laptop.digest() == friend.digest(), "the friend received the rekey")
+        #expect(try laptop.ok("sync", "--peer", address).hasPrefix("synced with "), "and now speaks the new epoch")
+    }
 }

@@ -59,12 +59,18 @@ struct SyncCommand: AsyncParsableCommand {
             try await join(replica, invitation, at: address)
         }
         let group = try replica.requireGroup()
-        let outcome: ConnectionOutcome
-        do {
-            outcome = try await PeerDialer.connectAndRun(address, replica: replica, group: group, mode: .oneShot, logger: Log.make("sync"))
-        } catch let failure as DialFailure {
-            throw ReplicaError.invalidValue("\(failure); check that `hyzer-peer serve` runs there and the address is right")
-        }
+        var outcome: ConnectionOutcome
+        var dialEpoch: UInt32?
+        repeat {
+            do {
+                outcome = try await PeerDialer.connectAndRun(
+                    address, replica: replica, group: group, mode: .oneShot, logger: Log.make("sync"), dialEpoch: dialEpoch)
+            } catch let failure as DialFailure {
+                throw ReplicaError.invalidValue("\(failure); check that `hyzer-peer serve` runs there and the address is right")
+            }
+            // A peer the newest rekey has not reached closes on our hello: try the older epochs we hold.
+            dialEpoch = outcome.failure == .closedDuringHandshake ? group.epochBefore(dialEpoch ?? group.epoch) : nil
+        } while dialEpoch != nil
         if let failure = outcome.failure {
             throw ReplicaError.invalidValue("sync with \(address) failed: \(failure); nothing partial was kept")
         }
