@@ -60,6 +60,19 @@ import Testing
         #expect(try first.replica.verify().isIntact, "the views equal a rebuild from the log")
     }
 
+    /// Ops views read from the log itself (aliases, receipts, imported dates, invitations) follow
+    /// the same rule: the removed device's alias after the removal counts nowhere.
+    @Test func anAliasWrittenAfterTheRemovalCountsNowhere() throws {
+        let group = try Group()
+        let (organizer, phone, observer) = (group.organizer, group.phone, group.observers[0])
+        try phone.replica.addAlias(player: "Pat", alias: "Patty")
+        try organizer.replica.pull(from: phone.replica)
+        try organizer.replica.removeMember(phone.author.hex, newSecret: [UInt8](repeating: 8, count: 32))
+        try phone.replica.addAlias(player: "Pat", alias: "Boss")
+        try observer.replica.ingest(try organizer.replica.delta(above: VersionVector()) + phone.replica.delta(above: VersionVector()))
+        #expect(try observer.replica.aliases().values.flatMap { $0 } == ["Patty"], "the alias before the removal counts, not the one after")
+    }
+
     @Test func theRemovedDeviceRefusesToWriteOnceItLearns() throws {
         let group = try Group()
         try group.organizer.replica.pull(from: group.phone.replica)

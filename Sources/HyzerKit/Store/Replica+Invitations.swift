@@ -114,23 +114,18 @@ struct RecordedInvitation {
 }
 
 extension ViewReader {
-    /// Every invitation in the log by id, with its admissions. Ops of a removed device above
-    /// its last counting op do not count. Two issues of one key (a replayed token secret) keep
-    /// the earliest expiry and the fewest uses.
+    /// Every invitation in the log by id, with its admissions, from the ops that count. Two
+    /// issues of one key (a replayed token secret) keep the earliest expiry and the fewest uses.
     func invitations() throws -> [[UInt8]: RecordedInvitation] {
-        let removed = try Row.fetchAll(db, sql: "SELECT device, through FROM removals").reduce(into: [AuthorID: UInt64]()) { removed, row in
-            if let device = AuthorID(bytes: Array(row[0] as Data)) { removed[device] = UInt64(row[1] as Int64) }
-        }
-        func counts(_ op: StoredOp) -> Bool { removed[op.author].map { op.sequence <= $0 } ?? true }
         var invitations: [[UInt8]: RecordedInvitation] = [:]
-        for op in try ops(of: .inviteIssued) where counts(op) {
+        for op in try ops(of: .inviteIssued) {
             guard case .inviteIssued(let key, let expiresAt, let uses) = op.payload else { continue }
             let id = Invitation.id(ofKey: key)
             let earlier = invitations[id]
             invitations[id] = RecordedInvitation(
                 key: key, expiresAt: min(expiresAt, earlier?.expiresAt ?? .max), uses: min(uses, earlier?.uses ?? .max))
         }
-        for op in try ops(of: .memberAdmitted) where counts(op) {
+        for op in try ops(of: .memberAdmitted) {
             guard case .memberAdmitted(let invite, let device) = op.payload else { continue }
             invitations[invite]?.admitted.insert(device)
         }

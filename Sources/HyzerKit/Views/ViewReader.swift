@@ -68,12 +68,13 @@ struct ViewReader {
         return dates
     }
 
-    /// The decodable ops of one kind, found by the kind byte after the clock.
+    /// The decodable ops of one kind that count (`Schema.counts`: not above a fork point, not
+    /// above a removal), found by the kind byte after the clock.
     func ops(of kind: OpPayload.Kind) throws -> [StoredOp] {
         let statement = try db.cachedStatement(
             sql: """
                 SELECT \(StoredOp.columns) FROM ops o JOIN authors a ON a.id = o.author
-                WHERE substr(o.tail, \(SignedOp.clockBytes + 1), 1) = ?
+                WHERE substr(o.tail, \(SignedOp.clockBytes + 1), 1) = ? AND \(Schema.counts)
                 ORDER BY o.author, o.sequence
                 """)
         return try Row.fetchAll(statement, arguments: [Data([kind.rawValue])]).compactMap(StoredOp.init(row:))

@@ -37,8 +37,6 @@ public struct FolderJoin {
         let directory = Self.directory(invitation.groupID)
         let requestPath = directory + "/" + replica.author.hex + Self.requestExtension
         let replyPath = directory + "/" + replica.author.hex + Self.replyExtension
-        try folder.makeDirectory("hyzer")
-        try folder.makeDirectory("hyzer/\(invitation.groupID.lowercased)")
         try folder.makeDirectory(directory)
         let entries = Dictionary(try folder.list(directory).map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         if entries[replica.author.hex + Self.replyExtension]?.kind == .file,
