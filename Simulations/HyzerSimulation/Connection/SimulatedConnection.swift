@@ -34,6 +34,8 @@ final class SimulatedConnection {
     /// Whether the two ends held different newest group epochs when the connection began (a
     /// rekey had not reached one of them).
     var epochsDiffered = false
+    /// When the engines are next told the time (the earlier of their deadlines), once scheduled.
+    var tickAt: UInt64?
 
     init(id: Int, dialer: End, listener: End) {
         self.id = id

@@ -48,6 +48,8 @@ final class SimulatedFolderStore: @unchecked Sendable {
     private var random: SimulationRandom
     private var observers: [Int]
     private var files: [String: File] = [:]
+    /// The names of the files and directories written directly in each directory ("" the root).
+    private var children: [String: Set<String>] = [:]
     private var leftovers: [String: (writer: Int, bytes: [UInt8], visibleAt: [Int: UInt64])] = [:]
     private var madeDirectories: Set<String> = []
     private var failingWriters: Set<Int> = []
@@ -114,16 +116,13 @@ final class SimulatedFolderStore: @unchecked Sendable {
             let now = clock.now
             let prefix = directory.isEmpty ? "" : directory + "/"
             var entries: [String: FolderEntry] = [:]
-            for (path, file) in files where path.hasPrefix(prefix) {
-                let rest = path.dropFirst(prefix.count)
-                if let slash = rest.firstIndex(of: "/") {
-                    let name = String(rest[..<slash])
-                    if view(file, observer: observer, now: now) != nil {
+            for name in children[directory] ?? [] {
+                guard let file = files[prefix + name] else {
+                    if anyVisible(under: prefix + name, observer: observer, now: now) {
                         entries[name] = FolderEntry(name: name, isDirectory: true, size: 0, modified: 0)
                     }
                     continue
                 }
-                let name = String(rest)
                 if let seen = view(file, observer: observer, now: now) {
                     entries[name] = FolderEntry(name: name, isDirectory: false, size: UInt64(seen.bytes.count), modified: seen.modified)
                 }
@@ -141,6 +140,28 @@ final class SimulatedFolderStore: @unchecked Sendable {
             }
             return entries.keys.sorted().map { entries[$0]! }
         }
+    }
+
+    /// Whether `observer` sees any file below `directory` at `now`: a directory shows while
+    /// something in it does.
+    private func anyVisible(under directory: String, observer: Int, now: UInt64) -> Bool {
+        (children[directory] ?? []).contains { name in
+            let path = directory + "/" + name
+            if let file = files[path] { return view(file, observer: observer, now: now) != nil }
+            return anyVisible(under: path, observer: observer, now: now)
+        }
+    }
+
+    /// Records `path` under each of its directories, for `list`.
+    private func index(_ path: String) {
+        var rest = Substring(path)
+        while let slash = rest.lastIndex(of: "/") {
+            let directory = String(rest[..<slash])
+            let (inserted, _) = children[directory, default: []].insert(String(rest[rest.index(after: slash)...]))
+            guard inserted else { return }
+            rest = rest[..<slash]
+        }
+        children["", default: []].insert(String(rest))
     }
 
     func read(_ path: String, observer: Int) throws -> [UInt8] {
@@ -193,6 +214,7 @@ final class SimulatedFolderStore: @unchecked Sendable {
             }
             file.versions.append(Version(bytes: bytes, writtenAt: now, arrivals: arrivals))
             file.removal = nil
+            if file.versions.count == 1 { index(path) }
             files[path] = file
             counters.filesWritten += 1
         }

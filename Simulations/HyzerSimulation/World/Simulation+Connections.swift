@@ -33,7 +33,6 @@ extension Simulation {
         connections[connection.id] = connection
         record("connect #\(connection.id) \(devices[from].name)->\(devices[to].name)" + (dialEpochs[key].map { " on epoch \($0)" } ?? ""))
         try drive(connection, 0) { engine, now in engine.start(now: now) }
-        scheduleIn(Self.engineTickMilliseconds, .engineTick(connection: connection.id))
     }
 
     /// The engine a device runs for one connection: the shipped `SyncEngine`, live, with a
@@ -128,17 +127,25 @@ extension Simulation {
     }
 
     /// Time passes for both engines of a connection: heartbeats, the dead-peer bound, the
-    /// handshake timeout.
+    /// handshake timeout. The engines are told the time at their next deadline, not every
+    /// simulated second: a connection with nothing due costs no event.
     func engineTick(_ id: Int) throws {
         guard let connection = connections[id], connection.isOpen else { return }
+        if connection.tickAt == world.now { connection.tickAt = nil }
         for end in 0..<2 where connection.isOpen {
             try drive(connection, end) { engine, now in engine.tick(now: now) }
         }
-        if connection.isOpen { scheduleIn(Self.engineTickMilliseconds, .engineTick(connection: id)) }
     }
 
-    /// How often engines are told the time: heartbeats every 5 s, a dead peer after 15 s.
-    static let engineTickMilliseconds: UInt64 = 1_000
+    /// Schedules the connection's next tick at the earlier of its engines' deadlines, unless one
+    /// is due no later.
+    private func scheduleTick(_ connection: SimulatedConnection) {
+        guard connection.isOpen, let due = connection.ends.compactMap(\.engine.nextDeadline).min() else { return }
+        let at = max(due, world.now)
+        if let pending = connection.tickAt, pending >= world.now, pending <= at { return }
+        connection.tickAt = at
+        queue.schedule(.engineTick(connection: connection.id), at: at)
+    }
 
     // MARK: Actions
 
@@ -181,6 +188,7 @@ extension Simulation {
             coverage.count(.connectionsOpened)
             record("open #\(connection.id) \(devices[connection.dialer].name)->\(devices[connection.listener].name)")
         }
+        scheduleTick(connection)
         try announceChanges()
     }
 

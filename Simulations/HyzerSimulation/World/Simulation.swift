@@ -47,6 +47,8 @@ public final class Simulation {
     var standingsDigest: String?
     var storeDigest: String?
     var lastProgress = 0.0
+    /// Checkpoints so far: which replica the next one verifies in full.
+    var checkpoints = 0
     /// The ops the latest command created.
     var lastCaptured: [OpRegistry.Entry] = []
     /// The phone whose clock jumps a year ahead, if the configuration has one.

@@ -128,11 +128,11 @@ extension Replica {
             // backdated stamp can get past (docs/domain.md).
             var covered: [AuthorID: UInt64] = [:]
             for row in try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT DISTINCT a.key, CASE WHEN a.frozenAt = 0 THEN a.headSequence ELSE a.frozenAt - 1 END
-                    FROM ops o JOIN authors a ON a.id = o.author WHERE \(Schema.scoreOfRound) AND \(Schema.counts)
-                    """, arguments: [Data(round.id.bytes)])
+                db.cachedStatement(
+                    sql: """
+                        SELECT DISTINCT a.key, CASE WHEN a.frozenAt = 0 THEN a.headSequence ELSE a.frozenAt - 1 END
+                        FROM ops o JOIN authors a ON a.id = o.author WHERE \(Schema.scoreOfRound) AND \(Schema.counts)
+                        """), arguments: [Data(round.id.bytes)])
             {
                 covered[AuthorID(bytes: Array(row[0] as Data))!] = UInt64(row[1] as Int64)
             }
@@ -166,7 +166,9 @@ extension Replica {
             let reader = ViewReader(db: db)
             // Every score op's event id (from its hash) and round (from its tail).
             var rounds: [UUID: UUID] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT o.hash, substr(o.tail, 14, 16) FROM ops o WHERE \(Schema.anyScore)") {
+            for row in try Row.fetchAll(
+                db.cachedStatement(sql: "SELECT o.hash, substr(o.tail, 14, 16) FROM ops o WHERE \(Schema.anyScore)"))
+            {
                 guard let round = UUID(bytes: Array(row[1] as Data)) else { continue }
                 rounds[UUID(hashPrefix: Array(row[0] as Data))] = round
             }

@@ -54,7 +54,9 @@ extension Replica {
     func signReceipts(_ reader: ViewReader, _ db: Database) throws -> Int {
         let signed = try reader.receipts().compactMapValues { receipts in receipts.contains { $0.device == author } ? true : nil }
         let ownership = try reader.ownership()
-        let finished = try Data.fetchAll(db, sql: "SELECT DISTINCT round FROM roundFinishes").compactMap { UUID(bytes: Array($0)) }
+        let finished = try Data.fetchAll(db.cachedStatement(sql: "SELECT DISTINCT round FROM roundFinishes")).compactMap {
+            UUID(bytes: Array($0))
+        }
         var count = 0
         for id in finished.sorted(by: UUID.precedes) where signed[id] == nil {
             guard let round = try reader.round(id),

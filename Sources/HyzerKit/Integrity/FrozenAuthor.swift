@@ -20,12 +20,12 @@ public struct FrozenAuthor: Hashable, Sendable {
 
     static func all(_ db: Database) throws -> [FrozenAuthor] {
         try Row.fetchAll(
-            db,
-            sql: """
-                SELECT a.key, a.frozenAt, f.heldHash, f.otherHash FROM authors a
-                LEFT JOIN forks f ON f.author = a.key AND f.sequence = a.frozenAt
-                WHERE a.frozenAt > 0 ORDER BY a.key
-                """
+            db.cachedStatement(
+                sql: """
+                    SELECT a.key, a.frozenAt, f.heldHash, f.otherHash FROM authors a
+                    LEFT JOIN forks f ON f.author = a.key AND f.sequence = a.frozenAt
+                    WHERE a.frozenAt > 0 ORDER BY a.key
+                    """)
         ).map { row in
             let held = (row[2] as Data?).map { Array($0) }
             let other = (row[3] as Data?).map { Array($0) }

@@ -32,7 +32,7 @@ extension Replica {
     }
 
     private static func verifyLogs(_ db: Database, _ report: inout VerifyReport) throws {
-        for author in try Row.fetchAll(db, sql: "SELECT id, key, headSequence, headHash FROM authors ORDER BY key") {
+        for author in try Row.fetchAll(db.cachedStatement(sql: "SELECT id, key, headSequence, headHash FROM authors ORDER BY key")) {
             let key = AuthorID(bytes: Array(author[1] as Data))!
             let head = UInt64(author[2] as Int64)
             var expected: UInt64 = 1
@@ -100,7 +100,8 @@ extension Replica {
 
     private static func listIgnoredOps(_ db: Database, _ merge: MergeRule, _ report: inout VerifyReport) throws {
         let rows = try Row.fetchAll(
-            db, sql: "SELECT a.key, o.sequence, o.tail FROM ops o JOIN authors a ON a.id = o.author ORDER BY a.key, o.sequence")
+            db.cachedStatement(
+                sql: "SELECT a.key, o.sequence, o.tail FROM ops o JOIN authors a ON a.id = o.author ORDER BY a.key, o.sequence"))
         for row in rows {
             let op = SignedOp(
                 author: AuthorID(bytes: Array(row[0] as Data))!, sequence: UInt64(row[1] as Int64),
@@ -138,7 +139,9 @@ extension Replica {
                     ))
             }
         }
-        for row in try Row.fetchAll(db, sql: "SELECT player, device, linkedBy, sequence FROM deviceLinks ORDER BY linkedBy, sequence") {
+        for row in try Row.fetchAll(
+            db.cachedStatement(sql: "SELECT player, device, linkedBy, sequence FROM deviceLinks ORDER BY linkedBy, sequence"))
+        {
             guard let player = UUID(bytes: Array(row[0] as Data)), let linkedBy = AuthorID(bytes: Array(row[2] as Data)),
                 !ownership.device(linkedBy, owns: player.lowercased)
             else { continue }
@@ -148,12 +151,12 @@ extension Replica {
                     reason: "link to player \(player.lowercased) signed by a device that does not own it"))
         }
         let orphans = try Row.fetchAll(
-            db,
-            sql: """
-                SELECT a.key, o.sequence FROM ops o JOIN authors a ON a.id = o.author
-                WHERE \(Schema.anyScore) AND \(Schema.counts) AND substr(o.tail, 14, 16) NOT IN (SELECT id FROM rounds)
-                ORDER BY a.key, o.sequence
-                """)
+            db.cachedStatement(
+                sql: """
+                    SELECT a.key, o.sequence FROM ops o JOIN authors a ON a.id = o.author
+                    WHERE \(Schema.anyScore) AND \(Schema.counts) AND substr(o.tail, 14, 16) NOT IN (SELECT id FROM rounds)
+                    ORDER BY a.key, o.sequence
+                    """))
         for row in orphans {
             report.ignoredOps.append(
                 .init(

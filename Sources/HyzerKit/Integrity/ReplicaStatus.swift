@@ -33,10 +33,10 @@ extension Replica {
             let pendingOps = try Self.pendingOpCount(db)
             return ReplicaStatus(
                 identity: identity, versionVector: try Self.versionVector(db), digest: try Self.digest(db),
-                opCount: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM ops") ?? 0,
+                opCount: try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM ops")) ?? 0,
                 pendingOps: pendingOps, forks: forks,
-                pendingSegments: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM pendingSegments") ?? 0,
-                heldSegments: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM heldSegments") ?? 0,
+                pendingSegments: try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM pendingSegments")) ?? 0,
+                heldSegments: try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM heldSegments")) ?? 0,
                 writtenElsewhere: try Meta.get(.writtenElsewhere, in: db) != nil,
                 players: try reader.players().count, courses: try reader.courses().filter { !$0.deleted }.count,
                 rounds: try reader.roundIDs().count)
@@ -66,10 +66,10 @@ extension Replica {
 
     static func pendingOpCount(_ db: Database) throws -> Int {
         try Int.fetchOne(
-            db,
-            sql: """
-                SELECT COALESCE(SUM(lastSequence - firstSequence + 1), 0)
-                FROM (SELECT firstSequence, lastSequence FROM pendingSegments UNION ALL SELECT firstSequence, lastSequence FROM heldSegments)
-                """) ?? 0
+            db.cachedStatement(
+                sql: """
+                    SELECT COALESCE(SUM(lastSequence - firstSequence + 1), 0)
+                    FROM (SELECT firstSequence, lastSequence FROM pendingSegments UNION ALL SELECT firstSequence, lastSequence FROM heldSegments)
+                    """)) ?? 0
     }
 }

@@ -45,6 +45,15 @@ public struct AuthorSegment: Hashable, Sendable {
     /// Rebuilds the ops, checking the hash chain implicitly and the last op's signature
     /// explicitly: one Ed25519 verification for the whole segment.
     public func verifiedOps() throws(IngestError) -> [SignedOp] {
+        let ops = try chainedOps()
+        try verifySignature(of: ops)
+        return ops
+    }
+
+    /// Rebuilds the ops and their hash chain, without checking the signature: each op's hash
+    /// covers every op before it, so a last hash equal to a verified op's proves the segment
+    /// holds exactly the verified ops.
+    func chainedOps() throws(IngestError) -> [SignedOp] {
         guard !tails.isEmpty else { throw .emptySegment(author: author) }
         guard firstSequence <= Self.sequenceMax - UInt64(tails.count - 1) else { throw .sequenceOutOfRange(author: author) }
         guard firstSequence >= 1, previousHash.count == 32,
@@ -60,9 +69,13 @@ public struct AuthorSegment: Hashable, Sendable {
             ops.append(op)
             previous = op.hash
         }
+        return ops
+    }
+
+    /// Checks the last op's signature (`ops` are `chainedOps()`).
+    func verifySignature(of ops: [SignedOp]) throws(IngestError) {
         guard ops[ops.count - 1].hasValidSignature else {
             throw .signatureMismatch(author: author, sequence: lastSequence)
         }
-        return ops
     }
 }

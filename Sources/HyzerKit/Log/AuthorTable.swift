@@ -14,7 +14,7 @@ struct AuthorRow {
 
     static func find(_ key: AuthorID, in db: Database) throws -> AuthorRow? {
         try Row.fetchOne(
-            db, sql: "SELECT id, headSequence, headHash, forked, frozenAt FROM authors WHERE key = ?",
+            db.cachedStatement(sql: "SELECT id, headSequence, headHash, forked, frozenAt FROM authors WHERE key = ?"),
             arguments: [Data(key.bytes)]
         ).map { row in
             AuthorRow(
@@ -55,14 +55,14 @@ struct AuthorRow {
     func hash(of sequence: UInt64, in db: Database) throws -> [UInt8]? {
         if sequence == 0 { return SignedOp.noPreviousHash }
         return try Data.fetchOne(
-            db, sql: "SELECT hash FROM ops WHERE author = ? AND sequence = ?", arguments: [id, Int64(sequence)]
+            db.cachedStatement(sql: "SELECT hash FROM ops WHERE author = ? AND sequence = ?"), arguments: [id, Int64(sequence)]
         ).map { Array($0) }
     }
 
     /// The stored tail of op `sequence`.
     func tail(of sequence: UInt64, in db: Database) throws -> [UInt8]? {
         try Data.fetchOne(
-            db, sql: "SELECT tail FROM ops WHERE author = ? AND sequence = ?", arguments: [id, Int64(sequence)]
+            db.cachedStatement(sql: "SELECT tail FROM ops WHERE author = ? AND sequence = ?"), arguments: [id, Int64(sequence)]
         ).map { Array($0) }
     }
 
@@ -76,7 +76,7 @@ struct AuthorRow {
             arguments: [Int64(sequence), self.forked, id])
         // Nothing waiting above the head can lower the fork point any more.
         for table in ["pendingSegments", "heldSegments"] {
-            try db.execute(sql: "DELETE FROM \(table) WHERE author = ?", arguments: [Data(key.bytes)])
+            try db.cachedStatement(sql: "DELETE FROM \(table) WHERE author = ?").execute(arguments: [Data(key.bytes)])
         }
     }
 }

@@ -20,17 +20,18 @@ enum JunkLimits {
     /// Evicts from `pendingSegments` and `heldSegments` whatever exceeds `caps`.
     static func enforce(_ db: Database, caps: Caps = caps) throws {
         for table in ["pendingSegments", "heldSegments"] {
-            guard let totals = try Row.fetchOne(db, sql: "SELECT COUNT(*), COALESCE(SUM(length(segment)), 0) FROM \(table)"),
+            guard
+                let totals = try Row.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*), COALESCE(SUM(length(segment)), 0) FROM \(table)")),
                 (totals[0] as Int) > min(caps.segments, caps.segmentsPerAuthor) || (totals[1] as Int) > min(caps.bytes, caps.bytesPerAuthor)
             else { continue }
             // Kept first: authors this replica holds ops of, then the lowest (author, sequence).
             let rows = try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT t.author, t.firstSequence, t.lastSequence, t.digest, length(t.segment),
-                        EXISTS (SELECT 1 FROM authors a WHERE a.key = t.author AND a.headSequence > 0) AS known
-                    FROM \(table) t ORDER BY known DESC, t.author, t.firstSequence, t.digest
-                    """)
+                db.cachedStatement(
+                    sql: """
+                        SELECT t.author, t.firstSequence, t.lastSequence, t.digest, length(t.segment),
+                            EXISTS (SELECT 1 FROM authors a WHERE a.key = t.author AND a.headSequence > 0) AS known
+                        FROM \(table) t ORDER BY known DESC, t.author, t.firstSequence, t.digest
+                        """))
             var kept = (segments: 0, bytes: 0)
             var perAuthor: [Data: (segments: Int, bytes: Int)] = [:]
             for row in rows {
@@ -47,8 +48,9 @@ enum JunkLimits {
                     perAuthor[author] = mine
                     continue
                 }
-                try db.execute(
-                    sql: "DELETE FROM \(table) WHERE author = ? AND firstSequence = ? AND lastSequence = ? AND digest = ?",
+                try db.cachedStatement(
+                    sql: "DELETE FROM \(table) WHERE author = ? AND firstSequence = ? AND lastSequence = ? AND digest = ?"
+                ).execute(
                     arguments: [author, row[1] as Int64, row[2] as Int64, row[3] as Data])
             }
         }

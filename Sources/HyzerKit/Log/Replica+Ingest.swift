@@ -11,7 +11,8 @@ extension Replica {
     /// Ingests segments of ops from other replicas.
     ///
     /// Each segment is all-or-nothing: one Ed25519 verification of its last op and the hash
-    /// chain back to the op this replica already holds. Ops above a gap wait as pending segments
+    /// chain back to the op this replica already holds (a segment of ops it already holds, the
+    /// very same, changes nothing and is not verified again). Ops above a gap wait as pending segments
     /// until the gap fills (within the junk caps); ops stamped more than the clock's drift bound
     /// ahead of this replica's clock are held until the clock gets there. Two segments of one
     /// author that disagree are a fork's proof: the author is frozen at the lowest sequence where
@@ -68,10 +69,18 @@ extension Replica {
         _ segment: AuthorSegment, now: UInt64, local: AuthorID, _ policies: ReplicaPolicies, newest: inout HLCTimestamp,
         _ db: Database
     ) throws -> IngestReport {
-        let ops = try segment.verifiedOps()
+        let ops = try segment.chainedOps()
         var report = IngestReport()
         var row = try AuthorRow.find(segment.author, in: db)
         let head = row?.headSequence ?? 0
+        // Ops this replica already holds, the very same (the last hash is the held one's, and
+        // each hash covers the ops before it), change nothing: their signature is not checked
+        // again. Relayed copies of what a device already has are most of what a group sends.
+        if let held = row, segment.lastSequence <= head, try held.hash(of: segment.lastSequence, in: db) == ops[ops.count - 1].hash {
+            report.opsAlreadyHeld = ops.count
+            return report
+        }
+        try segment.verifySignature(of: ops)
         if segment.author == local, segment.lastSequence > head {
             // Ops of this replica's own key that it never wrote: another copy of this store
             // (restored from a backup, or copied) writes too. Writing on would fork the log.
@@ -149,16 +158,17 @@ extension Replica {
         // A filled gap releases the segments waiting above it, one at a time and each on its
         // own: a waiting segment that is refused (a fork, say) does not undo the ops before it.
         while let pending = try Row.fetchOne(
-            db,
-            sql: """
-                SELECT firstSequence, lastSequence, digest, segment FROM pendingSegments
-                WHERE author = ? AND firstSequence <= (SELECT headSequence + 1 FROM authors WHERE key = ?)
-                ORDER BY firstSequence, digest LIMIT 1
-                """,
+            db.cachedStatement(
+                sql: """
+                    SELECT firstSequence, lastSequence, digest, segment FROM pendingSegments
+                    WHERE author = ? AND firstSequence <= (SELECT headSequence + 1 FROM authors WHERE key = ?)
+                    ORDER BY firstSequence, digest LIMIT 1
+                    """),
             arguments: [Data(segment.author.bytes), Data(segment.author.bytes)])
         {
-            try db.execute(
-                sql: "DELETE FROM pendingSegments WHERE author = ? AND firstSequence = ? AND lastSequence = ? AND digest = ?",
+            try db.cachedStatement(
+                sql: "DELETE FROM pendingSegments WHERE author = ? AND firstSequence = ? AND lastSequence = ? AND digest = ?"
+            ).execute(
                 arguments: [Data(segment.author.bytes), pending[0] as Int64, pending[1] as Int64, pending[2] as Data])
             guard let stored = try? AuthorSegment(decoding: Array(pending[3] as Data)) else { continue }
             report += try ingestInSavepoint(stored, now: now, local: local, policies, newest: &newest, db)
@@ -194,9 +204,10 @@ extension Replica {
         _ row: inout AuthorRow, at sequence: UInt64, segment: AuthorSegment, ops: [SignedOp], _ registers: RegisterRule, _ db: Database
     ) throws {
         let otherHash = sequence == segment.firstSequence - 1 ? segment.previousHash : ops[Int(sequence - segment.firstSequence)].hash
-        try db.execute(sql: "DELETE FROM forks WHERE author = ?", arguments: [Data(row.key.bytes)])
-        try db.execute(
-            sql: "INSERT INTO forks (author, sequence, heldHash, otherHash, otherSegment) VALUES (?, ?, ?, ?, ?)",
+        try db.cachedStatement(sql: "DELETE FROM forks WHERE author = ?").execute(arguments: [Data(row.key.bytes)])
+        try db.cachedStatement(
+            sql: "INSERT INTO forks (author, sequence, heldHash, otherHash, otherSegment) VALUES (?, ?, ?, ?, ?)"
+        ).execute(
             arguments: [
                 Data(row.key.bytes), Int64(sequence), Data(try row.hash(of: sequence, in: db) ?? []),
                 Data(otherHash), Data(segment.encoded()),
@@ -205,9 +216,10 @@ extension Replica {
         try row.freeze(at: sequence, forked: true, in: db)
         let changedViews =
             try Bool.fetchOne(
-                db,
-                sql:
-                    "SELECT EXISTS (SELECT 1 FROM ops o WHERE o.author = ? AND o.sequence >= ? AND o.sequence < ? AND NOT \(Schema.anyScore))",
+                db.cachedStatement(
+                    sql:
+                        "SELECT EXISTS (SELECT 1 FROM ops o WHERE o.author = ? AND o.sequence >= ? AND o.sequence < ? AND NOT \(Schema.anyScore))"
+                ),
                 arguments: [row.id, Int64(sequence), Int64(previous)]) ?? false
         if changedViews { try Materializer.rebuild(db, registers) }
     }
@@ -225,7 +237,8 @@ extension Replica {
             values.append(Int64(clamping: releaseAt))
         }
         let placeholders = Array(repeating: "?", count: values.count).joined(separator: ", ")
-        try db.execute(sql: "INSERT OR IGNORE INTO \(table) (\(columns)) VALUES (\(placeholders))", arguments: StatementArguments(values))
+        try db.cachedStatement(sql: "INSERT OR IGNORE INTO \(table) (\(columns)) VALUES (\(placeholders))").execute(
+            arguments: StatementArguments(values))
     }
 
     /// Applies the held segments whose stamps this clock now accepts.
@@ -234,13 +247,15 @@ extension Replica {
     ) throws -> IngestReport {
         var report = IngestReport()
         let due = try Row.fetchAll(
-            db,
-            sql:
-                "SELECT author, firstSequence, lastSequence, digest, segment FROM heldSegments WHERE releaseAt <= ? ORDER BY author, firstSequence, digest",
+            db.cachedStatement(
+                sql:
+                    "SELECT author, firstSequence, lastSequence, digest, segment FROM heldSegments WHERE releaseAt <= ? ORDER BY author, firstSequence, digest"
+            ),
             arguments: [Int64(clamping: now)])
         for row in due {
-            try db.execute(
-                sql: "DELETE FROM heldSegments WHERE author = ? AND firstSequence = ? AND lastSequence = ? AND digest = ?",
+            try db.cachedStatement(
+                sql: "DELETE FROM heldSegments WHERE author = ? AND firstSequence = ? AND lastSequence = ? AND digest = ?"
+            ).execute(
                 arguments: [row[0] as Data, row[1] as Int64, row[2] as Int64, row[3] as Data])
             guard let segment = try? AuthorSegment(decoding: Array(row[4] as Data)) else { continue }
             report += try ingestInSavepoint(segment, now: now, local: local, policies, newest: &newest, db)
@@ -262,7 +277,9 @@ extension Replica {
 
     /// The last op of `device` that counts, when the group's organizer removed it.
     static func removedThrough(_ device: AuthorID, _ db: Database) throws -> UInt64? {
-        try Int64.fetchOne(db, sql: "SELECT through FROM removals WHERE device = ?", arguments: [Data(device.bytes)]).map { UInt64($0) }
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT through FROM removals WHERE device = ?"), arguments: [Data(device.bytes)]).map {
+            UInt64($0)
+        }
     }
 
     static func stamp(ofTail tail: [UInt8]) -> HLCTimestamp? {

@@ -127,7 +127,8 @@ extension Replica {
                     of: key, row: authorRow[0] as Int64, from: from, bytesMax: segmentBytesMax, db, directory: directory)
                 if frozenAt > 0,
                     let proof = try Data.fetchOne(
-                        db, sql: "SELECT otherSegment FROM forks WHERE author = ? ORDER BY sequence LIMIT 1", arguments: [Data(key.bytes)]),
+                        db.cachedStatement(sql: "SELECT otherSegment FROM forks WHERE author = ? ORDER BY sequence LIMIT 1"),
+                        arguments: [Data(key.bytes)]),
                     let other = try? AuthorSegment(decoding: Array(proof))
                 {
                     segments.append(other)
@@ -204,7 +205,9 @@ extension Replica {
     public func log(of author: AuthorID, through last: UInt64) throws -> [AuthorSegment] {
         try read { db in
             guard let row = try AuthorRow.find(author, in: db), last >= 1, last <= row.headSequence,
-                try Data.fetchOne(db, sql: "SELECT signature FROM ops WHERE author = ? AND sequence = ?", arguments: [row.id, Int64(last)])
+                try Data.fetchOne(
+                    db.cachedStatement(sql: "SELECT signature FROM ops WHERE author = ? AND sequence = ?"),
+                    arguments: [row.id, Int64(last)])
                     != nil
             else { return [] }
             return try Self.segments(
@@ -223,12 +226,12 @@ extension Replica {
     static func digest(_ db: Database) throws -> String {
         var writer = ByteWriter()
         let rows = try Row.fetchAll(
-            db,
-            sql: """
-                SELECT a.key, a.headSequence, a.headHash, a.frozenAt, o.hash FROM authors a
-                LEFT JOIN ops o ON o.author = a.id AND o.sequence = a.frozenAt - 1
-                WHERE a.headSequence > 0 ORDER BY a.key
-                """)
+            db.cachedStatement(
+                sql: """
+                    SELECT a.key, a.headSequence, a.headHash, a.frozenAt, o.hash FROM authors a
+                    LEFT JOIN ops o ON o.author = a.id AND o.sequence = a.frozenAt - 1
+                    WHERE a.headSequence > 0 ORDER BY a.key
+                    """))
         for row in rows {
             let frozenAt = UInt64(row[3] as Int64)
             writer.write(raw: Array(row[0] as Data))

@@ -109,11 +109,11 @@ enum Materializer {
         for table in Schema.viewTables { try db.execute(sql: "DELETE FROM \(table)") }
         try seed(db, registers)
         let removals = try Row.fetchAll(
-            db,
-            sql: """
-                SELECT a.key, o.tail FROM ops o JOIN authors a ON a.id = o.author
-                WHERE substr(o.tail, 13, 1) = x'11' AND (a.frozenAt = 0 OR o.sequence < a.frozenAt)
-                """)
+            db.cachedStatement(
+                sql: """
+                    SELECT a.key, o.tail FROM ops o JOIN authors a ON a.id = o.author
+                    WHERE substr(o.tail, 13, 1) = x'11' AND (a.frozenAt = 0 OR o.sequence < a.frozenAt)
+                    """))
         for row in removals {
             guard let remover = AuthorID(bytes: Array(row[0] as Data)),
                 let payload = try? OpPayload(decoding: Array(row[1] as Data).dropFirst(SignedOp.clockBytes)),
@@ -151,22 +151,23 @@ enum Materializer {
             GroupMembership.isOrganizer(remover, of: group), device != remover
         else { return false }
         let key = Data(device.bytes)
-        let previous = try Int64.fetchOne(db, sql: "SELECT through FROM removals WHERE device = ?", arguments: [key])
+        let previous = try Int64.fetchOne(db.cachedStatement(sql: "SELECT through FROM removals WHERE device = ?"), arguments: [key])
         guard previous.map({ Int64(through) < $0 }) ?? true else { return false }
-        try db.execute(
+        try db.cachedStatement(
             sql: """
                 INSERT INTO removals (device, through, remover) VALUES (?, ?, ?)
                 ON CONFLICT(device) DO UPDATE SET through = excluded.through, remover = excluded.remover
-                """,
+                """
+        ).execute(
             arguments: [key, Int64(through), Data(remover.bytes)])
         return
             try Bool.fetchOne(
-                db,
-                sql: """
-                    SELECT EXISTS (SELECT 1 FROM ops o JOIN authors a ON a.id = o.author
-                    WHERE a.key = ? AND o.sequence > ? AND o.sequence <= ? AND (a.frozenAt = 0 OR o.sequence < a.frozenAt)
-                    AND NOT \(Schema.anyScore))
-                    """, arguments: [key, Int64(through), previous ?? Int64.max]) ?? false
+                db.cachedStatement(
+                    sql: """
+                        SELECT EXISTS (SELECT 1 FROM ops o JOIN authors a ON a.id = o.author
+                        WHERE a.key = ? AND o.sequence > ? AND o.sequence <= ? AND (a.frozenAt = 0 OR o.sequence < a.frozenAt)
+                        AND NOT \(Schema.anyScore))
+                        """), arguments: [key, Int64(through), previous ?? Int64.max]) ?? false
     }
 
     /// One register write: it stays unless the register holds a write `registers` prefers.

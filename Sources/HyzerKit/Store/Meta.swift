@@ -22,17 +22,18 @@ enum Meta: String {
     case invitation
 
     static func get(_ key: Meta, in db: Database) throws -> [UInt8]? {
-        try Data.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [key.rawValue]).map { Array($0) }
+        try Data.fetchOne(db.cachedStatement(sql: "SELECT value FROM meta WHERE key = ?"), arguments: [key.rawValue]).map { Array($0) }
     }
 
     static func set(_ key: Meta, _ value: [UInt8], in db: Database) throws {
-        try db.execute(
-            sql: "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+        try db.cachedStatement(
+            sql: "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value"
+        ).execute(
             arguments: [key.rawValue, Data(value)])
     }
 
     static func remove(_ key: Meta, in db: Database) throws {
-        try db.execute(sql: "DELETE FROM meta WHERE key = ?", arguments: [key.rawValue])
+        try db.cachedStatement(sql: "DELETE FROM meta WHERE key = ?").execute(arguments: [key.rawValue])
     }
 
     static func text(_ key: Meta, in db: Database) throws -> String? {

@@ -82,16 +82,20 @@ extension Replica {
             let secret = try Meta.get(.groupSecret, in: db), secret.count == GroupMembership.secretBytes
         else { return nil }
         var secrets = [try Self.tokenEpoch(db): secret]
-        for row in try Row.fetchAll(db, sql: "SELECT epoch, sealed FROM rekeys WHERE recipient = ?", arguments: [Data(author.bytes)]) {
+        for row in try Row.fetchAll(
+            db.cachedStatement(sql: "SELECT epoch, sealed FROM rekeys WHERE recipient = ?"), arguments: [Data(author.bytes)])
+        {
             guard let epoch = UInt32(exactly: row[0] as Int64), let opened = SealedBox.open(Array(row[1] as Data), with: keys),
                 opened.count == GroupMembership.secretBytes
             else { continue }
             secrets[epoch] = opened
         }
         let newest = secrets.keys.max()!
-        let recipients = try Data.fetchAll(db, sql: "SELECT recipient FROM rekeys WHERE epoch = ?", arguments: [Int64(newest)])
-            .compactMap { AuthorID(bytes: Array($0)) }
-        let removed = try Data.fetchAll(db, sql: "SELECT device FROM removals").compactMap { AuthorID(bytes: Array($0)) }
+        let recipients = try Data.fetchAll(
+            db.cachedStatement(sql: "SELECT recipient FROM rekeys WHERE epoch = ?"), arguments: [Int64(newest)]
+        )
+        .compactMap { AuthorID(bytes: Array($0)) }
+        let removed = try Data.fetchAll(db.cachedStatement(sql: "SELECT device FROM removals")).compactMap { AuthorID(bytes: Array($0)) }
         return GroupMembership(id: id, secrets: secrets, recipients: Set(recipients), removed: Set(removed))
     }
 
@@ -118,7 +122,9 @@ extension Replica {
             try Meta.set(.groupSecret, group.secret, in: db)
             if group.epoch > 0 { try Meta.set(.groupEpoch, withUnsafeBytes(of: group.epoch.bigEndian) { Array($0) }, in: db) }
             // The organizer's removals and rekeys held before the group was known count from now on.
-            if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM ops WHERE substr(tail, 13, 1) IN (x'11', x'12'))") == true {
+            if try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM ops WHERE substr(tail, 13, 1) IN (x'11', x'12'))"))
+                == true
+            {
                 try Materializer.rebuild(db, policies.registers)
             }
         }
@@ -151,7 +157,7 @@ extension Replica {
     public func syncRecords(_ scope: String) throws -> [String: [UInt8]] {
         try read { db in
             var records: [String: [UInt8]] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT key, value FROM syncRecords WHERE scope = ?", arguments: [scope]) {
+            for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT key, value FROM syncRecords WHERE scope = ?"), arguments: [scope]) {
                 records[row[0]] = Array(row[1] as Data)
             }
             return records
@@ -163,12 +169,13 @@ extension Replica {
         try write { db in
             for (key, value) in updates {
                 if let value {
-                    try db.execute(
+                    try db.cachedStatement(
                         sql:
-                            "INSERT INTO syncRecords (scope, key, value) VALUES (?, ?, ?) ON CONFLICT(scope, key) DO UPDATE SET value = excluded.value",
+                            "INSERT INTO syncRecords (scope, key, value) VALUES (?, ?, ?) ON CONFLICT(scope, key) DO UPDATE SET value = excluded.value"
+                    ).execute(
                         arguments: [scope, key, Data(value)])
                 } else {
-                    try db.execute(sql: "DELETE FROM syncRecords WHERE scope = ? AND key = ?", arguments: [scope, key])
+                    try db.cachedStatement(sql: "DELETE FROM syncRecords WHERE scope = ? AND key = ?").execute(arguments: [scope, key])
                 }
             }
         }
@@ -222,7 +229,9 @@ extension Replica {
         }
         // Every device heard from, and every device a member admitted (it may not have synced yet).
         var members = Set(
-            try Data.fetchAll(db, sql: "SELECT key FROM authors WHERE headSequence > 0").compactMap { AuthorID(bytes: Array($0)) })
+            try Data.fetchAll(db.cachedStatement(sql: "SELECT key FROM authors WHERE headSequence > 0")).compactMap {
+                AuthorID(bytes: Array($0))
+            })
         for invitation in try ViewReader(db: db).invitations().values { members.formUnion(invitation.admitted) }
         members.subtract(group.removed)
         members.insert(author)
@@ -243,11 +252,11 @@ extension Replica {
         try read { db in
             guard let group = try Meta.get(.groupID, in: db).flatMap({ UUID(bytes: $0) }) else { return nil }
             let rows = try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT a.key, o.sequence, o.tail FROM ops o JOIN authors a ON a.id = o.author
-                    WHERE substr(o.tail, 13, 1) = x'12' ORDER BY a.key, o.sequence
-                    """)
+                db.cachedStatement(
+                    sql: """
+                        SELECT a.key, o.sequence, o.tail FROM ops o JOIN authors a ON a.id = o.author
+                        WHERE substr(o.tail, 13, 1) = x'12' ORDER BY a.key, o.sequence
+                        """))
             for op in rows {
                 guard let organizer = AuthorID(bytes: Array(op[0] as Data)), GroupMembership.isOrganizer(organizer, of: group),
                     let payload = try? OpPayload(decoding: Array(op[2] as Data).dropFirst(SignedOp.clockBytes)),
@@ -263,7 +272,7 @@ extension Replica {
     public func removedMembers() throws -> [AuthorID: UInt64] {
         try read { db in
             var removed: [AuthorID: UInt64] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT device, through FROM removals") {
+            for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT device, through FROM removals")) {
                 if let device = AuthorID(bytes: Array(row[0] as Data)) { removed[device] = UInt64(row[1] as Int64) }
             }
             return removed

@@ -174,7 +174,7 @@ enum Schema {
                     DELETE FROM syncRecords WHERE key LIKE 'vector:%';
                     """)
             // Stores that held a forked author's ops in their views drop them now.
-            if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM authors WHERE frozenAt > 0)") == true {
+            if try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM authors WHERE frozenAt > 0)")) == true {
                 try Materializer.rebuild(db, registers)
             }
         }

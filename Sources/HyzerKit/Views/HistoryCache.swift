@@ -135,7 +135,9 @@ enum HistoryCache {
         let reader = ViewReader(db: db)
         let ownership = try reader.ownership()
         var rows: [UUID: CachedRow] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT round, fingerprint, players, organizer, entry, played FROM historyCache") {
+        for row in try Row.fetchAll(
+            db.cachedStatement(sql: "SELECT round, fingerprint, players, organizer, entry, played FROM historyCache"))
+        {
             guard let id = UUID(bytes: row[0] as Data) else { continue }
             rows[id] = CachedRow(
                 fingerprint: Array(row[1] as Data), players: Array(row[2] as Data), organizer: (row[3] as Data?).map { Array($0) },
@@ -166,7 +168,8 @@ enum HistoryCache {
             // with its fork point: a freeze changes views without appending an op, so any change
             // of fork state discards the whole cache (forks are rare).
             for row in try Row.fetchAll(
-                db, sql: "SELECT id, headSequence FROM authors UNION ALL SELECT -id, frozenAt FROM authors WHERE frozenAt > 0")
+                db.cachedStatement(
+                    sql: "SELECT id, headSequence FROM authors UNION ALL SELECT -id, frozenAt FROM authors WHERE frozenAt > 0"))
             {
                 heads[row[0]] = row[1]
             }
@@ -239,7 +242,9 @@ enum HistoryCache {
 
     static func cachedHeads(_ db: Database) throws -> [Int64: Int64] {
         var heads: [Int64: Int64] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT author, headSequence FROM historyCacheHeads") { heads[row[0]] = row[1] }
+        for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT author, headSequence FROM historyCacheHeads")) {
+            heads[row[0]] = row[1]
+        }
         return heads
     }
 

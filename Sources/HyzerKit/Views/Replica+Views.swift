@@ -90,7 +90,9 @@ extension Replica {
         try read { db in
             let reader = ViewReader(db: db)
             let ownership = try reader.ownership()
-            let ids = try Data.fetchAll(db, sql: "SELECT DISTINCT round FROM roundFinishes").compactMap { UUID(bytes: Array($0)) }
+            let ids = try Data.fetchAll(db.cachedStatement(sql: "SELECT DISTINCT round FROM roundFinishes")).compactMap {
+                UUID(bytes: Array($0))
+            }
             return try ids.compactMap { id in
                 guard let round = try reader.round(id) else { return nil }
                 let evaluation = try reader.evaluation(round, ownership: ownership, merge: policies.merge)

@@ -22,7 +22,8 @@ struct ViewReader {
     // MARK: Players
 
     func players() throws -> [Player] {
-        try Row.fetchAll(db, sql: "SELECT id, creator, createdMilliseconds, createdCounter FROM players").compactMap { row in
+        try Row.fetchAll(db.cachedStatement(sql: "SELECT id, creator, createdMilliseconds, createdCounter FROM players")).compactMap {
+            row in
             guard let id = UUID(bytes: Array(row[0] as Data)), let creator = AuthorID(bytes: Array(row[1] as Data)) else { return nil }
             return Player(
                 id: id, displayName: try text(id, "name") ?? "",
@@ -82,17 +83,19 @@ struct ViewReader {
 
     func ownership() throws -> Ownership {
         var creators: [ParticipantID: AuthorID] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT id, creator FROM players") {
+        for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT id, creator FROM players")) {
             guard let id = UUID(bytes: Array(row[0] as Data)), let creator = AuthorID(bytes: Array(row[1] as Data)) else { continue }
             creators[id.lowercased] = creator
         }
-        let links = try Row.fetchAll(db, sql: "SELECT player, device, linkedBy FROM deviceLinks").compactMap { row -> DeviceLink? in
+        let links = try Row.fetchAll(db.cachedStatement(sql: "SELECT player, device, linkedBy FROM deviceLinks")).compactMap {
+            row -> DeviceLink? in
             guard let player = UUID(bytes: Array(row[0] as Data)), let device = AuthorID(bytes: Array(row[1] as Data)),
                 let by = AuthorID(bytes: Array(row[2] as Data))
             else { return nil }
             return DeviceLink(player: player.lowercased, device: device, linkedBy: by)
         }
-        let successions = try Row.fetchAll(db, sql: "SELECT predecessor, successor FROM deviceSuccessions").compactMap { row in
+        let successions = try Row.fetchAll(db.cachedStatement(sql: "SELECT predecessor, successor FROM deviceSuccessions")).compactMap {
+            row in
             AuthorID(bytes: Array(row[0] as Data)).flatMap { predecessor in
                 AuthorID(bytes: Array(row[1] as Data)).map { DeviceSuccession(predecessor: predecessor, successor: $0) }
             }
@@ -103,7 +106,7 @@ struct ViewReader {
     // MARK: Courses
 
     func courses() throws -> [Course] {
-        try Row.fetchAll(db, sql: "SELECT id FROM courses").compactMap { row in
+        try Row.fetchAll(db.cachedStatement(sql: "SELECT id FROM courses")).compactMap { row in
             try UUID(bytes: Array(row[0] as Data)).flatMap { try course($0) }
         }
         .sorted { NameOrder.precedes($0.name, $0.id, $1.name, $1.id) }
@@ -112,7 +115,7 @@ struct ViewReader {
     func course(_ id: UUID) throws -> Course? {
         guard
             let row = try Row.fetchOne(
-                db, sql: "SELECT holeCount, seeded, createdMilliseconds, createdCounter FROM courses WHERE id = ?",
+                db.cachedStatement(sql: "SELECT holeCount, seeded, createdMilliseconds, createdCounter FROM courses WHERE id = ?"),
                 arguments: [Data(id.bytes)])
         else { return nil }
         // `course set-holes` writes a register over the count the course was created with; a
@@ -135,7 +138,7 @@ struct ViewReader {
     // MARK: Rounds
 
     func roundIDs() throws -> [UUID] {
-        try Data.fetchAll(db, sql: "SELECT id FROM rounds ORDER BY stamp DESC").compactMap { UUID(bytes: Array($0)) }
+        try Data.fetchAll(db.cachedStatement(sql: "SELECT id FROM rounds ORDER BY stamp DESC")).compactMap { UUID(bytes: Array($0)) }
     }
 
     func round(_ id: UUID) throws -> Round? {
@@ -199,7 +202,7 @@ struct ViewReader {
     }
 
     func devices() throws -> [Device] {
-        try Data.fetchAll(db, sql: "SELECT key FROM authors ORDER BY key").compactMap { key in
+        try Data.fetchAll(db.cachedStatement(sql: "SELECT key FROM authors ORDER BY key")).compactMap { key in
             guard let author = AuthorID(bytes: Array(key)) else { return nil }
             let name = try register(key, "device.name").map { String(decoding: $0, as: UTF8.self) }
             let kind = try deviceKind(author)

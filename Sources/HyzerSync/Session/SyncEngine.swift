@@ -237,6 +237,26 @@ public struct SyncEngine {
         return run(session.localChanged(localVector: localVector), now: now)
     }
 
+    /// The earliest time at which `tick` has something to do (a timeout, a heartbeat), or nil
+    /// once closed: a driver may tell the engine the time then rather than every second.
+    public var nextDeadline: UInt64? {
+        func after(_ start: UInt64, _ milliseconds: UInt64) -> UInt64 {
+            let (sum, overflow) = start.addingReportingOverflow(milliseconds)
+            return overflow ? .max : sum
+        }
+        switch stage {
+        case .closed:
+            return nil
+        case .handshaking, .awaitingHeader, .admitting:
+            return after(startedAt, configuration.handshakeTimeoutMilliseconds)
+        case .open:
+            let dead = after(lastReceived, configuration.deadMilliseconds)
+            let heartbeat = after(lastSent, configuration.heartbeatMilliseconds)
+            let idle = session.isLive ? UInt64.max : after(lastProgress, configuration.idleMilliseconds)
+            return min(dead, heartbeat, idle)
+        }
+    }
+
     /// Time passed: timeouts, and a heartbeat after a silence.
     public mutating func tick(now: UInt64) -> [Action] {
         switch stage {
