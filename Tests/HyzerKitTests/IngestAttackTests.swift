@@ -73,6 +73,27 @@ import Testing
         #expect(try pair.receiver.replica.ingest([segment]).opsApplied == 5)
     }
 
+    /// A segment whose ops the receiver already holds, the very same ops, changes nothing and
+    /// is not verified again; the same bytes with a tampered tail are still refused.
+    @Test func aSegmentAlreadyHeldIsNotVerifiedAgainButATamperedOneIsRefused() throws {
+        let pair = try Pair()
+        let segment = try pair.senderSegment()
+        #expect(try pair.receiver.replica.ingest([segment]).opsApplied == 5)
+        let before = try Fingerprint(pair.receiver.replica)
+
+        let badSignature = Tampering.signatureFirstByte.apply(to: segment)
+        let held = try pair.receiver.replica.ingest([badSignature])
+        #expect(held.rejected.isEmpty)
+        #expect(held.opsAlreadyHeld == 5)
+        #expect(held.opsApplied == 0)
+
+        let badTail = Tampering.lastTailMiddleByte.apply(to: segment)
+        let refused = try pair.receiver.replica.ingest([badTail])
+        #expect(refused.rejected == [.signatureMismatch(author: pair.sender.author, sequence: segment.lastSequence)])
+        #expect(try Fingerprint(pair.receiver.replica) == before)
+        #expect(try pair.receiver.replica.verify().isIntact)
+    }
+
     @Test func aTamperedPreviousHashIsRefused() throws {
         let pair = try Pair()
         let first = try #require(try pair.sender.replica.delta(above: VersionVector()).first { $0.author == pair.sender.author })

@@ -44,6 +44,23 @@ import Testing
 
     /// Links planted under the temporary names the old code used (`.<name>.<pid>.tmp`) pointed
     /// at `identity.key` and at a file outside the folder: the writes overwrote them.
+    /// Names of bundles and vectors are exactly 64 lowercase ASCII hex digits: uppercase,
+    /// fullwidth digits, a short stem or another extension are not ours.
+    @Test func onlyExactLowercaseHexNamesAreBundlesAndVectors() {
+        let hash = String(repeating: "0123456789abcdef", count: 4)
+        #expect(FolderLayout.isBundleName(hash + ".hzb"))
+        #expect(FolderLayout.isVectorName("vector-" + hash + ".hzv"))
+        #expect(FolderLayout.isVectorName(FolderLayout.vectorFileName))
+        for stem in [
+            hash.uppercased(), String(hash.dropLast()), hash + "0", String(hash.dropLast()) + "\u{FF10}", String(hash.dropLast()) + "g",
+        ] {
+            #expect(!FolderLayout.isBundleName(stem + ".hzb"), "\(stem)")
+            #expect(!FolderLayout.isVectorName("vector-" + stem + ".hzv"), "\(stem)")
+        }
+        #expect(!FolderLayout.isBundleName(hash + ".hzv"))
+        #expect(!FolderLayout.isVectorName(hash + ".hzv"))
+    }
+
     @Test func linksAtTemporaryNamesOverwriteNothing() throws {
         let setting = try Setting()
         let annDirectory = setting.shared.memberDirectory(setting.ann.author)

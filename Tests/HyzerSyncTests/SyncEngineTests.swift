@@ -94,6 +94,30 @@ import Testing
         }
     }
 
+    /// `nextDeadline` is exactly when `tick` next acts: nothing before it, the action at it.
+    @Test func theNextDeadlineIsWhenTickActs() throws {
+        var waiting = try EngineSide(a, role: .listener, mode: .live, now: 500).engine
+        #expect(waiting.nextDeadline == 5_500)  // the handshake timeout
+        #expect(waiting.tick(now: 5_499).isEmpty)
+        #expect(waiting.tick(now: 5_500).closedWith == .handshakeTimeout)
+        #expect(waiting.nextDeadline == nil)
+
+        var listener = try EngineSide(a, role: .listener, mode: .live).engine
+        var dialer = try HandDialer(as: b, against: &listener)
+        _ = dialer.send(.hello(try b.replica.versionVector(), live: true), to: &listener, now: 100)
+        #expect(listener.nextDeadline == 5_000)  // a heartbeat after its hello at 0
+        #expect(listener.tick(now: 4_999).isEmpty)
+        #expect(!listener.tick(now: 5_000).isEmpty)
+        // Heartbeats sent, nothing heard since 100: the dead-peer bound comes before the next beat.
+        #expect(listener.nextDeadline == 10_000)
+        _ = listener.tick(now: 10_000)
+        #expect(listener.nextDeadline == 15_000)
+        _ = listener.tick(now: 15_000)
+        #expect(listener.nextDeadline == 15_100)
+        #expect(listener.tick(now: 15_100).closedWith == .peerDead)
+        #expect(listener.nextDeadline == nil)
+    }
+
     @Test func aSilentPeerIsDeclaredDeadAfterD() throws {
         var listener = try EngineSide(a, role: .listener, mode: .live).engine
         var dialer = try HandDialer(as: b, against: &listener)

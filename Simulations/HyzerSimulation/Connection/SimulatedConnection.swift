@@ -47,6 +47,14 @@ final class SimulatedConnection {
         ends.firstIndex { $0.device == device }
     }
 
+    /// The earlier of the two engines' deadlines (`SyncEngine.nextDeadline`).
+    var nextDeadline: UInt64? {
+        switch (ends[0].engine.nextDeadline, ends[1].engine.nextDeadline) {
+        case (let a?, let b?): min(a, b)
+        case (let a, let b): a ?? b
+        }
+    }
+
     var dialer: Int { ends[0].device }
     var listener: Int { ends[1].device }
 }

@@ -140,7 +140,7 @@ extension Simulation {
     /// Schedules the connection's next tick at the earlier of its engines' deadlines, unless one
     /// is due no later.
     private func scheduleTick(_ connection: SimulatedConnection) {
-        guard connection.isOpen, let due = connection.ends.compactMap(\.engine.nextDeadline).min() else { return }
+        guard connection.isOpen, let due = connection.nextDeadline else { return }
         let at = max(due, world.now)
         if let pending = connection.tickAt, pending >= world.now, pending <= at { return }
         connection.tickAt = at

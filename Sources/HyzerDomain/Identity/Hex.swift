@@ -29,6 +29,14 @@ public enum Hex {
         return out
     }
 
+    /// Whether `text` is exactly `count` lowercase hexadecimal digits (ASCII, byte by byte).
+    public static func isLowercaseDigits<Text: StringProtocol>(_ text: Text, count: Int) -> Bool {
+        text.utf8.count == count
+            && text.utf8.allSatisfy {
+                (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0)
+            }
+    }
+
     private static func value(_ digit: UInt8) -> UInt8? {
         switch digit {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")

@@ -32,7 +32,7 @@ enum FolderLayout {
     static func isBundleName(_ name: String) -> Bool {
         guard name.hasSuffix(bundleExtension) else { return false }
         let stem = name.dropLast(bundleExtension.count)
-        return stem.count == 64 && stem.allSatisfy { $0.isHexDigit && !$0.isUppercase }
+        return Hex.isLowercaseDigits(stem, count: 64)
     }
 
     static func bundleName(contentHash: [UInt8]) -> String {
@@ -48,6 +48,6 @@ enum FolderLayout {
         guard name != vectorFileName else { return true }
         guard name.hasPrefix("vector-"), name.hasSuffix(".hzv") else { return false }
         let stem = name.dropFirst(7).dropLast(4)
-        return stem.count == 64 && stem.allSatisfy { $0.isHexDigit && !$0.isUppercase }
+        return Hex.isLowercaseDigits(stem, count: 64)
     }
 }
