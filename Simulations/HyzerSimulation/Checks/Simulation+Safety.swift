@@ -33,10 +33,11 @@ extension Simulation {
             for segment in try replica.delta(above: below) {
                 var chain = segment.previousHash
                 for (offset, tail) in segment.tails.enumerated() {
-                    chain = SignedOp(
-                        author: segment.author, sequence: segment.firstSequence + UInt64(offset), previousHash: chain, tail: tail,
-                        signature: nil
-                    ).hash
+                    chain =
+                        SignedOp(
+                            author: segment.author, sequence: segment.firstSequence + UInt64(offset), previousHash: chain, tail: tail,
+                            signature: nil
+                        ).hash
                 }
                 if !registry.created(segment.author, segment.lastSequence, hash: chain) {
                     throw fail(

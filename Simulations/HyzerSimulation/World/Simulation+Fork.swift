@@ -100,7 +100,9 @@ extension Simulation {
         coverage.count(.devicesContinued)
         changedDevices.insert(index)
         dialPeers(of: index)
-        record("\(device.name) continues under \(device.author.short) after \(old.short): " + written.map { "#\($0.sequence)" }.joined(separator: ","))
+        record(
+            "\(device.name) continues under \(device.author.short) after \(old.short): "
+                + written.map { "#\($0.sequence)" }.joined(separator: ","))
     }
 
     /// Closes the device's process (an idle restart): its connections end.
