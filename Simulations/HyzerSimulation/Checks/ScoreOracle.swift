@@ -34,12 +34,16 @@ struct ScoreOracle {
 
     init(_ registry: OpRegistry) {
         var links: [(player: ParticipantID, device: AuthorID, by: AuthorID)] = []
+        // A successor key (`device continue`) owns every player its predecessor owns.
+        var successions: [(predecessor: AuthorID, successor: AuthorID)] = []
         for (author, entry) in registry.all {
             switch entry.payload {
             case .playerCreated:
                 owners[entry.entityID.lowercased, default: []].insert(author)
             case .deviceLinked(let device, let player):
                 links.append((player.lowercased, device, author))
+            case .deviceSucceeded(let predecessor, _):
+                successions.append((predecessor, author))
             case .roundStarted(let start):
                 organizers[entry.entityID] = start.organizer.participantID
             case .roundFinished(let round, _):
@@ -61,6 +65,11 @@ struct ScoreOracle {
             changed = false
             for link in links where owners[link.player]?.contains(link.by) == true {
                 if owners[link.player, default: []].insert(link.device).inserted { changed = true }
+            }
+            for succession in successions {
+                for player in owners.keys.sorted() where owners[player]!.contains(succession.predecessor) {
+                    if owners[player]!.insert(succession.successor).inserted { changed = true }
+                }
             }
         }
     }

@@ -31,11 +31,18 @@ extension Simulation {
     /// only up to the last one stamped before the jump (`honestVector`), the rest held aside,
     /// and only those replicas must show identical views.
     func convergenceCheck() throws {
-        let honest = try honestVector()
+        var honest = try honestVector()
         var lagging: [String] = []
+        let forks = try forkAgreement()
+        lagging += forks.lagging
+        for author in registry.disturbed { honest[author] = 0 }
         for device in devices where !isRemovedPhone(device.index) {
-            let expected = device.index == yearAheadPhone ? registry.vector : honest
-            let vector = device.isRunning ? try self.vector(of: device.index) : VersionVector()
+            var expected = device.index == yearAheadPhone ? registry.vector : honest
+            var vector = device.isRunning ? try self.vector(of: device.index) : VersionVector()
+            for author in registry.disturbed {
+                expected[author] = 0
+                vector[author] = 0
+            }
             let missing = expected.sortedEntries.reduce(0) { $0 + Int($1.sequence - min($1.sequence, vector[$1.author])) }
             if missing > 0 || vector.heads != expected.heads {
                 let authors = expected.sortedEntries.filter { vector[$0.author] < $0.sequence }.map { author in
@@ -54,7 +61,7 @@ extension Simulation {
             scheduleIn(30_000, .convergenceCheck)
             return
         }
-        try checkConverged(honest)
+        try checkConverged(honest, forks: forks)
         convergedAt = world.now
         record("converged: \(registry.total) ops everywhere, standings \(standingsDigest ?? "")")
     }
@@ -93,7 +100,7 @@ extension Simulation {
     /// Equal op sets: equal digests, byte-identical views, views the oracles agree with, and
     /// every replica safe. The year-ahead phone holds more than the others (`honest`): it is
     /// checked for safety alone.
-    private func checkConverged(_ honest: VersionVector) throws {
+    private func checkConverged(_ honest: VersionVector, forks: ForkAgreement) throws {
         var digests: [String] = []
         var snapshots: [(device: SimulatedDevice, snapshot: ReplicaSnapshot, bytes: [UInt8])] = []
         let compared = devices.filter { $0.index != yearAheadPhone && !isRemovedPhone($0.index) }
@@ -133,7 +140,12 @@ extension Simulation {
             counting[author] = min(honest[author], through)
             record("\(devices[removed].name) was removed: its ops up to \(through) count, \(honest[author]) are held")
         }
-        let held = registry.restricted(to: counting)
+        for (author, counted) in forks.counted { counting[author] = counted.count }
+        let held = registry.restricted(to: counting, heads: forks.counted.mapValues(\.hash))
+        for (author, point) in forks.frozen.sorted(by: { $0.key < $1.key }) {
+            coverage.count(.forksDetected)
+            record("\(author.short) forked: every replica froze it at \(point); its ops below count")
+        }
         let scores = ScoreOracle(held)
         let registers = RegisterOracle(held)
         do {
@@ -171,5 +183,67 @@ extension Simulation {
             count += events.filter { $0.clock > finish.clock }.count
         }
         return count
+    }
+
+    /// What the replicas agree on of each author a store of which was restored or copied.
+    struct ForkAgreement {
+        var lagging: [String] = []
+        /// Per author, the ops that count: how many and the hash of the last.
+        var counted: [AuthorID: (count: UInt64, hash: [UInt8])] = [:]
+        /// Authors frozen, at their fork point.
+        var frozen: [AuthorID: UInt64] = [:]
+    }
+
+    /// A restored or copied store's author is handled identically everywhere: once any replica
+    /// holds a fork's proof, every replica freezes the author at the same sequence (different
+    /// replicas may hold different branch tails above it: only the ops below it count, and
+    /// `digest()` covers those and the fork state); while none does, every replica holds the
+    /// same log, to the same head. The fork point is never below the lowest sequence at which
+    /// two created branches differ.
+    private func forkAgreement() throws -> ForkAgreement {
+        var agreement = ForkAgreement()
+        let holders = devices.filter { $0.isRunning && !isRemovedPhone($0.index) }
+        for author in registry.disturbed.sorted() {
+            let name = author.short
+            let entries = try holders.map { try vector(of: $0.index).entry(author) }
+            let points = Set(entries.map { $0?.frozenAt })
+            if points.contains(where: { $0 != nil }) {
+                guard points.count == 1, let point = points.first!, let reference = holders.first else {
+                    agreement.lagging.append("\(name) frozen at \(entries.map { $0?.frozenAt.map(String.init) ?? "-" })")
+                    continue
+                }
+                if let created = registry.forkPoint(author), point < created {
+                    throw fail(.safety, "\(name) frozen at \(point), below its fork at \(created)")
+                }
+                agreement.frozen[author] = point
+                agreement.counted[author] = (point - 1, try heldHash(of: author, point - 1, in: reference) ?? [])
+            } else {
+                let heads = Set(entries.map { "\($0?.sequence ?? 0):\(Hex.encode($0?.hashPrefix ?? []))" })
+                guard heads.count == 1, let entry = entries.first ?? nil else {
+                    if heads.count > 1 { agreement.lagging.append("\(name) held to different heads \(heads.sorted())") }
+                    continue
+                }
+                agreement.counted[author] = (entry.sequence, entry.hashPrefix ?? [])
+            }
+        }
+        return agreement
+    }
+
+    /// The hash of op `sequence` of `author` in the log `device` holds.
+    private func heldHash(of author: AuthorID, _ sequence: UInt64, in device: SimulatedDevice) throws -> [UInt8]? {
+        guard sequence > 0 else { return nil }
+        var above = try vector(of: device.index)
+        above[author] = 0
+        var chain: [UInt8]?
+        var next: UInt64 = 1
+        for segment in try device.running.delta(above: above) where segment.author == author && segment.firstSequence == next {
+            var previous = segment.previousHash
+            for tail in segment.tails {
+                previous = SignedOp(author: author, sequence: next, previousHash: previous, tail: tail, signature: nil).hash
+                if next == sequence { chain = previous }
+                next += 1
+            }
+        }
+        return chain
     }
 }

@@ -22,9 +22,9 @@ extension Simulation {
         guard let replica = device.replica else { return }
         do {
             let vector = try self.vector(of: device.index)
-            if vector[device.author] < UInt64(registry.count(device.author)) {
-                throw fail(
-                    .safety, "\(device.name) holds \(vector[device.author]) of the \(registry.count(device.author)) ops it acknowledged")
+            // Relative to a restore: the restored store acknowledged only what its backup held.
+            if let cursor = registry.cursors[device.index], vector[cursor.author] < UInt64(cursor.count) {
+                throw fail(.safety, "\(device.name) holds \(vector[cursor.author]) of the \(cursor.count) ops it acknowledged")
             }
             var below = VersionVector()
             for (author, head) in vector.sortedEntries {
@@ -33,14 +33,21 @@ extension Simulation {
                 }
                 below[author] = head - 1
             }
+            // Each segment's last op (the head of a live author; of a frozen one, its held log
+            // and the other branch's proof, either branch) is an op some device created.
             for segment in try replica.delta(above: below) {
-                guard let tail = segment.tails.first, let created = registry.entry(segment.author, segment.firstSequence) else { continue }
-                let held = SignedOp(
-                    author: segment.author, sequence: segment.firstSequence, previousHash: segment.previousHash, tail: tail, signature: nil)
-                if held.hash != created.hash {
+                var chain = segment.previousHash
+                for (offset, tail) in segment.tails.enumerated() {
+                    chain =
+                        SignedOp(
+                            author: segment.author, sequence: segment.firstSequence + UInt64(offset), previousHash: chain, tail: tail,
+                            signature: nil
+                        ).hash
+                }
+                if !registry.created(segment.author, segment.lastSequence, hash: chain) {
                     throw fail(
                         .safety,
-                        "\(device.name) holds an op \(segment.firstSequence) of \(segment.author.short) that its author never created")
+                        "\(device.name) holds an op \(segment.lastSequence) of \(segment.author.short) that its author never created")
                 }
             }
             guard verifying else { return }
@@ -48,8 +55,14 @@ extension Simulation {
             if !report.isIntact {
                 throw fail(.safety, "\(device.name) does not verify: \(report.problems.map(\.description).joined(separator: "; "))")
             }
-            if !report.forks.isEmpty {
-                throw fail(.safety, "\(device.name) reports forks of \(report.forks.map { $0.author.short })")
+            // Only a restored or copied store's author may fork, and only by a second branch.
+            let unexpected = report.forks.filter { fork in
+                guard registry.disturbed.contains(fork.author), case .fork = fork.reason, let point = registry.forkPoint(fork.author)
+                else { return true }
+                return fork.sequence < point
+            }
+            if !unexpected.isEmpty {
+                throw fail(.safety, "\(device.name) reports forks of \(unexpected.map { "\($0.author.short) at \($0.sequence)" })")
             }
         } catch let failure as SimulationFailure {
             throw failure

@@ -45,6 +45,10 @@ public enum Knob: String, CaseIterable, Hashable, Sendable, Codable, CodingKeyRe
     case hostileMember
     /// Whether the organizer removes one phone mid-round (1) or not (0).
     case removedMember
+    /// Whether one phone is restored from an old backup mid-round (1) or not (0).
+    case restoredBackup
+    /// Whether one phone's store is copied to an extra device that writes with its key (1) or not (0).
+    case copiedStore
 
     /// The knob's value in `configuration`.
     public func value(in configuration: SimulationConfiguration) -> Double {
@@ -74,6 +78,8 @@ public enum Knob: String, CaseIterable, Hashable, Sendable, Codable, CodingKeyRe
         case .hoursBehind: return configuration.clocks.hoursBehindClock ? 1 : 0
         case .hostileMember: return configuration.hostileMember ? 1 : 0
         case .removedMember: return configuration.removedMember ? 1 : 0
+        case .restoredBackup: return configuration.restoredBackup ? 1 : 0
+        case .copiedStore: return configuration.copiedStore ? 1 : 0
         }
     }
 
@@ -109,6 +115,8 @@ public enum Knob: String, CaseIterable, Hashable, Sendable, Codable, CodingKeyRe
         case .hoursBehind: configuration.clocks.hoursBehindClock = value > 0
         case .hostileMember: configuration.hostileMember = value > 0
         case .removedMember: configuration.removedMember = value > 0
+        case .restoredBackup: configuration.restoredBackup = value > 0
+        case .copiedStore: configuration.copiedStore = value > 0
         }
     }
 
@@ -116,7 +124,8 @@ public enum Knob: String, CaseIterable, Hashable, Sendable, Codable, CodingKeyRe
     func smaller(than value: Double) -> [Double] {
         guard value > 0 else { return [] }
         switch self {
-        case .phonesUseFolder, .finishWhileOffline, .guests, .folderFaults, .yearAhead, .hoursBehind, .hostileMember, .removedMember:
+        case .phonesUseFolder, .finishWhileOffline, .guests, .folderFaults, .yearAhead, .hoursBehind, .hostileMember, .removedMember,
+            .restoredBackup, .copiedStore:
             return [0]
         case .maxOfflineMinutes, .maxPartitionMinutes:
             return value > 1 ? [max(1, (value / 4).rounded(.down)), max(1, (value / 2).rounded(.down))].filter { $0 < value } : []

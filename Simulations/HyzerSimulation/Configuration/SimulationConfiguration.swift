@@ -37,6 +37,15 @@ public struct SimulationConfiguration: Hashable, Sendable, Codable {
     /// phone would; none of its ops after the removal may count anywhere, and the others must
     /// converge without it.
     public var removedMember = false
+    /// Whether one phone is restored from an old backup mid-round (docs/security.md, "Forks,
+    /// clocks and junk"): its store is copied while closed and later put back; when it writes
+    /// before it hears its newer ops back, its author's log forks, and every replica must freeze
+    /// the author at the same point while the phone goes on under a new key.
+    public var restoredBackup = false
+    /// Whether one phone's store is copied (while closed) to an extra device that then writes
+    /// with the same key: the author's log forks; both copies must learn it, refuse to write, and
+    /// go on under new keys.
+    public var copiedStore = false
     /// Simulated minutes after the heal within which every replica must have converged.
     public var convergenceBoundMinutes = 60
 

@@ -33,6 +33,8 @@ extension SimulationConfiguration {
         configuration.clocks.hoursBehindClock = random.chance(0.25)
         configuration.hostileMember = random.chance(0.25)
         configuration.removedMember = random.chance(0.25)
+        configuration.restoredBackup = random.chance(0.25)
+        configuration.copiedStore = random.chance(0.25)
         return configuration
     }
 

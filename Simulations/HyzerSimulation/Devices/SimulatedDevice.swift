@@ -22,8 +22,9 @@ final class SimulatedDevice {
     let name: String
     let kind: DeviceKind
     let directory: URL
-    let keys: SigningKeyPair
-    let author: AuthorID
+    /// Its key: a new one once it goes on under a new key (`device continue`).
+    var keys: SigningKeyPair
+    var author: AuthorID
     let clock: DeviceClock
     /// Whether it syncs through the shared folder.
     let usesFolder: Bool

@@ -63,6 +63,15 @@ public struct Coverage: Hashable, Sendable, Encodable {
         case removedMemberRefused
         /// Connections a dialer opened on an older epoch, to a peer the rekey had not reached.
         case olderEpochDials
+        /// Phones whose store was replaced by an older backup of it.
+        case backupsRestored
+        /// Stores copied to another device that then ran with the same key.
+        case storesCopied
+        /// Forks of an author's log that every replica froze at the same point, at convergence.
+        case forksDetected
+        /// Devices that went on under a new key (`device continue`) after their key was found
+        /// writing elsewhere.
+        case devicesContinued
         case folderSyncs
         case filesWritten
         case filesHalfWrittenRead

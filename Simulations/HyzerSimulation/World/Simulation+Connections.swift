@@ -217,7 +217,9 @@ extension Simulation {
         let removedAuthor = removedThrough == nil ? nil : removedPhone.map { devices[$0].author }
         let fromRemoved = report.rejected.filter { if case .removedMember(removedAuthor, _) = $0 { true } else { false } }
         coverage.count(.removedMemberRefused, fromRemoved.count)
-        if report.rejected.count > fromRemoved.count {
+        // A restored or copied store's author forked: the segment that shows it is its proof.
+        let forks = report.rejected.filter { if case .fork(let author, _) = $0 { registry.disturbed.contains(author) } else { false } }
+        if report.rejected.count > fromRemoved.count + forks.count {
             guard sender == hostilePhone else {
                 throw fail(.safety, "\(device.name) refused ops from \(devices[sender].name): \(report.rejected.map(\.description))")
             }
@@ -338,7 +340,11 @@ extension Simulation {
         guard !segments.isEmpty else { return }
         var waiting = 0
         // Made-up identities (a hostile member's) are junk the caps may evict.
-        for segment in segments where segment.lastSequence > vector[segment.author] && isDeviceAuthor(segment.author) {
+        // A frozen author's other branch is kept as the fork's proof, not as ops.
+        for segment in segments
+        where segment.lastSequence > vector[segment.author] && isDeviceAuthor(segment.author)
+            && vector.entry(segment.author)?.frozenAt == nil
+        {
             waiting += Int(segment.lastSequence - max(segment.firstSequence - 1, vector[segment.author]))
         }
         guard waiting > 0 else { return }

@@ -64,6 +64,6 @@ extension Simulation {
             throw fail(.safety, "\(device.name) holds \(recovered.count) own ops no command acknowledged after restarting")
         }
         try checkSafety(device)
-        record("\(device.name) restarted: \(registry.count(device.author)) own ops intact, verify ok")
+        record("\(device.name) restarted: \(registry.cursors[index]?.count ?? 0) own ops intact, verify ok")
     }
 }

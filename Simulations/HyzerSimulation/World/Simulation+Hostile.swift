@@ -72,7 +72,7 @@ extension Simulation {
 
     /// Whether `author` is one of the simulated devices (every honest op has such an author).
     func isDeviceAuthor(_ author: AuthorID) -> Bool {
-        devices.contains { $0.author == author }
+        devices.contains { $0.author == author } || registry.knows(author)
     }
 
     /// Junk stays bounded: a replica keeps at most 1,000 segments pending and 1,000 held

@@ -66,6 +66,25 @@ extension Simulation {
                 queue.schedule(.removeMember(device: phone), at: at)
             }
         }
+        // A phone that forks its log: not a relay (the watch's link, the folder's bridge), not the
+        // year-ahead or hostile phone; one for each fault. None while a removal is on: a device
+        // that goes on under a new key after the rekey loses the group's newer epochs, which were
+        // sealed to its old key (a known limitation, docs/simulation.md).
+        var forkable = (0..<phones).filter {
+            !relays.contains($0) && $0 != yearAheadPhone && $0 != hostilePhone && !configuration.removedMember
+        }
+        let span = configuration.workloadMilliseconds
+        if configuration.restoredBackup, !forkable.isEmpty {
+            let phone = forkable.remove(at: random.below(forkable.count))
+            restoredPhone = phone
+            let backup = start + 60_000 + random.integer(in: 0...(span / 2).minus(60_000))
+            let restore = max(backup + 30_000, start + span / 2 + random.integer(in: 0...(span / 2).minus(120_000)))
+            queue.schedule(.backUp(device: phone), at: backup)
+            queue.schedule(.restoreBackup(device: phone), at: restore)
+        }
+        if configuration.copiedStore, !forkable.isEmpty {
+            copiedPhone = forkable[random.below(forkable.count)]
+        }
         if !folderUsers.isEmpty {
             folder = SimulatedFolderStore(clock: world, settings: configuration.folder, observers: folderUsers, random: random.fork(4))
         }
@@ -98,6 +117,7 @@ extension Simulation {
                 "create \(name) \(device.author.short) skew=\(clock.model.skewMilliseconds)ms drift=\(clock.model.driftPartsPerMillion)ppm folder=\(device.usesFolder)"
             )
         }
+        if let source = copiedPhone { try addCopyDevice(of: source, in: directory) }
         for phone in 0..<phones { devices[phone].peers = (0..<phones).filter { $0 != phone } }
         if let watchIndex {
             devices[watchIndex].peers = [pairedPhone]
@@ -105,12 +125,19 @@ extension Simulation {
             devices[pairedPhone].peers = (devices[pairedPhone].peers + [watchIndex]).sorted()
         }
         for phone in 0..<phones { devices[phone].dials = devices[phone].peers.filter { $0 > phone && $0 < phones } }
+        if let copy = copyDevice, let source = copiedPhone {
+            // The copy dials every phone but the one it was copied from (both hold one key).
+            devices[copy].peers = (0..<phones).filter { $0 != source }
+            devices[copy].dials = devices[copy].peers
+            for phone in devices[copy].peers { devices[phone].peers.append(copy) }
+        }
         if let watchIndex { devices[watchIndex].dials = [pairedPhone] }
 
         plan = WorkloadPlan.draw(
             configuration, start: start, watch: watchIndex.map { ($0, pairedPhone) }, random: &workloadRandom)
         try addCourses()
         for (time, action) in plan.actions { queue.schedule(.workload(action), at: time) }
+        scheduleCopy()
         queue.schedule(.clubhouse, at: start + 2_000)
         drawFaults(watchIndex: watchIndex)
         scheduleRoutines()
@@ -132,7 +159,7 @@ extension Simulation {
     }
 
     /// A device clock: skew, drift and steps drawn within the configuration's bounds, and `extra` steps.
-    private func drawClock(accurate: Bool, extra: [ClockModel.Step]) -> ClockModel {
+    func drawClock(accurate: Bool, extra: [ClockModel.Step]) -> ClockModel {
         let settings = configuration.clocks
         let skew =
             accurate || settings.maxSkewSeconds == 0
@@ -263,7 +290,7 @@ extension Simulation {
     @discardableResult
     func capture(_ device: SimulatedDevice) throws -> [OpRegistry.Entry] {
         do {
-            return try registry.capture(device.running)
+            return try registry.capture(device.running, device: device.index)
         } catch let problem as RegistryProblem {
             throw fail(.safety, "acknowledged op lost: \(problem)")
         }

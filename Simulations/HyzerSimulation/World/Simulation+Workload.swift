@@ -36,6 +36,13 @@ extension Simulation {
             switch error {
             case .storage, .corruptStore, .badKeyFile, .notAStore:
                 throw fail(.unexpected, "\(device.name) \(label): \(error)")
+            case .writtenElsewhere:
+                // Its key writes elsewhere (a restored or copied store): the user runs
+                // `device continue`, as the message says, and tries again.
+                coverage.count(.refusedCommands)
+                record("\(device.name) \(label) -> refused: \(error)")
+                try continueUnderNewKey(index)
+                return try command(index, label, body)
             default:
                 coverage.count(.refusedCommands)
                 record("\(device.name) \(label) -> refused: \(error)")

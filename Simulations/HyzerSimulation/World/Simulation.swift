@@ -61,6 +61,13 @@ public final class Simulation {
     var removedThrough: UInt64?
     /// The older epoch a dialer tries next, after the peer closed on its newest.
     var dialEpochs: [DialKey: UInt32] = [:]
+    /// The phone restored from an old backup, if the configuration has one, and its cursor in
+    /// the registry when the backup was taken.
+    var restoredPhone: Int?
+    var backupCursor: OpRegistry.Cursor?
+    /// The phone whose store is copied and the extra device that runs the copy, if any.
+    var copiedPhone: Int?
+    var copyDevice: Int?
 
     /// Called now and then with the share of the run done (0…1), for a progress bar.
     public var progress: ((Double) -> Void)?
@@ -136,6 +143,9 @@ public final class Simulation {
             coverage.count(item)
             record(text)
         case .removeMember(let device): try removeMember(device)
+        case .backUp(let device): try backUp(device)
+        case .restoreBackup(let device): try restoreBackup(device)
+        case .copyStore(let source, let copy): try copyStore(source, to: copy)
         case .checkpoint: try checkpoint()
         case .heal: try heal()
         case .convergenceCheck: try convergenceCheck()

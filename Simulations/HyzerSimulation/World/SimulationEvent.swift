@@ -18,6 +18,12 @@ enum SimulationEvent {
     case clockStep(device: Int, deltaMilliseconds: Int64)
     /// The organizer removes the device from the group.
     case removeMember(device: Int)
+    /// A phone's store is copied while closed (an idle restart): the backup it is later restored from.
+    case backUp(device: Int)
+    /// The phone's store is replaced by its backup, as a user restoring a phone does.
+    case restoreBackup(device: Int)
+    /// A phone's store is copied (while closed) to the extra device, which starts on it.
+    case copyStore(from: Int, to: Int)
     /// A fault begins (an offline period, a partition): recorded for the trace and coverage.
     case note(String, Coverage.Case)
     /// Periodic safety checks of every running replica.
