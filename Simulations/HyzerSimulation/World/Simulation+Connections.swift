@@ -348,7 +348,7 @@ extension Simulation {
             waiting += Int(segment.lastSequence - max(segment.firstSequence - 1, vector[segment.author]))
         }
         guard waiting > 0 else { return }
-        let pending = try readReplica(device.index, { try $0.status().pendingOps }) ?? 0
+        let pending = try readReplica(device.index, { try $0.pendingOpCount() }) ?? 0
         if pending < waiting {
             throw fail(.safety, "\(device.name) was given \(waiting) ops above a gap but keeps only \(pending) pending: ingest dropped ops")
         }

@@ -79,8 +79,8 @@ extension Simulation {
     /// (docs/security.md, "Forks, clocks and junk"), honest ones included. The caps count
     /// segments, not ops: overlapping honest segments count their ops twice in `pendingOps`.
     func checkJunkBounded(_ index: Int) throws {
-        let status = try devices[index].running.status()
-        for (kept, count) in [("pending", status.pendingSegments), ("held", status.heldSegments)] where count > Self.junkSegmentsMax {
+        let aside = try devices[index].running.segmentsAside()
+        for (kept, count) in [("pending", aside.pending), ("held", aside.held)] where count > Self.junkSegmentsMax {
             throw fail(.safety, "\(devices[index].name) keeps \(count) segments \(kept), above the cap of \(Self.junkSegmentsMax)")
         }
     }

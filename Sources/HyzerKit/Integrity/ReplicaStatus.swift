@@ -64,6 +64,17 @@ extension Replica {
         try read { try Self.pendingOpCount($0) }
     }
 
+    /// Segments waiting above a gap, and segments held for the clock: what the junk caps bound
+    /// (docs/security.md), cheap enough to ask after every sync.
+    public func segmentsAside() throws -> (pending: Int, held: Int) {
+        try read { db in
+            (
+                try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM pendingSegments")) ?? 0,
+                try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM heldSegments")) ?? 0
+            )
+        }
+    }
+
     static func pendingOpCount(_ db: Database) throws -> Int {
         try Int.fetchOne(
             db.cachedStatement(

@@ -20,10 +20,22 @@ enum JunkLimits {
     /// Evicts from `pendingSegments` and `heldSegments` whatever exceeds `caps`.
     static func enforce(_ db: Database, caps: Caps = caps) throws {
         for table in ["pendingSegments", "heldSegments"] {
+            // Nothing to evict while the table and every author in it are within the caps.
             guard
                 let totals = try Row.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*), COALESCE(SUM(length(segment)), 0) FROM \(table)")),
                 (totals[0] as Int) > min(caps.segments, caps.segmentsPerAuthor) || (totals[1] as Int) > min(caps.bytes, caps.bytesPerAuthor)
             else { continue }
+            if (totals[0] as Int) <= caps.segments, (totals[1] as Int) <= caps.bytes,
+                let largest = try Row.fetchOne(
+                    db.cachedStatement(
+                        sql: """
+                            SELECT COALESCE(MAX(n), 0), COALESCE(MAX(b), 0)
+                            FROM (SELECT COUNT(*) AS n, SUM(length(segment)) AS b FROM \(table) GROUP BY author)
+                            """)),
+                (largest[0] as Int) <= caps.segmentsPerAuthor, (largest[1] as Int) <= caps.bytesPerAuthor
+            {
+                continue
+            }
             // Kept first: authors this replica holds ops of, then the lowest (author, sequence).
             let rows = try Row.fetchAll(
                 db.cachedStatement(

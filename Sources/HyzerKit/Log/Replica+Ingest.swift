@@ -31,13 +31,15 @@ extension Replica {
                 let started = ContinuousClock.now
                 let now = clock.nowMilliseconds()
                 var newest = HLCTimestamp.zero
+                let asideBefore = report.segmentsPending + report.segmentsHeld
                 if next == 0 { report += try Self.releaseHeldSegments(now: now, local: author, policies, newest: &newest, db) }
                 while next < segments.count {
                     report += try Self.ingestInSavepoint(segments[next], now: now, local: author, policies, newest: &newest, db)
                     next += 1
                     if ContinuousClock.now - started >= Self.ingestTransactionBudget { break }
                 }
-                try JunkLimits.enforce(db)
+                // The caps can only be passed by what this transaction set aside.
+                if report.segmentsPending + report.segmentsHeld > asideBefore { try JunkLimits.enforce(db) }
                 if newest > .zero {
                     var hlc = try Self.loadClock(db)
                     hlc.observe(newest, nowMilliseconds: now)

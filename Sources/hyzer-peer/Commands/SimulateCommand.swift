@@ -25,6 +25,7 @@ struct SimulateCommand: ParsableCommand {
     @Flag(help: "Run each seed twice and compare the traces and digests.") var checkDeterminism = false
     @Flag(help: "Print every event of a single run on standard error.") var trace = false
     @Flag(inversion: .prefixedNo, help: "Shrink a failing run to the smallest world that still fails the same way.") var shrink = true
+    @Option(help: "Seeds of a swarm run at once, each on its own thread (default: one per core).") var jobs: Int?
     @Option(
         name: .customLong("set"),
         help: ArgumentHelp(
@@ -55,6 +56,7 @@ struct SimulateCommand: ParsableCommand {
         if let problem = template.configuration.problem() { throw ValidationError(problem) }
         if let seeds {
             guard seeds >= 1 else { throw ValidationError("--seeds must be at least 1") }
+            guard jobs.map({ $0 >= 1 }) ?? true else { throw ValidationError("--jobs must be at least 1") }
             try runSwarm(template, count: seeds)
         } else {
             try runOne(template)
@@ -76,7 +78,7 @@ struct SimulateCommand: ParsableCommand {
         }
         bar.clear()
         for line in lines { Terminal.error(line) }
-        result.shrunk = shrunk(result, request, bar)
+        result.shrunk = Self.shrunk(result, request, shrink: shrink && !checkDeterminism, bar)
         if output.json {
             try JSONOutput.print(result)
         } else {
@@ -90,10 +92,12 @@ struct SimulateCommand: ParsableCommand {
     }
 
     /// The smallest world that fails like `result`, unless shrinking is off or nothing failed.
-    private func shrunk(_ result: SimulationResult, _ request: SimulationRequest, _ bar: ProgressBar) -> Shrinker.Outcome? {
-        guard shrink, !checkDeterminism, let failure = result.failure, failure.kind != .determinism else { return nil }
-        bar.show(0, label: "shrinking seed \(request.seed)")
-        defer { bar.clear() }
+    private static func shrunk(
+        _ result: SimulationResult, _ request: SimulationRequest, shrink: Bool, _ bar: ProgressBar?
+    ) -> Shrinker.Outcome? {
+        guard shrink, let failure = result.failure, failure.kind != .determinism else { return nil }
+        bar?.show(0, label: "shrinking seed \(request.seed)")
+        defer { bar?.clear() }
         return Shrinker().shrink(result, request: request, failure: failure)
     }
 
@@ -102,29 +106,28 @@ struct SimulateCommand: ParsableCommand {
             + "reproduce the smallest: \(shrunk.reproduction)"
     }
 
+    /// Runs the seeds on `jobs` threads (each seed is its own world, so the results do not
+    /// depend on how many run at once) and prints them in seed order.
     private func runSwarm(_ template: SimulationRequest, count: Int) throws {
         let bar = ProgressBar()
-        var runs: [SimulationResult] = []
-        for offset in 0..<count {
-            let request = template.with(seed: template.seed + UInt64(offset))
-            bar.show(
-                Double(offset) / Double(count),
-                label: "seed \(request.seed) (\(offset + 1)/\(count)), \(runs.filter { !$0.passed }.count) failed")
-            var result = checkDeterminism ? Simulation.checkDeterminism(request) : Simulation(request: request).run()
-            result.shrunk = shrunk(result, request, bar)
-            runs.append(result)
-            if let failure = result.failure {
-                bar.clear()
-                Terminal.error(Terminal.paint(failure.description, .red))
-                if let shrunk = result.shrunk { Terminal.error(Terminal.paint(Self.describe(shrunk), .red)) }
+        let started = ContinuousClock.now
+        let seeds = SwarmSeeds(count: count)
+        let threads = min(count, jobs ?? ProcessInfo.processInfo.activeProcessorCount)
+        let (checkDeterminism, shrink) = (checkDeterminism, shrink)
+        DispatchQueue.concurrentPerform(iterations: max(1, threads)) { _ in
+            while let offset = seeds.next(showing: bar) {
+                let request = template.with(seed: template.seed + UInt64(offset))
+                var result = checkDeterminism ? Simulation.checkDeterminism(request) : Simulation(request: request).run()
+                result.shrunk = Self.shrunk(result, request, shrink: shrink && !checkDeterminism, nil)
+                seeds.finish(offset, result, clearing: bar)
             }
         }
         bar.clear()
-        let outcome = Swarm.Outcome(runs: runs)
+        let outcome = Swarm.Outcome(runs: seeds.results)
         if output.json {
             try JSONOutput.print(outcome)
         } else {
-            printSwarm(outcome)
+            printSwarm(outcome, elapsed: started.duration(to: .now), threads: threads)
         }
         if outcome.summary.failed > 0 { throw ReportedFailure(exitCode: 1) }
     }
@@ -149,7 +152,7 @@ struct SimulateCommand: ParsableCommand {
         print("reproduce: \(result.reproduction)")
     }
 
-    private func printSwarm(_ outcome: Swarm.Outcome) {
+    private func printSwarm(_ outcome: Swarm.Outcome, elapsed: Duration, threads: Int) {
         let summary = outcome.summary
         var table = Table([("Seed", .right), ("Devices", .right), ("Holes", .right), ("Hours", .right), ("Ops", .right), ("Result", .left)])
         for run in outcome.runs {
@@ -163,10 +166,11 @@ struct SimulateCommand: ParsableCommand {
         print(coverageTable(summary.coverage))
         let wall = outcome.runs.reduce(0) { $0 + $1.wallSeconds }
         let deviceHours = outcome.runs.reduce(0) { $0 + $1.deviceHours }
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         print(
             String(
-                format: "%d seeds: %d passed, %d failed · %.1f simulated device-hours in %.1f s", summary.seeds, summary.passed,
-                summary.failed, deviceHours, wall))
+                format: "%d seeds: %d passed, %d failed · %.1f simulated device-hours in %.1f s of runs, %.1f s on %d threads",
+                summary.seeds, summary.passed, summary.failed, deviceHours, wall, seconds, threads))
         if !summary.missing.isEmpty { print("never reached: \(summary.missing.joined(separator: ", "))") }
         for failure in summary.failures { print(Terminal.paint(failure, .red)) }
     }
@@ -185,8 +189,50 @@ struct SimulateCommand: ParsableCommand {
     }
 }
 
-/// A one-line progress bar on standard error, drawn only when standard error is a terminal.
-private final class ProgressBar {
+/// The seeds of a swarm, handed out to threads one at a time, and their results.
+private final class SwarmSeeds: @unchecked Sendable {
+    private let lock = NSLock()
+    private let count: Int
+    private var handedOut = 0
+    private var done = 0
+    private var failed = 0
+    private var finished: [SimulationResult?]
+
+    init(count: Int) {
+        self.count = count
+        finished = Array(repeating: nil, count: count)
+    }
+
+    /// The next seed's offset, or nil when every seed is taken.
+    func next(showing bar: ProgressBar) -> Int? {
+        lock.withLock {
+            guard handedOut < count else { return nil }
+            defer { handedOut += 1 }
+            bar.show(Double(done) / Double(count), label: "\(done)/\(count) seeds done, \(failed) failed")
+            return handedOut
+        }
+    }
+
+    /// Records a result; a failure is printed at once, with its shrunk reproduction.
+    func finish(_ offset: Int, _ result: SimulationResult, clearing bar: ProgressBar) {
+        lock.withLock {
+            finished[offset] = result
+            done += 1
+            guard let failure = result.failure else { return }
+            failed += 1
+            bar.clear()
+            Terminal.error(Terminal.paint(failure.description, .red))
+            if let shrunk = result.shrunk { Terminal.error(Terminal.paint(SimulateCommand.describe(shrunk), .red)) }
+        }
+    }
+
+    /// Every result, in seed order.
+    var results: [SimulationResult] { lock.withLock { finished.compactMap { $0 } } }
+}
+
+/// A one-line progress bar on standard error, drawn only when standard error is a terminal
+/// (used under `SwarmSeeds`'s lock when threads share it).
+private final class ProgressBar: @unchecked Sendable {
     private let enabled = isatty(STDERR_FILENO) == 1
     private var drawn = false
 
