@@ -67,11 +67,11 @@ extension Simulation {
             }
         }
         // A phone that forks its log: not a relay (the watch's link, the folder's bridge), not the
-        // year-ahead, hostile or removed phone, not the removal's organizer (the group id names
-        // its key, which a successor does not inherit); one for each fault.
+        // year-ahead or hostile phone; one for each fault. None while a removal is on: a device
+        // that goes on under a new key before the rekey reaches it holds only the older epoch, and
+        // a member that does not know the succession yet refuses it there (docs/simulation.md).
         var forkable = (0..<phones).filter {
-            !relays.contains($0) && $0 != yearAheadPhone && $0 != hostilePhone && $0 != removedPhone
-                && !(configuration.removedMember && $0 == 0)
+            !relays.contains($0) && $0 != yearAheadPhone && $0 != hostilePhone && !configuration.removedMember
         }
         let span = configuration.workloadMilliseconds
         if configuration.restoredBackup, !forkable.isEmpty {
