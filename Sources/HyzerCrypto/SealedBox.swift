@@ -19,8 +19,16 @@ public enum SealedBox {
 
     /// The message `ciphertext` holds, or `nil` when it was not sealed to `keys` or was altered.
     public static func open(_ ciphertext: [UInt8], with keys: SigningKeyPair) -> [UInt8]? {
-        guard ciphertext.count >= overheadBytes, let publicKey = curve25519PublicKey(ofSigningKey: keys.publicKey) else { return nil }
-        let secretKey = keys.curve25519SecretKey
+        open(ciphertext, signingKey: keys.publicKey, curve25519SecretKey: keys.curve25519SecretKey)
+    }
+
+    /// The message `ciphertext` holds, opened with the X25519 secret key of the Ed25519
+    /// `signingKey` it was sealed to (what a store keeps of a key it no longer signs with), or
+    /// `nil` when it was not sealed to that key or was altered.
+    public static func open(_ ciphertext: [UInt8], signingKey: [UInt8], curve25519SecretKey secretKey: [UInt8]) -> [UInt8]? {
+        guard ciphertext.count >= overheadBytes, secretKey.count == Int(crypto_scalarmult_curve25519_BYTES),
+            let publicKey = curve25519PublicKey(ofSigningKey: signingKey)
+        else { return nil }
         var out = [UInt8](repeating: 0, count: ciphertext.count - overheadBytes)
         guard crypto_box_seal_open(&out, ciphertext, UInt64(ciphertext.count), publicKey, secretKey) == 0 else { return nil }
         return out

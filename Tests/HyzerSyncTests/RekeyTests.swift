@@ -34,11 +34,17 @@ import Testing
     func connect(_ dialerPeer: Peer, _ dialerGroup: GroupMembership, to listenerPeer: Peer, dialEpoch: UInt32? = nil) throws
         -> HandshakeError?
     {
-        let replica = dialerPeer.replica
+        try connect(dialerPeer.replica, dialerGroup, to: listenerPeer.replica, dialEpoch: dialEpoch)
+    }
+
+    func connect(_ replica: Replica, _ dialerGroup: GroupMembership, to listenerReplica: Replica, dialEpoch: UInt32? = nil) throws
+        -> HandshakeError?
+    {
         var dialer = Handshake(
-            role: .dialer, author: dialerPeer.author, sign: { replica.signature(of: $0) }, group: dialerGroup, dialEpoch: dialEpoch)
-        let listenerGroup = try #require(try listenerPeer.replica.group())
-        var listener = handshake(.listener, listenerPeer, group: listenerGroup)
+            role: .dialer, author: replica.author, sign: { replica.signature(of: $0) }, group: dialerGroup, dialEpoch: dialEpoch)
+        let listenerGroup = try #require(try listenerReplica.group())
+        var listener = Handshake(
+            role: .listener, author: listenerReplica.author, sign: { listenerReplica.signature(of: $0) }, group: listenerGroup)
         do {
             guard case .send(let two) = try listener.receive(dialer.start()!), case .send(let three) = try dialer.receive(two),
                 case .established(_, let four?) = try listener.receive(three), case .established = try dialer.receive(four)
@@ -156,5 +162,46 @@ import Testing
         #expect(throws: ReplicaError.removedFromGroup(through: try phone.replica.versionVector()[phone.author])) {
             try phone.replica.addPlayer(name: "Mallory")
         }
+    }
+
+    /// A member that continues under a new key (`device continue`) opens every epoch sealed to
+    /// its old key, a rekey written before the organizer knew of the new key included; once the
+    /// organizer knows, the new key is a recipient (admitted under an older epoch) and the next
+    /// rekey is sealed to it. A successor of the removed device is removed with it.
+    @Test func aSuccessorKeepsItsPredecessorsEpochsAndASuccessorOfTheRemovedDeviceGetsNothing() throws {
+        // The phone, not knowing yet, continues as a lost phone's thief would.
+        let phoneSuccessor = try phone.replica.continueUnderNewKey(seededKeys(98))
+        try organizer.replica.removeMember(phone.author.hex, newSecret: Self.newSecret)  // sealed to the friend's old key
+        let successor = try friend.replica.continueUnderNewKey(seededKeys(97))
+        #expect(try successor.group()!.epoch == 0)
+        try successor.ingest(organizer.replica.delta(above: VersionVector()))
+        let opened = try #require(try successor.group())
+        #expect(opened.epoch == 1 && opened.secret == Self.newSecret && opened.secrets[0] == group.secret)
+        #expect(try connect(successor, opened, to: organizer.replica) == nil)
+        // Under the older epoch only once the organizer knows the succession.
+        #expect(
+            try connect(successor, opened, to: organizer.replica, dialEpoch: 0) == .notAdmitted(peer: successor.author, removed: false))
+        try organizer.replica.ingest(successor.delta(above: VersionVector()))
+        try organizer.replica.ingest(phoneSuccessor.delta(above: VersionVector()))
+        let organizerGroup = try #require(try organizer.replica.group())
+        #expect(organizerGroup.recipients == [organizer.author, friend.author, successor.author])
+        #expect(organizerGroup.removed == [phone.author, phoneSuccessor.author])
+        #expect(try connect(successor, opened, to: organizer.replica, dialEpoch: 0) == nil)
+        #expect(try connect(organizer.replica, organizerGroup, to: successor, dialEpoch: 0) == nil)
+
+        // The next rekey is sealed to the successor, never to the removed phone's successor.
+        let secret2 = [UInt8](repeating: 0x53, count: 32)
+        #expect(try organizer.replica.rekeyGroup(newSecret: secret2) == (epoch: 2, recipients: 3))
+        try successor.ingest(organizer.replica.delta(above: VersionVector()))
+        #expect(try successor.group()!.epoch == 2 && successor.group()!.secret == secret2)
+        try phoneSuccessor.ingest(organizer.replica.delta(above: VersionVector()))
+        let phoneGroup = try #require(try phoneSuccessor.group())
+        #expect(phoneGroup.epoch == 0)
+        #expect(
+            try connect(phoneSuccessor, phoneGroup, to: organizer.replica) == .notAdmitted(peer: phoneSuccessor.author, removed: true))
+        // Once it knows, it writes nothing and cannot continue again.
+        let through = try #require(try organizer.replica.removedMembers()[phone.author])
+        #expect(throws: ReplicaError.removedFromGroup(through: through)) { try phoneSuccessor.addPlayer(name: "Mallory") }
+        #expect(throws: ReplicaError.removedFromGroup(through: through)) { _ = try phone.replica.continueUnderNewKey(seededKeys(99)) }
     }
 }

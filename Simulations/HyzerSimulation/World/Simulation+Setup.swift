@@ -68,8 +68,8 @@ extension Simulation {
         }
         // A phone that forks its log: not a relay (the watch's link, the folder's bridge), not the
         // year-ahead or hostile phone; one for each fault. None while a removal is on: a device
-        // that goes on under a new key after the rekey loses the group's newer epochs, which were
-        // sealed to its old key (a known limitation, docs/simulation.md).
+        // that goes on under a new key before the rekey reaches it holds only the older epoch, and
+        // a member that does not know the succession yet refuses it there (docs/simulation.md).
         var forkable = (0..<phones).filter {
             !relays.contains($0) && $0 != yearAheadPhone && $0 != hostilePhone && !configuration.removedMember
         }

@@ -14,6 +14,10 @@ extension Replica {
         if let through = try Self.removedThrough(author, db) {
             throw ReplicaError.removedFromGroup(through: through)
         }
+        // A store that continued a device the organizer removed is removed with it.
+        for (predecessor, _) in try Self.predecessorKeys(db) {
+            if let through = try Self.removedThrough(predecessor, db) { throw ReplicaError.removedFromGroup(through: through) }
+        }
         if try row.frozenAt > 0 || Meta.get(.writtenElsewhere, in: db) != nil {
             throw ReplicaError.writtenElsewhere(author: author.short, forkedAt: row.frozenAt == 0 ? nil : row.frozenAt)
         }

@@ -20,6 +20,10 @@ enum Meta: String {
     /// An invitation accepted with `group join` whose answer has not arrived yet: the group id
     /// (16 bytes) and the invitation secret (32 bytes). Removed once the device is admitted.
     case invitation
+    /// What this store keeps of each key it continued from (`device continue`), to open group
+    /// secrets sealed to them: per key, its Ed25519 public key (32 bytes) and its X25519 secret
+    /// key (32 bytes), which opens sealed boxes but cannot sign.
+    case predecessorKeys
 
     static func get(_ key: Meta, in db: Database) throws -> [UInt8]? {
         try Data.fetchOne(db.cachedStatement(sql: "SELECT value FROM meta WHERE key = ?"), arguments: [key.rawValue]).map { Array($0) }

@@ -15,9 +15,10 @@ public struct GroupMembership: Hashable, Sendable {
     public let secrets: [UInt32: [UInt8]]
     /// The newest epoch this replica holds: what it seals files and handshakes with.
     public let epoch: UInt32
-    /// The devices the newest epoch's secret was sealed to; empty for epoch 0.
+    /// The devices the newest epoch's secret was sealed to, and their successors (`device
+    /// continue`: a successor keeps what opens its predecessor's seals); empty for epoch 0.
     public let recipients: Set<AuthorID>
-    /// Devices the organizer removed.
+    /// Devices the organizer removed, and their successors.
     public let removed: Set<AuthorID>
 
     /// The group of an invite token: one epoch's secret.
@@ -82,21 +83,62 @@ extension Replica {
             let secret = try Meta.get(.groupSecret, in: db), secret.count == GroupMembership.secretBytes
         else { return nil }
         var secrets = [try Self.tokenEpoch(db): secret]
-        for row in try Row.fetchAll(
-            db.cachedStatement(sql: "SELECT epoch, sealed FROM rekeys WHERE recipient = ?"), arguments: [Data(author.bytes)])
-        {
-            guard let epoch = UInt32(exactly: row[0] as Int64), let opened = SealedBox.open(Array(row[1] as Data), with: keys),
-                opened.count == GroupMembership.secretBytes
-            else { continue }
-            secrets[epoch] = opened
+        // Sealed to this key, or to a key this store continued from (it keeps their X25519 halves).
+        var openers = [(author.bytes, keys.curve25519SecretKey)]
+        for (predecessor, secretKey) in try Self.predecessorKeys(db) { openers.append((predecessor.bytes, secretKey)) }
+        for (key, secretKey) in openers {
+            for row in try Row.fetchAll(
+                db.cachedStatement(sql: "SELECT epoch, sealed FROM rekeys WHERE recipient = ?"), arguments: [Data(key)])
+            {
+                guard let epoch = UInt32(exactly: row[0] as Int64), secrets[epoch] == nil,
+                    let opened = SealedBox.open(Array(row[1] as Data), signingKey: key, curve25519SecretKey: secretKey),
+                    opened.count == GroupMembership.secretBytes
+                else { continue }
+                secrets[epoch] = opened
+            }
         }
         let newest = secrets.keys.max()!
-        let recipients = try Data.fetchAll(
+        let sealedTo = try Data.fetchAll(
             db.cachedStatement(sql: "SELECT recipient FROM rekeys WHERE epoch = ?"), arguments: [Int64(newest)]
         )
         .compactMap { AuthorID(bytes: Array($0)) }
-        let removed = try Data.fetchAll(db.cachedStatement(sql: "SELECT device FROM removals")).compactMap { AuthorID(bytes: Array($0)) }
-        return GroupMembership(id: id, secrets: secrets, recipients: Set(recipients), removed: Set(removed))
+        let removals = try Data.fetchAll(db.cachedStatement(sql: "SELECT device FROM removals")).compactMap { AuthorID(bytes: Array($0)) }
+        // A successor opens what its predecessor's key opens, so it counts as a recipient too;
+        // a successor of a removed device is removed with it (a thief holding the removed key
+        // can sign a succession whenever it likes).
+        let successors = try Self.successors(db)
+        let removed = Self.closure(Set(removals), successors)
+        let recipients = Self.closure(Set(sealedTo), successors).subtracting(removed)
+        return GroupMembership(id: id, secrets: secrets, recipients: recipients, removed: removed)
+    }
+
+    /// The keys this store continued from, oldest first, each with its X25519 secret key.
+    static func predecessorKeys(_ db: Database) throws -> [(AuthorID, [UInt8])] {
+        let bytes = try Meta.get(.predecessorKeys, in: db) ?? []
+        return stride(from: 0, to: bytes.count - bytes.count % 64, by: 64).compactMap { start in
+            AuthorID(bytes: Array(bytes[start..<start + 32])).map { ($0, Array(bytes[start + 32..<start + 64])) }
+        }
+    }
+
+    /// Each device's successors, from validly signed successions (op kind 15) that count.
+    static func successors(_ db: Database) throws -> [AuthorID: Set<AuthorID>] {
+        var successors: [AuthorID: Set<AuthorID>] = [:]
+        for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT predecessor, successor FROM deviceSuccessions")) {
+            guard let predecessor = AuthorID(bytes: Array(row[0] as Data)), let successor = AuthorID(bytes: Array(row[1] as Data))
+            else { continue }
+            successors[predecessor, default: []].insert(successor)
+        }
+        return successors
+    }
+
+    /// `devices` and every successor of one of them, transitively.
+    static func closure(_ devices: Set<AuthorID>, _ successors: [AuthorID: Set<AuthorID>]) -> Set<AuthorID> {
+        var result = devices
+        var pending = Array(devices)
+        while let device = pending.popLast() {
+            for successor in successors[device] ?? [] where result.insert(successor).inserted { pending.append(successor) }
+        }
+        return result
     }
 
     private static func tokenEpoch(_ db: Database) throws -> UInt32 {

@@ -12,11 +12,18 @@ extension Replica {
     /// The new key writes its device record and a succession op carrying the old key's
     /// signature of the new key; every replica then counts the new device as an owner of every
     /// player the old one owned (organizer rights and rounds included). The old key never
-    /// writes again. Returns the replica under its new key; `self` must not be used afterwards.
+    /// writes again. The store keeps the old key's X25519 half, which opens but cannot sign: the
+    /// group secrets sealed to the old key (every rekey before the organizer knew of the new
+    /// one) still open (docs/security.md, "Re-keying"). A device the organizer removed cannot
+    /// continue. Returns the replica under its new key; `self` must not be used afterwards.
     public func continueUnderNewKey(_ newKeys: SigningKeyPair = .generate()) throws -> Replica {
         let successor = AuthorID(bytes: newKeys.publicKey)!
         let signature = keys.sign(DeviceSuccession.message(successor: successor))
         let identity = try identity()
+        if let through = try read({ db in try Self.removedThrough(author, db) }) {
+            throw ReplicaError.removedFromGroup(through: through)
+        }
+        let kept = keys.publicKey + keys.curve25519SecretKey
         // The new key is written beside the old one first; `open` completes a succession that
         // a crash interrupted after the database committed it.
         try KeyFile.write(newKeys, to: directory.appendingPathComponent(Self.nextKeyFileName))
@@ -24,6 +31,7 @@ extension Replica {
         try next.write { db in
             try Meta.set(.replica, newKeys.publicKey, in: db)
             try Meta.remove(.writtenElsewhere, in: db)
+            try Meta.set(.predecessorKeys, (try Meta.get(.predecessorKeys, in: db) ?? []) + kept, in: db)
             try next.append(.deviceRegistered(name: identity.name, kind: identity.kind), in: db)
             try next.append(.deviceSucceeded(predecessor: author, signature: signature), in: db)
         }
