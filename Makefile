@@ -38,10 +38,12 @@ install: release
 bench: release
 	.build/release/hyzer-peer bench
 
-# The simulator's soak: 1,000 swarm seeds, each its own devices and faults, on a release build
-# (docs/simulation.md). Any failure prints the line that reproduces it.
+# The simulator's soak: 10,000 swarm seeds, each its own devices and faults, on a release build,
+# one thread per core (docs/simulation.md, "The soak"). Any failure prints the line that
+# reproduces it, shrunk. `make soak SOAK_SEEDS=1000` for a shorter one.
+SOAK_SEEDS ?= 10000
 soak: release
-	.build/release/hyzer-peer simulate --seeds 1000
+	.build/release/hyzer-peer simulate --seeds $(SOAK_SEEDS)
 
 # The network test bed: three hosts in network namespaces with loss, duplication, delay,
 # partitions and kill -9 (Tests/NetworkTestBed/nettest.py). Needs root, iproute2 and iptables;
