@@ -2,13 +2,14 @@ import HyzerSimulation
 import Testing
 
 /// A hostile member (docs/simulation.md, "A hostile member"): one phone sends crafted bundles on
-/// its live connections — made-up identities, out-of-range numbers, bundles cut short — and
+/// its live connections — made-up identities, out-of-range numbers, bundles cut short — and puts
+/// crafted files in the shared folder, and
 /// every honest replica refuses them or keeps them within the junk caps, never traps, never
 /// shows them, and converges on every device's ops, views and oracles included.
 @Suite struct HostileMemberTests {
     @Test(arguments: [1, 2] as [UInt64])
     func honestReplicasRefuseAndBoundTheJunkAndConverge(seed: UInt64) throws {
-        let line = "hyzer-peer simulate --seed \(seed) --swarm --profile quick --set hostileMember=1"
+        let line = "hyzer-peer simulate --seed \(seed) --swarm --profile quick --laptop --set hostileMember=1"
         let request = try #require(SimulationRequest(commandLine: line))
         #expect(request.commandLine == line)
         let result = Simulation(request: request).run()
@@ -17,6 +18,10 @@ import Testing
         #expect(result.coverage[.hostileBundlesSent] > 0)
         #expect(result.coverage[.junkRefused] > 0)
         #expect(result.coverage[.junkPending] > 0)
+        // Its crafted files in the shared folder are written and refused (or ignored) by the
+        // honest folder users, who converge all the same.
+        #expect(result.coverage[.hostileFilesWritten] > 0)
+        #expect(result.coverage[.hostileFilesRefused] > 0)
     }
 
     /// Swarms draw the fault for about one seed in four.

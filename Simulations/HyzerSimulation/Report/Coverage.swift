@@ -56,6 +56,10 @@ public struct Coverage: Hashable, Sendable, Encodable {
         /// Hostile bundles whose made-up identities an honest replica kept pending or held,
         /// within the junk caps.
         case junkPending
+        /// Crafted files the hostile member put in the shared folder.
+        case hostileFilesWritten
+        /// Readings of those files an honest replica refused or ignored (they hold no op it takes).
+        case hostileFilesRefused
         /// Phones the organizer removed from the group.
         case membersRemoved
         /// Connections closed because one end was the removed phone (refused in the handshake,

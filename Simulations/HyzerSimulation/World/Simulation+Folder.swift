@@ -25,6 +25,10 @@ extension Simulation {
         if report.opsIngested > 0 { changedDevices.insert(index) }
         if report.opsPending > 0 { coverage.count(.gapsKeptPending) }
         coverage.count(.folderRejections, report.rejected.count)
+        if !hostileFilePaths.isEmpty {
+            let refused = report.rejected.map(\.file) + report.ignored
+            coverage.count(.hostileFilesRefused, refused.filter { path in hostileFilePaths.contains { path.hasPrefix($0) } }.count)
+        }
         bytesSent += report.bytesWritten
         let after = store.counters
         coverage.count(.filesWritten, after.filesWritten - before.filesWritten)

@@ -58,6 +58,66 @@ extension Simulation {
         return bytes
     }
 
+    /// What a hostile member puts in the shared folder, in an honest folder user's directory or
+    /// a made-up one (docs/folder-sync.md): none of it holds an op an honest replica takes.
+    enum HostileFile: Int, CaseIterable {
+        /// Bytes under a content-hash name that is not theirs: refused by the hash.
+        case garbageNamedLikeABundle
+        /// A sealed bundle cut short, named by its own hash: it does not open.
+        case truncatedBundle
+        /// A valid bundle of the hostile member's, sealed and named right, in another member's
+        /// directory: refused, its sender is not the directory's author.
+        case bundleInAnotherDirectory
+        /// Bytes named like a vector file: refused.
+        case garbageVector
+        /// A directory named like an author, with a bundle in it: no vector proves a member, ignored.
+        case madeUpMember
+    }
+
+    /// The hostile member writes one crafted file into the shared folder.
+    func writeHostileFiles() throws {
+        guard let phone = hostilePhone, let folder, devices[phone].isRunning, devices[phone].pendingCrash == nil, !schedule.healed else {
+            return
+        }
+        let honest = devices.filter { $0.usesFolder && $0.index != phone && $0.isRunning }
+        guard !honest.isEmpty else { return }
+        let replica = devices[phone].running
+        let held = try replica.group() ?? group!
+        let target = FolderLayout.memberDirectory(held, honest[random.below(honest.count)].author)
+        let signed = HyzerSync.Bundle(
+            groupID: held.id, sender: devices[phone].author, senderVector: try vector(of: phone),
+            segments: [junkSegment(sequence: UInt64(random.integer(in: 2...1_000)), stamp: world.now)]
+        ).encoded { replica.signature(of: $0) }
+        let sealed = BundleFiles.seal(signed, group: held)
+        let kind = HostileFile.allCases[random.below(HostileFile.allCases.count)]
+        let path: String
+        var bytes = sealed
+        switch kind {
+        case .garbageNamedLikeABundle:
+            bytes = random.bytes(random.integer(in: 1...4_096))
+            path = target + "/" + FolderLayout.bundleName(contentHash: Blake2b.hash256(sealed))
+        case .truncatedBundle:
+            bytes = Array(sealed.prefix(random.integer(in: 1...sealed.count - 1)))
+            path = target + "/" + FolderLayout.bundleName(contentHash: Blake2b.hash256(bytes))
+        case .bundleInAnotherDirectory:
+            path = target + "/" + FolderLayout.bundleName(contentHash: Blake2b.hash256(sealed))
+        case .garbageVector:
+            bytes = random.bytes(random.integer(in: 1...4_096))
+            path = target + "/" + FolderLayout.vectorName(contentHash: Blake2b.hash256(bytes))
+        case .madeUpMember:
+            let madeUp = AuthorID(bytes: random.bytes(AuthorID.byteCount))!
+            path = FolderLayout.memberDirectory(held, madeUp) + "/" + FolderLayout.bundleName(contentHash: Blake2b.hash256(sealed))
+        }
+        do {
+            try folder.write(path, bytes, writer: phone)
+        } catch {
+            throw fail(.unexpected, "the hostile member could not write \(path): \(error)")
+        }
+        hostileFilePaths.insert(kind == .madeUpMember ? String(path[..<path.lastIndex(of: "/")!]) : path)
+        coverage.count(.hostileFilesWritten)
+        record("\(devices[phone].name) puts a hostile file (\(kind)) of \(bytes.count) bytes at \(path)")
+    }
+
     /// One op of a made-up identity at `sequence`, stamped `stamp`, signed by a fresh key.
     private func junkSegment(sequence: UInt64, stamp: UInt64) -> AuthorSegment {
         let keys = SigningKeyPair(seed: random.bytes(SigningKeyPair.seedBytes))

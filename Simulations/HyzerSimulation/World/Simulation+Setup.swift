@@ -266,6 +266,11 @@ extension Simulation {
         for device in devices where device.usesFolder {
             queue.schedule(.folderSync(device: device.index), at: start + 5_000 + UInt64(random.integer(in: 0...folderInterval)))
         }
+        if hostilePhone != nil, folder != nil {
+            for _ in 0..<random.integer(in: 2...5) {
+                queue.schedule(.hostileFiles, at: start + 60_000 + random.integer(in: 0...(healAt - start).minus(120_000)))
+            }
+        }
         var checkpoint = start + Self.checkpointInterval
         while checkpoint < healAt {
             queue.schedule(.checkpoint, at: checkpoint)

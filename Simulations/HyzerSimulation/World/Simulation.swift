@@ -55,6 +55,8 @@ public final class Simulation {
     var yearAheadPhone: Int?
     /// The phone that is a hostile member, if the configuration has one.
     var hostilePhone: Int?
+    /// The files the hostile member put in the shared folder.
+    var hostileFilePaths: Set<String> = []
     /// The phone the organizer (phone 0) removes, if the configuration has one, and, once it
     /// did, the last op of it that counts.
     var removedPhone: Int?
@@ -142,6 +144,7 @@ public final class Simulation {
         case .note(let text, let item):
             coverage.count(item)
             record(text)
+        case .hostileFiles: try writeHostileFiles()
         case .removeMember(let device): try removeMember(device)
         case .backUp(let device): try backUp(device)
         case .restoreBackup(let device): try restoreBackup(device)

@@ -16,6 +16,8 @@ enum SimulationEvent {
     case restart(device: Int)
     /// A device's clock steps (already in its `ClockModel`; recorded for the trace and coverage).
     case clockStep(device: Int, deltaMilliseconds: Int64)
+    /// The hostile member puts crafted files in the shared folder.
+    case hostileFiles
     /// The organizer removes the device from the group.
     case removeMember(device: Int)
     /// A phone's store is copied while closed (an idle restart): the backup it is later restored from.

@@ -6,7 +6,7 @@ import HyzerKit
 /// `hyzer/<group id>/<author id>/vector-<content hash>.hzv` for an author's published version
 /// vector (`vector.hzv` in the first layout, still read). Each replica writes only into its own
 /// directory, and every file once, under a new name.
-enum FolderLayout {
+public enum FolderLayout {
     /// The vector file's name in the first layout: read, never written.
     static let vectorFileName = "vector.hzv"
     static let bundleExtension = ".hzb"
@@ -19,11 +19,11 @@ enum FolderLayout {
     /// The largest vector file read: about 25,000 authors.
     static let maximumVectorBytes = 1 << 20
 
-    static func groupDirectory(_ group: GroupMembership) -> String {
+    public static func groupDirectory(_ group: GroupMembership) -> String {
         "hyzer/\(group.id.lowercased)"
     }
 
-    static func memberDirectory(_ group: GroupMembership, _ author: AuthorID) -> String {
+    public static func memberDirectory(_ group: GroupMembership, _ author: AuthorID) -> String {
         groupDirectory(group) + "/" + author.hex
     }
 
@@ -35,11 +35,11 @@ enum FolderLayout {
         return Hex.isLowercaseDigits(stem, count: 64)
     }
 
-    static func bundleName(contentHash: [UInt8]) -> String {
+    public static func bundleName(contentHash: [UInt8]) -> String {
         Hex.encode(contentHash) + bundleExtension
     }
 
-    static func vectorName(contentHash: [UInt8]) -> String {
+    public static func vectorName(contentHash: [UInt8]) -> String {
         "vector-" + Hex.encode(contentHash) + ".hzv"
     }
 
