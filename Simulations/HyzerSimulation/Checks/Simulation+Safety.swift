@@ -20,6 +20,7 @@ extension Simulation {
     /// chains, signatures and incrementally kept views intact (unless `verifying` is false).
     func checkSafety(_ device: SimulatedDevice, verifying: Bool = true) throws {
         guard let replica = device.replica else { return }
+        try checkMemoryBounded(device)
         do {
             let vector = try self.vector(of: device.index)
             // Relative to a restore: the restored store acknowledged only what its backup held.
@@ -68,6 +69,20 @@ extension Simulation {
             throw failure
         } catch {
             throw fail(.unexpected, "\(device.name) failed its safety check: \(error)")
+        }
+    }
+
+    /// The memory a device's connections hold for partial bundles stays within its process's
+    /// budget (32 MiB, docs/sync-protocol.md), and all of it is given back once no connection
+    /// of the device is open: a leak would shrink the budget for good.
+    func checkMemoryBounded(_ device: SimulatedDevice) throws {
+        let used = device.bundleBudget.bytesUsed
+        let open = connections.values.contains { $0.isOpen && $0.end(of: device.index) != nil }
+        if used > device.bundleBudget.bytesMax || used < 0 || (!open && used != 0) {
+            throw fail(
+                .safety,
+                "\(device.name) holds \(used) bytes of partial bundles (budget \(device.bundleBudget.bytesMax)) with \(open ? "" : "no ")connection open"
+            )
         }
     }
 }
