@@ -38,6 +38,11 @@ extension Simulation {
         for author in registry.disturbed { honest[author] = 0 }
         for device in devices where !isRemovedPhone(device.index) {
             var expected = device.index == yearAheadPhone ? registry.vector : honest
+            // The year-ahead phone holds every op but the removed phone's: those reach it as far
+            // as they reach any member (full-profile seeds 259 and 871).
+            if device.index == yearAheadPhone, let removed = removedPhone, removedThrough != nil {
+                expected[devices[removed].author] = honest[devices[removed].author]
+            }
             var vector = device.isRunning ? try self.vector(of: device.index) : VersionVector()
             for author in registry.disturbed {
                 expected[author] = 0
