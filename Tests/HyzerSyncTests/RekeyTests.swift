@@ -145,6 +145,25 @@ import Testing
         #expect(try laptop.replica.players().map(\.displayName).contains("After"))
     }
 
+    /// A folder member that never read the organizer's vector before the rekey (it was offline)
+    /// finds only vectors sealed under the new epoch: it still reads the organizer's bundles, the
+    /// rekey bundle among them, and catches up (the simulator's soak, seed 2902).
+    @Test func aMemberThatNeverSawTheOrganizersVectorBeforeTheRekeyStillCatchesUp() throws {
+        let shared = SharedDirectory()
+        let laptop = try Peer("laptop", kind: .laptop, keySeed: 97, start: baseTime + 3_000, group: group)
+        try laptop.sync(shared)
+        // The organizer hears of the laptop (directly), and first syncs the folder after its rekey.
+        try organizer.replica.ingest(laptop.replica.delta(above: VersionVector()))
+        try organizer.replica.removeMember(phone.author.hex, newSecret: Self.newSecret)
+        try organizer.replica.addPlayer(name: "After")
+        try organizer.sync(shared)
+        let report = try laptop.sync(shared)
+        #expect(try laptop.replica.group()!.epoch == 1, "\(report.rejected)")
+        try laptop.sync(shared)
+        #expect(try laptop.replica.players().map(\.displayName).contains("After"))
+        #expect(try laptop.replica.digest() == organizer.replica.digest())
+    }
+
     @Test func folderMembersLearnTheNewKeyFromTheOrganizersRekeyBundle() throws {
         let shared = SharedDirectory()
         for peer in [organizer, phone, friend, organizer, phone, friend] { try peer.sync(shared) }

@@ -170,7 +170,12 @@ public struct FolderSync {
                     updates["member:" + member.hex] = writer.bytes
                 }
             }
-            guard memberVectors[member] != nil else {
+            // A member whose vector is sealed under an epoch this replica does not hold yet (the
+            // organizer rekeyed before this replica ever read it) is not proven, but its bundles
+            // are read: one of them may be the rekey bundle, sealed under the old epoch, that
+            // brings the new one. Each bundle is authenticated on its own.
+            let awaitingRekey = waiting.contains { $0.file.hasPrefix(directory + "/") }
+            guard memberVectors[member] != nil || awaitingRekey else {
                 // Named like an author, but nothing in it proves one: not a member.
                 report.ignored.append(directory)
                 continue
