@@ -11,15 +11,10 @@ import Testing
     var folder: String { directory.path("shared").path }
 
     func device(_ name: String, owner: String) throws -> BinaryRunner {
-        let cli = BinaryRunner(store: directory.path(name))
-        try cli.ok("init", "--name", name, "--device", "phone", "--owner", owner, quiet: false)
-        return cli
+        try BinaryRunner.phone(name, owner: owner, in: directory)
     }
 
-    func players(_ cli: BinaryRunner) throws -> [String] {
-        let list = try JSONSerialization.jsonObject(with: Data(try cli.ok("player", "list", "--json").utf8)) as? [[String: Any]] ?? []
-        return list.compactMap { $0["name"] as? String }.sorted()
-    }
+    func players(_ cli: BinaryRunner) throws -> [String] { try cli.playerNames() }
 
     @Test func aPhoneRestoredAfterARekeyContinuesAndSyncsOnTheNewestEpoch() throws {
         let laptop = try device("laptop", owner: "Olga")

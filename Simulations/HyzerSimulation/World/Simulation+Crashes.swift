@@ -27,15 +27,8 @@ extension Simulation {
     /// restarted on its store after a while.
     func crashNow(_ index: Int, kind: CrashKind) throws {
         let device = devices[index]
-        do {
-            try device.replica?.close()
-        } catch {
-            throw fail(.unexpected, "\(device.name) could not be closed: \(error)")
-        }
-        try closeConnections(of: index)
-        device.replica = nil
+        try closeProcess(index)
         device.pendingCrash = nil
-        device.bundleBudget = BundleBudget()
         coverage.count(.crashes)
         switch kind {
         case .idle: break
@@ -45,6 +38,20 @@ extension Simulation {
         }
         let downtime = UInt64(random.integer(in: 5_000...max(5_000, configuration.crashes.maxDowntimeSeconds * 1_000)))
         if world.now + downtime < healAt { scheduleIn(downtime, .restart(device: index)) }
+    }
+
+    /// The device's process ends: its replica is closed, its connections and the memory they
+    /// held for partial bundles go with it.
+    func closeProcess(_ index: Int) throws {
+        let device = devices[index]
+        do {
+            try device.replica?.close()
+        } catch {
+            throw fail(.unexpected, "\(device.name) could not be closed: \(error)")
+        }
+        try closeConnections(of: index)
+        device.replica = nil
+        device.bundleBudget = BundleBudget()
     }
 
     /// Restarts a crashed device on its store, and checks that it lost nothing it had

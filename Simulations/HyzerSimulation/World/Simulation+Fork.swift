@@ -108,14 +108,7 @@ extension Simulation {
     /// Closes the device's process (an idle restart): its connections end.
     private func stop(_ index: Int, _ why: String) throws {
         let device = devices[index]
-        do {
-            try device.replica?.close()
-        } catch {
-            throw fail(.unexpected, "\(device.name) could not be closed: \(error)")
-        }
-        try closeConnections(of: index)
-        device.replica = nil
-        device.bundleBudget = BundleBudget()
+        try closeProcess(index)
         device.announcedVector = nil
         record("\(device.name) \(why)")
     }
