@@ -8,13 +8,30 @@ public enum SealedBox {
     /// What sealing adds to a message: an ephemeral public key and a MAC.
     public static let overheadBytes = Int(crypto_box_sealbytes())
 
-    /// `message` sealed to the holder of the Ed25519 `publicKey`; `nil` when the key is not a
-    /// valid point (it has no X25519 form).
-    public static func seal(_ message: [UInt8], toSigningKey publicKey: [UInt8]) -> [UInt8]? {
-        guard let recipient = curve25519PublicKey(ofSigningKey: publicKey) else { return nil }
-        var out = [UInt8](repeating: 0, count: message.count + overheadBytes)
-        guard crypto_box_seal(&out, message, UInt64(message.count), recipient) == 0 else { return nil }
-        return out
+    /// The bytes of an ephemeral seed.
+    public static let ephemeralSeedBytes = Int(crypto_box_SEEDBYTES)
+
+    /// `message` sealed to the holder of the Ed25519 `publicKey`, with the ephemeral key pair
+    /// made from `ephemeralSeed` rather than the random source; `nil` when the key is not a
+    /// valid point (it has no X25519 form) or the seed is not 32 bytes. The construction is
+    /// `crypto_box_seal`'s — ephemeral public key ‖ `crypto_box_easy` under the nonce
+    /// BLAKE2b-192(ephemeral public key ‖ recipient key) — so `crypto_box_seal_open` opens it.
+    /// Callers derive the seed from the secret they seal (docs/formats.md): whoever can make the
+    /// seed already holds the message, and a store's ops stay a function of its inputs.
+    public static func seal(_ message: [UInt8], toSigningKey publicKey: [UInt8], ephemeralSeed: [UInt8]) -> [UInt8]? {
+        guard ephemeralSeed.count == ephemeralSeedBytes, let recipient = curve25519PublicKey(ofSigningKey: publicKey) else {
+            return nil
+        }
+        var ephemeralPublic = [UInt8](repeating: 0, count: Int(crypto_box_PUBLICKEYBYTES))
+        var ephemeralSecret = [UInt8](repeating: 0, count: Int(crypto_box_SECRETKEYBYTES))
+        defer { sodium_memzero(&ephemeralSecret, ephemeralSecret.count) }
+        guard crypto_box_seed_keypair(&ephemeralPublic, &ephemeralSecret, ephemeralSeed) == 0 else { return nil }
+        var nonce = [UInt8](repeating: 0, count: Int(crypto_box_NONCEBYTES))
+        let nonceInput = ephemeralPublic + recipient
+        guard crypto_generichash(&nonce, nonce.count, nonceInput, UInt64(nonceInput.count), nil, 0) == 0 else { return nil }
+        var boxed = [UInt8](repeating: 0, count: message.count + Int(crypto_box_MACBYTES))
+        guard crypto_box_easy(&boxed, message, UInt64(message.count), nonce, recipient, ephemeralSecret) == 0 else { return nil }
+        return ephemeralPublic + boxed
     }
 
     /// The message `ciphertext` holds, or `nil` when it was not sealed to `keys` or was altered.

@@ -55,7 +55,8 @@ extension LiveSyncTests {
 
         @Test func aLengthAboveTheHandshakeBoundFailsBeforeItsBytesArrive() throws {
             var decoder = FrameDecoder()
-            var buffer = ByteBuffer(bytes: [0, 0, 0, UInt8(SyncEngine.handshakeFrameBytesMax + 1)])
+            var buffer = ByteBuffer()
+            buffer.writeInteger(UInt32(SyncEngine.handshakeFrameBytesMax + 1))
             #expect(
                 throws: FramingError.frameTooLarge(bytes: SyncEngine.handshakeFrameBytesMax + 1, limit: SyncEngine.handshakeFrameBytesMax)
             ) {

@@ -74,6 +74,13 @@ import Testing
         guard case .send(let two) = try listener.receive(dialer.start()!), case .send(let three) = try dialer.receive(two) else { return }
         #expect(throws: HandshakeError.wrongSize(.identity, bytes: 113)) { try listener.receive(three + [0]) }
         #expect(throws: HandshakeError.wrongSize(.hello, bytes: 0)) { try handshake(.listener, listenerPeer).receiveFirst([]) }
+        // An identity may carry a lineage of whole successions, at most `SuccessionProof.chainMax`.
+        for size in [Handshake.identityBytes + SuccessionProof.byteCount - 1, Handshake.identityBytesMax + SuccessionProof.byteCount] {
+            var dialer = handshake(.dialer, dialerPeer)
+            var listener = handshake(.listener, listenerPeer)
+            guard case .send = try listener.receive(dialer.start()!) else { return }
+            #expect(throws: HandshakeError.wrongSize(.identity, bytes: size)) { try listener.receive([UInt8](repeating: 1, count: size)) }
+        }
     }
 
     @Test func aMemberSendingAnUnusableEphemeralKeyIsRefused() throws {

@@ -197,9 +197,8 @@ import Testing
         let opened = try #require(try successor.group())
         #expect(opened.epoch == 1 && opened.secret == Self.newSecret && opened.secrets[0] == group.secret)
         #expect(try connect(successor, opened, to: organizer.replica) == nil)
-        // Under the older epoch only once the organizer knows the succession.
-        #expect(
-            try connect(successor, opened, to: organizer.replica, dialEpoch: 0) == .notAdmitted(peer: successor.author, removed: false))
+        // Under the older epoch on the lineage it shows, before the organizer knows the succession.
+        #expect(try connect(successor, opened, to: organizer.replica, dialEpoch: 0) == nil)
         try organizer.replica.ingest(successor.delta(above: VersionVector()))
         try organizer.replica.ingest(phoneSuccessor.delta(above: VersionVector()))
         let organizerGroup = try #require(try organizer.replica.group())
@@ -222,5 +221,51 @@ import Testing
         let through = try #require(try organizer.replica.removedMembers()[phone.author])
         #expect(throws: ReplicaError.removedFromGroup(through: through)) { try phoneSuccessor.addPlayer(name: "Mallory") }
         #expect(throws: ReplicaError.removedFromGroup(through: through)) { _ = try phone.replica.continueUnderNewKey(seededKeys(99)) }
+    }
+
+    /// docs/simulation.md, seed 13: a device continues under a new key before the rekey reaches
+    /// it, so it holds only the older epoch, and a member holding the rekey has not received the
+    /// succession op. The handshake's lineage admits it, as dialer and as listener; a lineage
+    /// that does not verify proves nothing, and one that leads to the removed device is refused.
+    @Test func aSuccessorNobodyHasHeardOfYetShowsItsLineageInTheHandshake() throws {
+        let phoneSuccessor = try phone.replica.continueUnderNewKey(seededKeys(98))
+        try organizer.replica.removeMember(phone.author.hex, newSecret: Self.newSecret)
+        let successor = try friend.replica.continueUnderNewKey(seededKeys(97))
+        let held = try #require(try successor.group())
+        #expect(held.epoch == 0 && held.lineage.map(\.predecessor) == [friend.author])
+        let organizerGroup = try #require(try organizer.replica.group())
+        #expect(organizerGroup.epoch == 1 && !organizerGroup.recipients.contains(successor.author))
+
+        #expect(try connect(successor, held, to: organizer.replica) == nil)
+        #expect(try connect(organizer.replica, organizerGroup, to: successor, dialEpoch: 0) == nil)
+        // The sync that follows brings the succession op, and the member no longer needs the lineage.
+        try organizer.replica.ingest(successor.delta(above: VersionVector()))
+        #expect(try organizer.replica.group()!.recipients.contains(successor.author))
+
+        // The rule itself: a forged signature, or one over another successor, proves nothing.
+        let proof = held.lineage[0]
+        let forged = SuccessionProof(predecessor: friend.author, signature: phone.replica.signature(of: [1]))
+        #expect(organizerGroup.admits(successor.author, epoch: 0, lineage: [proof]))
+        #expect(!organizerGroup.admits(successor.author, epoch: 0, lineage: [forged]))
+        #expect(!organizerGroup.admits(phoneSuccessor.author, epoch: 0, lineage: [proof]))
+        #expect(!organizerGroup.admits(successor.author, epoch: 0))
+
+        // The removed phone's successor shows its lineage and is refused as removed.
+        let phoneGroup = try #require(try phoneSuccessor.group())
+        #expect(phoneGroup.lineage.map(\.predecessor) == [phone.author])
+        #expect(
+            try connect(phoneSuccessor, phoneGroup, to: organizer.replica) == .notAdmitted(peer: phoneSuccessor.author, removed: true))
+        #expect(organizerGroup.isRemoved(phoneSuccessor.author, lineage: phoneGroup.lineage))
+    }
+
+    /// A device continued twice shows both successions, nearest first; a member that knows
+    /// neither follows the chain to the device the epoch was sealed to.
+    @Test func aChainOfSuccessionsIsFollowedToTheRecipient() throws {
+        try organizer.replica.rekeyGroup(newSecret: Self.newSecret)
+        let second = try friend.replica.continueUnderNewKey(seededKeys(97)).continueUnderNewKey(seededKeys(96))
+        let held = try #require(try second.group())
+        #expect(held.epoch == 0 && held.lineage.count == 2 && held.lineage[1].predecessor == friend.author)
+        #expect(try connect(second, held, to: organizer.replica) == nil)
+        #expect(try !organizer.replica.group()!.admits(second.author, epoch: 0, lineage: [held.lineage[1]]))
     }
 }

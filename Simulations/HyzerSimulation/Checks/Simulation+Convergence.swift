@@ -90,13 +90,15 @@ extension Simulation {
             (registry.entry(author, sequence)?.clock.physicalMilliseconds ?? 0) >= start + Self.yearMilliseconds / 2
         }
         guard let firstAhead else { return honest }
+        // The removed phone may have got earlier ops of the phone that reach no one through it
+        // (seed 37 with every fault pinned, docs/simulation.md): only the members' holdings spread.
         var furthest: UInt64 = 0
         for device in devices where device.index != phone && device.isRunning {
             let held = try vector(of: device.index)[author]
             if held >= firstAhead {
                 throw fail(.safety, "\(device.name) applied op \(firstAhead) of \(devices[phone].name), stamped a year ahead")
             }
-            furthest = max(furthest, held)
+            if !isRemovedPhone(device.index) { furthest = max(furthest, held) }
         }
         honest[author] = furthest
         return honest

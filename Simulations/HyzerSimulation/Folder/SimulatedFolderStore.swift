@@ -57,12 +57,19 @@ final class SimulatedFolderStore: @unchecked Sendable {
     private var latestArrival: [Int: [Int: UInt64]] = [:]
     private var healed = false
     private(set) var counters = Counters()
+    /// The bundle files each observer read, by path, since it last took them (`takeBundlesRead`).
+    private var bundlesRead: [Int: [(path: String, bytes: [UInt8])]] = [:]
 
     init(clock: VirtualClock, settings: FolderSettings, observers: [Int], random: SimulationRandom) {
         self.clock = clock
         self.settings = settings
         self.observers = observers.sorted()
         self.random = random
+    }
+
+    /// The bundle files `observer` read since the last call: what the checks compare its store with.
+    func takeBundlesRead(observer: Int) -> [(path: String, bytes: [UInt8])] {
+        locked { bundlesRead.removeValue(forKey: observer) ?? [] }
     }
 
     private func locked<T>(_ body: () throws -> T) rethrows -> T {
@@ -169,6 +176,7 @@ final class SimulatedFolderStore: @unchecked Sendable {
             let now = clock.now
             if let file = files[path], let seen = view(file, observer: observer, now: now) {
                 if seen.partial { counters.halfWrittenReads += 1 }
+                if path.hasSuffix(FolderLayout.bundleExtension) { bundlesRead[observer, default: []].append((path, seen.bytes)) }
                 return seen.bytes
             }
             if let leftover = leftovers[path], let visibleAt = leftover.visibleAt[observer], visibleAt <= now {

@@ -11,6 +11,7 @@ extension Simulation {
         scheduleIn(UInt64(random.integer(in: Int(next / 2)...Int(next * 3 / 2))), .folderSync(device: index))
         guard let store = folder, device.isRunning, !schedule.isOffline(index, at: world.now) else { return }
         let before = store.counters
+        _ = store.takeBundlesRead(observer: index)
         let report: FolderSyncReport
         do {
             report = try FolderSync(replica: device.running, folder: SimulatedFolder(store: store, observer: index)).run()
@@ -22,6 +23,8 @@ extension Simulation {
             throw fail(.unexpected, "\(device.name) folder sync failed: \(error)")
         }
         coverage.count(.folderSyncs)
+        let refused = Set(report.rejected.map(\.file))
+        try checkNothingDropped(index, bundles: store.takeBundlesRead(observer: index).filter { !refused.contains($0.path) }.map(\.bytes))
         if report.opsIngested > 0 { changedDevices.insert(index) }
         if report.opsPending > 0 { coverage.count(.gapsKeptPending) }
         coverage.count(.folderRejections, report.rejected.count)
@@ -41,5 +44,21 @@ extension Simulation {
             "folder \(device.name) members=\(report.members) read=\(report.bundlesRead) skipped=\(report.bundlesSkipped) "
                 + "ingested=\(report.opsIngested) held=\(report.opsAlreadyHeld) pending=\(report.opsPending) wrote=\(report.bundlesWritten) "
                 + "deleted=\(report.bundlesDeleted) rejected=\(report.rejected.count) ignored=\(report.ignored.count)")
+    }
+
+    /// What a folder sync read is now applied or kept aside, as over a connection: the bundles
+    /// it read and did not report refused or waiting, each checked like a bundle received live.
+    /// Files it could not open (half written, sealed under an epoch it lacked then, a removed
+    /// device's) and the hostile member's (refused whole) gave it nothing.
+    private func checkNothingDropped(_ index: Int, bundles: [[UInt8]]) throws {
+        guard !bundles.isEmpty, let group = try devices[index].running.group() else { return }
+        var segments: [AuthorSegment] = []
+        for file in bundles {
+            guard let bundle = try? BundleFiles.open(file, group: group),
+                hostilePhone.map({ bundle.sender != devices[$0].author }) ?? true
+            else { continue }
+            segments += bundle.segments
+        }
+        try checkNothingDropped(devices[index], segments, vector: vector(of: index))
     }
 }

@@ -67,11 +67,11 @@ extension Simulation {
             }
         }
         // A phone that forks its log: not a relay (the watch's link, the folder's bridge), not the
-        // year-ahead or hostile phone; one for each fault. None while a removal is on: a device
-        // that goes on under a new key before the rekey reaches it holds only the older epoch, and
-        // a member that does not know the succession yet refuses it there (docs/simulation.md).
+        // year-ahead, hostile or removed phone, and not the organizer while a removal is on (its
+        // successor is no organizer); one for each fault.
         var forkable = (0..<phones).filter {
-            !relays.contains($0) && $0 != yearAheadPhone && $0 != hostilePhone && !configuration.removedMember
+            !relays.contains($0) && $0 != yearAheadPhone && $0 != hostilePhone && $0 != removedPhone
+                && !(configuration.removedMember && $0 == 0)
         }
         let span = configuration.workloadMilliseconds
         if configuration.restoredBackup, !forkable.isEmpty {

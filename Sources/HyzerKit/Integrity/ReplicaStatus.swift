@@ -64,6 +64,21 @@ extension Replica {
         try read { try Self.pendingOpCount($0) }
     }
 
+    /// The highest sequence of `author` among the segments waiting above a gap or held for the
+    /// clock, or 0 when none of its ops is set aside.
+    public func highestSequenceAside(of author: AuthorID) throws -> UInt64 {
+        try read { db in
+            let highest = try Int64.fetchOne(
+                db.cachedStatement(
+                    sql: """
+                        SELECT MAX(lastSequence) FROM (
+                            SELECT lastSequence FROM pendingSegments WHERE author = ?1
+                            UNION ALL SELECT lastSequence FROM heldSegments WHERE author = ?1)
+                        """), arguments: [Data(author.bytes)])
+            return UInt64(clamping: highest ?? 0)
+        }
+    }
+
     /// Segments waiting above a gap, and segments held for the clock: what the junk caps bound
     /// (docs/security.md), cheap enough to ask after every sync.
     public func segmentsAside() throws -> (pending: Int, held: Int) {

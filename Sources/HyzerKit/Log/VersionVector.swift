@@ -95,18 +95,23 @@ public struct VersionVector: Hashable, Sendable {
         other.entries.allSatisfy { author, theirs in entries[author]?.covers(theirs) ?? false }
     }
 
-    /// Sets, for every author where some vector of `members` disagrees with `local` on the
-    /// branch or the fork state, that member's entry: a delta above the result then carries the
-    /// proof that member lacks. Used by transports that compute what to send by sequence
-    /// numbers alone (folder sync).
+    /// Drops the entry of every author some vector of `members` lacks evidence of that `local`
+    /// holds: a fork it has not seen (it is live, or frozen higher, where `local` is frozen), or
+    /// another op at the sequence `local` holds. A delta above the result then carries that
+    /// author's whole log and, when frozen, the proof of the fork, which serves every such member
+    /// at once; an author a member knows more of (frozen where `local` is live, or lower) keeps
+    /// its entry. The result does not depend on the order of `members`. Used by transports that
+    /// compute what to send by sequence numbers alone (folder sync).
     public mutating func formEvidenceNeeds(of members: some Collection<VersionVector>, local: VersionVector) {
         for member in members {
             for (author, theirs) in member.entries {
                 guard let mine = local.entries[author] else { continue }
-                let disagrees =
-                    mine.frozenAt != theirs.frozenAt
-                    || (mine.sequence == theirs.sequence && theirs.hashPrefix != nil && mine.hashPrefix != theirs.hashPrefix)
-                if disagrees { entries[author] = theirs }
+                let lacksFork =
+                    if let ours = mine.frozenAt { theirs.frozenAt.map { $0 > ours } ?? true } else { false }
+                let otherBranch =
+                    mine.frozenAt == nil && theirs.frozenAt == nil && mine.sequence == theirs.sequence && theirs.hashPrefix != nil
+                    && mine.hashPrefix != theirs.hashPrefix
+                if lacksFork || otherBranch { entries[author] = nil }
             }
         }
     }

@@ -20,19 +20,25 @@ public struct GroupMembership: Hashable, Sendable {
     public let recipients: Set<AuthorID>
     /// Devices the organizer removed, and their successors.
     public let removed: Set<AuthorID>
+    /// The successions from the keys this store continued from to its own key, nearest first
+    /// (at most `SuccessionProof.chainMax`): what its handshakes show, so that a member that
+    /// has not received its succession op admits it like its predecessor. Empty for a store
+    /// that never continued.
+    public let lineage: [SuccessionProof]
 
     /// The group of an invite token: one epoch's secret.
     public init(id: UUID, secret: [UInt8], epoch: UInt32 = 0) {
-        self.init(id: id, secrets: [epoch: secret], recipients: [], removed: [])
+        self.init(id: id, secrets: [epoch: secret], recipients: [], removed: [], lineage: [])
     }
 
-    init(id: UUID, secrets: [UInt32: [UInt8]], recipients: Set<AuthorID>, removed: Set<AuthorID>) {
+    init(id: UUID, secrets: [UInt32: [UInt8]], recipients: Set<AuthorID>, removed: Set<AuthorID>, lineage: [SuccessionProof]) {
         precondition(!secrets.isEmpty && secrets.values.allSatisfy { $0.count == Self.secretBytes }, "a group secret has 32 bytes")
         self.id = id
         self.secrets = secrets
         self.epoch = secrets.keys.max()!
         self.recipients = recipients
         self.removed = removed
+        self.lineage = lineage
     }
 
     /// The newest epoch's secret.
@@ -48,9 +54,29 @@ public struct GroupMembership: Hashable, Sendable {
     /// a device with an older secret only when the newest was sealed to it (it will learn the
     /// newest from the sync itself). Someone who kept an old secret and made a fresh identity
     /// is not among the recipients.
-    public func admits(_ peer: AuthorID, epoch: UInt32) -> Bool {
-        guard !removed.contains(peer) else { return false }
-        return epoch == self.epoch || (epoch < self.epoch && recipients.contains(peer))
+    ///
+    /// `lineage`: the successions the peer showed, nearest first, each checked: a successor of a
+    /// recipient this replica has not heard of yet is admitted like its predecessor, and a
+    /// successor of a removed device is refused with it.
+    public func admits(_ peer: AuthorID, epoch: UInt32, lineage: [SuccessionProof] = []) -> Bool {
+        let line = Self.line(of: peer, lineage)
+        guard removed.isDisjoint(with: line) else { return false }
+        return epoch == self.epoch || (epoch < self.epoch && !recipients.isDisjoint(with: line))
+    }
+
+    /// Whether the organizer removed `peer` or a device it shows it continued.
+    public func isRemoved(_ peer: AuthorID, lineage: [SuccessionProof] = []) -> Bool {
+        !removed.isDisjoint(with: Self.line(of: peer, lineage))
+    }
+
+    /// `peer` and the predecessors `lineage` proves, up to the first proof that does not verify.
+    private static func line(of peer: AuthorID, _ lineage: [SuccessionProof]) -> [AuthorID] {
+        var line = [peer]
+        for proof in lineage.prefix(SuccessionProof.chainMax) {
+            guard proof.proves(successor: line[line.count - 1]) else { break }
+            line.append(proof.predecessor)
+        }
+        return line
     }
 
     /// The id of the group `organizer` creates: the first 16 bytes of
@@ -58,6 +84,16 @@ public struct GroupMembership: Hashable, Sendable {
     /// the id alone, and nobody else can find a key that makes the same id.
     public static func groupID(organizer: AuthorID) -> UUID {
         UUID(hashPrefix: Blake2b.hash256(Array("hyzer-group/v1".utf8) + organizer.bytes))
+    }
+
+    /// A group secret sealed to `device` (a rekey's entry, an admission's answer), with the
+    /// ephemeral key made from BLAKE2b-256 keyed with the secret of ("hyzer-seal/v1" ‖ device
+    /// key) (docs/formats.md): the same secret and device give the same bytes, so a rekey op is a
+    /// function of its inputs, and only a holder of the secret could make the ephemeral key.
+    /// `nil` when the device's key has no X25519 form.
+    public static func seal(_ secret: [UInt8], to device: AuthorID) -> [UInt8]? {
+        SealedBox.seal(
+            secret, toSigningKey: device.bytes, ephemeralSeed: Blake2b.hash256(Array("hyzer-seal/v1".utf8) + device.bytes, key: secret))
     }
 
     /// A new group organized by `organizer`, with a secret from the system's secure random source.
@@ -109,7 +145,23 @@ extension Replica {
         let successors = try Self.successors(db)
         let removed = Self.closure(Set(removals), successors)
         let recipients = Self.closure(Set(sealedTo), successors).subtracting(removed)
-        return GroupMembership(id: id, secrets: secrets, recipients: recipients, removed: removed)
+        return GroupMembership(id: id, secrets: secrets, recipients: recipients, removed: removed, lineage: try lineage(db))
+    }
+
+    /// The successions that lead to this store's key, nearest first (`GroupMembership.lineage`).
+    private func lineage(_ db: Database) throws -> [SuccessionProof] {
+        var lineage: [SuccessionProof] = []
+        var successor = author
+        while lineage.count < SuccessionProof.chainMax,
+            let row = try Row.fetchOne(
+                db.cachedStatement(sql: "SELECT predecessor, signature FROM deviceSuccessions WHERE successor = ? LIMIT 1"),
+                arguments: [Data(successor.bytes)]),
+            let predecessor = AuthorID(bytes: Array(row[0] as Data))
+        {
+            lineage.append(SuccessionProof(predecessor: predecessor, signature: Array(row[1] as Data)))
+            successor = predecessor
+        }
+        return lineage
     }
 
     /// The keys this store continued from, oldest first, each with its X25519 secret key.
@@ -282,7 +334,7 @@ extension Replica {
                 "the group has more than \(OpPayload.Limits.rekeyRecipientsMax) devices, more than a rekey seals to; create a new group")
         }
         var sealed: [AuthorID: [UInt8]] = [:]
-        for member in members { sealed[member] = SealedBox.seal(newSecret, toSigningKey: member.bytes) }
+        for member in members { sealed[member] = GroupMembership.seal(newSecret, to: member) }
         let epoch = group.epoch + 1
         try append(.groupRekeyed(epoch: epoch, sealed: sealed), in: db)
         return (epoch, sealed.count)

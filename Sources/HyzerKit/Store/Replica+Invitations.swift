@@ -71,7 +71,7 @@ extension Replica {
                     refusal: refusal, reply: JoinRefusal.encoded(refusal, groupID: group.id, device: request.device, key: invitation.key))
             }
             guard !group.removed.contains(request.device) else { return refused(.removed) }
-            guard let sealed = SealedBox.seal(group.secret, toSigningKey: request.device.bytes) else {
+            guard let sealed = GroupMembership.seal(group.secret, to: request.device) else {
                 return Admission(refusal: .badProof, reply: nil)  // not a valid Ed25519 key: nobody could open it
             }
             if !invitation.admitted.contains(request.device) {

@@ -22,9 +22,13 @@ public enum BundleFiles {
     /// Opens, authenticates and ingests a sealed bundle. A bundle that fails a check as a
     /// whole throws `BundleError` and changes nothing; refused segments are in the report.
     public static func `import`(_ bytes: [UInt8], into replica: Replica) throws -> IngestReport {
-        let group = try replica.requireGroup()
-        let bundle = try Bundle.openAdmitted(bytes, group: group)
-        return try replica.ingest(bundle.segments)
+        try replica.ingest(open(bytes, group: try replica.requireGroup()).segments)
+    }
+
+    /// Opens and authenticates a sealed bundle, as `import` and folder sync do, without
+    /// ingesting it: throws `BundleError` for a file `group` does not admit.
+    public static func open(_ bytes: [UInt8], group: GroupMembership) throws -> Bundle {
+        try Bundle.openAdmitted(bytes, group: group)
     }
 }
 

@@ -9,7 +9,7 @@ import HyzerKit
 public enum FolderLayout {
     /// The vector file's name in the first layout: read, never written.
     static let vectorFileName = "vector.hzv"
-    static let bundleExtension = ".hzb"
+    public static let bundleExtension = ".hzb"
     /// How long a retired file (a replaced vector, a bundle every member holds) stays before it
     /// is removed, by this replica's wall clock: time for a sync tool to finish copying it.
     static let gracePeriodMilliseconds: UInt64 = 10 * 60_000

@@ -18,10 +18,11 @@ public struct SessionKeys: Sendable, Equatable {
 /// ```
 /// 1 dialer → listener   e_d ‖ HMAC(G, "hyzer-hs/v1/d" ‖ e_d)
 /// 2 listener → dialer   e_l ‖ HMAC(G, "hyzer-hs/v1/l" ‖ e_d ‖ e_l)
-/// 3 dialer → listener   box(K_dl): id_d ‖ Sig_d("hyzer-hs/v1/dialer" ‖ H(T))
-/// 4 listener → dialer   box(K_ld): id_l ‖ Sig_l("hyzer-hs/v1/listener" ‖ H(T) ‖ id_d)
+/// 3 dialer → listener   box(K_dl): id_d ‖ Sig_d("hyzer-hs/v1/dialer" ‖ H(T)) ‖ lineage_d
+/// 4 listener → dialer   box(K_ld): id_l ‖ Sig_l("hyzer-hs/v1/listener" ‖ H(T) ‖ id_d) ‖ lineage_l
 /// G = crypto_kdf(group secret, "hyzrhand", 1); T = message 1 ‖ message 2
 /// K_xy = BLAKE2b-256 keyed with G of (label ‖ crypto_kx session key ‖ H(T))
+/// lineage = 0 to 4 × (predecessor:32 ‖ signature:64), empty unless the device continued another
 /// ```
 public struct Handshake {
     public enum Role: Sendable { case dialer, listener }
@@ -58,7 +59,10 @@ public struct Handshake {
     }
 
     public static let helloBytes = 32 + MessageAuthentication.tagBytes
+    /// An identity message without a lineage.
     public static let identityBytes = 32 + 64 + SecretBox.tagBytes
+    /// An identity message with the longest lineage.
+    public static let identityBytesMax = identityBytes + SuccessionProof.chainMax * SuccessionProof.byteCount
 
     private let role: Role
     private let author: AuthorID
@@ -149,22 +153,25 @@ public struct Handshake {
             let transcript = hello + message
             guard let kx = ephemeral.clientKeys(serverPublicKey: listenerEphemeral) else { throw .invalidEphemeralKey }
             let keys = derive(dialerToListener: kx.transmit, listenerToDialer: kx.receive, transcript)
-            let proof = author.bytes + sign(Array("hyzer-hs/v1/dialer".utf8) + Blake2b.hash256(transcript))
+            let proof = author.bytes + sign(Array("hyzer-hs/v1/dialer".utf8) + Blake2b.hash256(transcript)) + lineageBytes
             state = .awaitingListenerIdentity(transcript: transcript, keys: keys)
             return .send(SecretBox.seal(proof, key: keys.dialerBox, nonce: Self.zeroNonce))
         case .awaitingDialerIdentity(let transcript, let keys):
-            let dialer = try Self.openIdentity(message, key: keys.dialerBox, label: "hyzer-hs/v1/dialer", transcript: transcript, bound: [])
-            guard group.admits(dialer, epoch: epoch) else { throw .notAdmitted(peer: dialer, removed: group.removed.contains(dialer)) }
-            let proof = author.bytes + sign(Array("hyzer-hs/v1/listener".utf8) + Blake2b.hash256(transcript) + dialer.bytes)
+            let (dialer, lineage) = try Self.openIdentity(
+                message, key: keys.dialerBox, label: "hyzer-hs/v1/dialer", transcript: transcript, bound: [])
+            guard group.admits(dialer, epoch: epoch, lineage: lineage) else {
+                throw .notAdmitted(peer: dialer, removed: group.isRemoved(dialer, lineage: lineage))
+            }
+            let proof = author.bytes + sign(Array("hyzer-hs/v1/listener".utf8) + Blake2b.hash256(transcript) + dialer.bytes) + lineageBytes
             state = .established
             return .established(
                 SessionKeys(peer: dialer, sendKey: keys.listenerStream, receiveKey: keys.dialerStream),
                 send: SecretBox.seal(proof, key: keys.listenerBox, nonce: Self.zeroNonce))
         case .awaitingListenerIdentity(let transcript, let keys):
-            let listener = try Self.openIdentity(
+            let (listener, lineage) = try Self.openIdentity(
                 message, key: keys.listenerBox, label: "hyzer-hs/v1/listener", transcript: transcript, bound: author.bytes)
-            guard group.admits(listener, epoch: epoch) else {
-                throw .notAdmitted(peer: listener, removed: group.removed.contains(listener))
+            guard group.admits(listener, epoch: epoch, lineage: lineage) else {
+                throw .notAdmitted(peer: listener, removed: group.isRemoved(listener, lineage: lineage))
             }
             state = .established
             return .established(SessionKeys(peer: listener, sendKey: keys.dialerStream, receiveKey: keys.listenerStream), send: nil)
@@ -172,6 +179,9 @@ public struct Handshake {
             throw .unexpectedMessage
         }
     }
+
+    /// This device's successions, shown after its identity.
+    private var lineageBytes: [UInt8] { group.lineage.prefix(SuccessionProof.chainMax).flatMap(\.bytes) }
 
     /// Box keys are used once each, so a zero nonce is safe.
     private static let zeroNonce = [UInt8](repeating: 0, count: SecretBox.nonceBytes)
@@ -195,15 +205,19 @@ public struct Handshake {
 
     private static func openIdentity(
         _ message: [UInt8], key: [UInt8], label: String, transcript: [UInt8], bound: [UInt8]
-    ) throws(HandshakeError) -> AuthorID {
-        guard message.count == identityBytes else { throw .wrongSize(.identity, bytes: message.count) }
-        guard let proof = SecretBox.open(message, key: key, nonce: zeroNonce), let peer = AuthorID(bytes: Array(proof.prefix(32))) else {
+    ) throws(HandshakeError) -> (AuthorID, lineage: [SuccessionProof]) {
+        guard message.count >= identityBytes, message.count <= identityBytesMax,
+            (message.count - identityBytes) % SuccessionProof.byteCount == 0
+        else { throw .wrongSize(.identity, bytes: message.count) }
+        guard let proof = SecretBox.open(message, key: key, nonce: zeroNonce), let peer = AuthorID(bytes: Array(proof.prefix(32))),
+            let lineage = SuccessionProof.chain(decoding: proof.dropFirst(32 + 64))
+        else {
             throw .notAGroupMember
         }
         let signed = Array(label.utf8) + Blake2b.hash256(transcript) + bound
-        guard Ed25519.verify(signature: Array(proof.suffix(from: 32)), of: signed, publicKey: peer.bytes) else {
+        guard Ed25519.verify(signature: Array(proof[32..<32 + 64]), of: signed, publicKey: peer.bytes) else {
             throw .badIdentitySignature
         }
-        return peer
+        return (peer, lineage)
     }
 }

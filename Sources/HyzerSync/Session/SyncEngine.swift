@@ -55,7 +55,7 @@ public struct SyncEngine {
     public static let handshakeFrames = 3
     /// The largest of those frames, or of a join request and its reply (which take their place).
     public static let handshakeFrameBytesMax = max(
-        Handshake.helloBytes, Handshake.identityBytes, SecretStream.headerBytes, JoinRequest.byteCount, JoinAnswer.byteCount)
+        Handshake.helloBytes, Handshake.identityBytesMax, SecretStream.headerBytes, JoinRequest.byteCount, JoinAnswer.byteCount)
 
     enum Stage {
         case handshaking(Handshake)
