@@ -24,7 +24,7 @@ extension Simulation {
         }
         coverage.count(.folderSyncs)
         let refused = Set(report.rejected.map(\.file))
-        try checkNothingDropped(index, bundles: store.takeBundlesRead(observer: index).filter { !refused.contains($0.path) }.map(\.bytes))
+        try checkNothingDropped(index, bundles: store.takeBundlesRead(observer: index).filter { !refused.contains($0.path) })
         if report.opsIngested > 0 { changedDevices.insert(index) }
         if report.opsPending > 0 { coverage.count(.gapsKeptPending) }
         coverage.count(.folderRejections, report.rejected.count)
@@ -50,13 +50,16 @@ extension Simulation {
     /// it read and did not report refused or waiting, each checked like a bundle received live.
     /// Files it could not open (half written, sealed under an epoch it lacked then, a removed
     /// device's) and the hostile member's (refused whole) gave it nothing.
-    private func checkNothingDropped(_ index: Int, bundles: [[UInt8]]) throws {
-        guard !bundles.isEmpty, let group = try devices[index].running.group() else { return }
+    private func checkNothingDropped(_ index: Int, bundles: [(path: String, bytes: [UInt8])]) throws {
+        guard !bundles.isEmpty else { return }
+        var group: GroupMembership?
         var segments: [AuthorSegment] = []
         for file in bundles {
-            guard let bundle = try? BundleFiles.open(file, group: group),
-                hostilePhone.map({ bundle.sender != devices[$0].author }) ?? true
-            else { continue }
+            let key = "\(file.path)#\(file.bytes.count)"
+            if openedBundles[key] == nil, group == nil { group = try devices[index].running.group() }
+            guard let bundle = openedBundles[key] ?? group.flatMap({ try? BundleFiles.open(file.bytes, group: $0) }) else { continue }
+            openedBundles[key] = bundle
+            guard hostilePhone.map({ bundle.sender != devices[$0].author }) ?? true else { continue }
             segments += bundle.segments
         }
         try checkNothingDropped(devices[index], segments, vector: vector(of: index))

@@ -1,6 +1,7 @@
 import Foundation
 import HyzerDomain
 import HyzerKit
+import HyzerSync
 
 /// One run of the simulated world: real replicas (temporary SQLite stores, signed op logs,
 /// bundles, ingest, folder sync) driven by a virtual clock and one seed.
@@ -57,6 +58,9 @@ public final class Simulation {
     var hostilePhone: Int?
     /// The files the hostile member put in the shared folder.
     var hostileFilePaths: Set<String> = []
+    /// Bundle files the folder checks opened, by path and size (a file's name is the hash of its
+    /// content; a half-written read is shorter): each is opened once, not once per reader.
+    var openedBundles: [String: HyzerSync.Bundle] = [:]
     /// The phone the organizer (phone 0) removes, if the configuration has one, and, once it
     /// did, the last op of it that counts.
     var removedPhone: Int?
