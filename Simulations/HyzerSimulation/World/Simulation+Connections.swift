@@ -354,11 +354,11 @@ extension Simulation {
             max(aside.pending, aside.held) < Self.junkSegmentsMax
         else { return }
         for (author, last) in given.sorted(by: { $0.key < $1.key }) {
-            let aside = try readReplica(device.index, { try $0.highestSequenceAside(of: author) }) ?? last
-            if aside < last {
+            let kept = try readReplica(device.index, { try $0.highestSequenceAside(of: author) }) ?? last
+            if kept < last {
                 throw fail(
                     .safety,
-                    "\(device.name) was given ops of \(author.short) up to \(last) above what it holds, but keeps them only up to \(aside): ingest dropped ops"
+                    "\(device.name) was given ops of \(author.short) up to \(last) above what it holds, but keeps them only up to \(kept): ingest dropped ops"
                 )
             }
         }

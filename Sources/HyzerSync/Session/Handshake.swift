@@ -181,7 +181,7 @@ public struct Handshake {
     }
 
     /// This device's successions, shown after its identity.
-    private var lineageBytes: [UInt8] { group.lineage.prefix(SuccessionProof.chainMax).flatMap(\.bytes) }
+    private var lineageBytes: [UInt8] { group.lineage.flatMap(\.bytes) }
 
     /// Box keys are used once each, so a zero nonce is safe.
     private static let zeroNonce = [UInt8](repeating: 0, count: SecretBox.nonceBytes)
