@@ -27,7 +27,7 @@ import Testing
         }
         #expect(
             runs.contains {
-                $0.configuration.watch && $0.configuration.network.offlinePeriods > 0 && $0.configuration.clocks.maxSkewSeconds > 0
+                $0.configuration.watches > 0 && $0.configuration.network.offlinePeriods > 0 && $0.configuration.clocks.maxSkewSeconds > 0
             })
         #expect(runs.allSatisfy { $0.reproduction == "hyzer-peer simulate --seed \($0.seed) --swarm --profile quick" })
     }

@@ -10,6 +10,25 @@ import Testing
 /// bundles": what ingest does with the segments of authentic bundles that carry forged,
 /// gapped, forked or replayed ops.
 @Suite struct IngestThroughBundleTests {
+    // MARK: What a connection's bundle says
+
+    /// A connection's bundle names, of what its sender holds, only the authors it carries: the
+    /// peer knows the rest from the hello and the `have`s (docs/sync-protocol.md).
+    @Test func aDeltaBundleNamesOnlyTheAuthorsItCarries() throws {
+        let ann = try Peer("ann-phone", owner: "Ann", keySeed: 11)
+        let rex = try Peer("rex-phone", owner: "Rex", keySeed: 13, start: baseTime + 2_000)
+        _ = try BundleFiles.import(try ann.export(), into: rex.replica)
+        try rex.replica.addPlayer(name: "Ben")
+        let delta = try rex.replica.deltaBundles(above: try ann.replica.versionVector(), group: testGroup, bytesMax: 1 << 20)
+        let bundle = try DeltaBundle(decoding: try #require(delta.bundles.first), expectedGroup: testGroup.id)
+        let held = try rex.replica.versionVector()
+        #expect(Set(bundle.segments.map(\.author)) == [rex.author])
+        #expect(bundle.senderVector == VersionVector(entries: [rex.author: try #require(held.entry(rex.author))]))
+        #expect(delta.vector == held, "the engine still learns the whole vector the peer is brought up to")
+        _ = try ann.replica.ingest(bundle.segments)
+        #expect(try ann.replica.versionVector() == held)
+    }
+
     // MARK: Forged authors
 
     /// Mallory, a member of the group, signs an op that names Ann's phone as its author and

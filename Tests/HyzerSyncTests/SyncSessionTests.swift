@@ -41,6 +41,48 @@ import Testing
         #expect(session.receive(.done) == [.fail(.protocolViolation(.unexpectedDone))])
     }
 
+    @Test func aHaveCarriesOnlyWhatChangedAndThePeerRebuildsTheWholeVector() {
+        let (x, y, z) = (author, AuthorID(bytes: [UInt8](repeating: 2, count: 32))!, AuthorID(bytes: [UInt8](repeating: 3, count: 32))!)
+        var sender = SyncSession(mode: .live)
+        var receiver = SyncSession(mode: .live)
+        let hello = VersionVector([x: 5, y: 3])
+        guard case .send(let greeting) = sender.start(localVector: hello).first else { return #expect(Bool(false)) }
+        _ = sender.receive(.hello(VersionVector(), live: true))
+        _ = receiver.start(localVector: VersionVector())
+        _ = receiver.receive(greeting)
+        let after = VersionVector([x: 5, y: 4, z: 1])
+        let acknowledged = sender.ingested(senderVector: VersionVector(), acknowledged: after)
+        #expect(acknowledged == [.send(.have(VersionVector([y: 4, z: 1])))], "x did not change")
+        guard case .send(let have) = acknowledged.first else { return }
+        _ = receiver.receive(have)
+        #expect(receiver.peerReported == after)
+        #expect(sender.ingested(senderVector: VersionVector(), acknowledged: after) == [.send(.have(VersionVector()))])
+    }
+
+    /// An entry left out of a `have` still counts as said again: where the receiver's view of
+    /// the sender moved to another branch of an author (its own delta's vector), the sender's
+    /// unchanged entry is taken back, exactly as when every `have` carried the whole vector.
+    @Test func anUnchangedEntryIsReassertedAsAWholeHaveWould() {
+        let branchA = VersionVector(entries: [author: .init(sequence: 4, hashPrefix: [1, 1, 1, 1, 1, 1, 1, 1])])
+        let branchB = VersionVector(entries: [author: .init(sequence: 4, hashPrefix: [2, 2, 2, 2, 2, 2, 2, 2])])
+        let other = AuthorID(bytes: [UInt8](repeating: 9, count: 32))!
+        var grown = branchA
+        grown[other] = 1
+        func receiverAfter(_ have: SyncMessage) -> VersionVector {
+            var receiver = SyncSession(mode: .live)
+            _ = receiver.receive(.hello(branchA, live: true))
+            receiver.deltaSent(upTo: branchB)
+            _ = receiver.receive(have)
+            return receiver.peerHolds
+        }
+        var sender = SyncSession(mode: .live)
+        _ = sender.start(localVector: branchA)
+        let changed = sender.have(reporting: grown)
+        #expect(changed == .have(VersionVector([other: 1])))
+        #expect(receiverAfter(changed) == receiverAfter(.have(grown)))
+        #expect(receiverAfter(changed).entry(author) == branchA.entry(author))
+    }
+
     @Test func messagesOutOfOrderFail() {
         var session = SyncSession(mode: .oneShot)
         #expect(session.receive(.have(one)) == [.fail(.protocolViolation(.haveBeforeHello))])

@@ -111,6 +111,7 @@ extension Simulation {
         var digests: [String] = []
         var snapshots: [(device: SimulatedDevice, snapshot: ReplicaSnapshot, bytes: [UInt8])] = []
         let compared = devices.filter { $0.index != yearAheadPhone && !isRemovedPhone($0.index) }
+        finalViewsAt = compared.map(\.vectorChangedAt).max()
         if let phone = yearAheadPhone {
             let heldAside = registry.count(devices[phone].author) - Int(honest[devices[phone].author])
             coverage.count(.yearAheadOpsHeld, heldAside)

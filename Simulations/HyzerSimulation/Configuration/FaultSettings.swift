@@ -29,8 +29,11 @@ public struct NetworkSettings: Hashable, Sendable, Codable {
     public var offlinePeriods = 2
     /// At most four hours.
     public var maxOfflineMinutes = 90
-    /// Periods when the watch is out of its phone's range.
+    /// Periods when each watch is out of its phone's range.
     public var watchOutOfRangePeriods = 2
+    /// Wi-Fi outages: every link but a watch's (Bluetooth) is down for 30 to 90 seconds at once
+    /// (a course's access point restarting).
+    public var outages = 0
 
     /// The default scenario's values.
     public init() {}

@@ -9,8 +9,10 @@ public enum Knob: String, CaseIterable, Hashable, Sendable, Codable, CodingKeyRe
     case oneWayPartitions
     /// Offline periods.
     case offlinePeriods
-    /// Periods the watch spends out of its phone's range.
+    /// Periods each watch spends out of its phone's range.
     case watchAway
+    /// Wi-Fi outages.
+    case outages
     /// The longest offline period, in minutes.
     case maxOfflineMinutes
     /// The longest partition, in minutes.
@@ -60,6 +62,7 @@ public enum Knob: String, CaseIterable, Hashable, Sendable, Codable, CodingKeyRe
         case .oneWayPartitions: return Double(network.oneWayPartitions)
         case .offlinePeriods: return Double(network.offlinePeriods)
         case .watchAway: return Double(network.watchOutOfRangePeriods)
+        case .outages: return Double(network.outages)
         case .maxOfflineMinutes: return Double(network.maxOfflineMinutes)
         case .maxPartitionMinutes: return Double(network.maxPartitionMinutes)
         case .loss: return network.lossRate
@@ -92,6 +95,7 @@ public enum Knob: String, CaseIterable, Hashable, Sendable, Codable, CodingKeyRe
         case .oneWayPartitions: configuration.network.oneWayPartitions = count
         case .offlinePeriods: configuration.network.offlinePeriods = count
         case .watchAway: configuration.network.watchOutOfRangePeriods = count
+        case .outages: configuration.network.outages = count
         case .maxOfflineMinutes: configuration.network.maxOfflineMinutes = max(1, min(240, count))
         case .maxPartitionMinutes: configuration.network.maxPartitionMinutes = max(1, count)
         case .loss: configuration.network.lossRate = min(1, max(0, value))
@@ -129,7 +133,7 @@ public enum Knob: String, CaseIterable, Hashable, Sendable, Codable, CodingKeyRe
             return [0]
         case .maxOfflineMinutes, .maxPartitionMinutes:
             return value > 1 ? [max(1, (value / 4).rounded(.down)), max(1, (value / 2).rounded(.down))].filter { $0 < value } : []
-        case .partitions, .oneWayPartitions, .offlinePeriods, .watchAway, .clockSteps:
+        case .partitions, .oneWayPartitions, .offlinePeriods, .watchAway, .outages, .clockSteps:
             return value > 1 ? [0, value - 1] : [0]
         case .loss, .stalls, .crashes, .courseEdits, .mistakes, .skew, .drift:
             return [0, value / 2]

@@ -6,12 +6,19 @@ public enum Scenario: String, CaseIterable, Hashable, Sendable, Codable {
     /// other fault: the dead-peer bound and the reconnection after the partition, to watch with
     /// `--trace`.
     case partition
+    /// A tournament: 144 players on 36 cards, 100 phones, 20 watches and the director's laptop,
+    /// every phone dialing the laptop over a Wi-Fi that loses one packet in ten and sometimes
+    /// drops everyone for a minute; the laptop also syncs the folder (docs/simulation.md,
+    /// "The tournament").
+    case tournament
 
     /// The configuration of this scenario for `seed`.
     public func configuration(seed: UInt64) -> SimulationConfiguration {
         switch self {
         case .standard:
             return .standard(seed: seed)
+        case .tournament:
+            return .tournament(seed: seed)
         case .partition:
             var configuration = SimulationConfiguration(seed: seed)
             configuration.phones = 2
@@ -35,5 +42,11 @@ public enum Scenario: String, CaseIterable, Hashable, Sendable, Codable {
             configuration.workload.finishWhileOffline = false
             return configuration
         }
+    }
+
+    /// The configuration a swarm draws for `seed` in this world: a tournament's devices with
+    /// drawn faults for `tournament`, anything for the others.
+    public func drawn(seed: UInt64, profile: SwarmProfile) -> SimulationConfiguration {
+        self == .tournament ? .drawnTournament(seed: seed, profile: profile) : .drawn(seed: seed, profile: profile)
     }
 }

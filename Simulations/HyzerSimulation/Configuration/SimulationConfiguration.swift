@@ -6,10 +6,20 @@ public struct SimulationConfiguration: Hashable, Sendable, Codable {
     public var seed: UInt64
     /// Phones, each owned by its own player.
     public var phones = 4
-    /// A watch paired with one phone: it reaches only that phone, and only while in range.
-    public var watch = false
-    /// A laptop that syncs only through the shared folder.
+    /// Watches, each paired with its own phone: a watch reaches only that phone, and only while
+    /// in range.
+    public var watches = 0
+    /// A laptop: it syncs through the shared folder, and in a `hub` world it is also the
+    /// tournament director's, which every phone dials.
     public var laptop = true
+    /// Whether the phones reach each other only through the laptop, which each dials over the
+    /// course's Wi-Fi (a tournament director's `serve`); otherwise each phone dials every phone
+    /// after it and the laptop has only the folder.
+    public var hub = false
+    /// Players in all, four to a card, those without a phone of their own scored as guests (a
+    /// tournament); nil: one player a phone, four phones to a card, and a guest a card when
+    /// `workload.guests`.
+    public var players: Int?
     /// Simulated hours the rounds take; holes are spread evenly over them.
     public var hours = 3.0
     /// Holes per round: 18 on a seeded course, fewer on a course the organizer adds.
@@ -61,14 +71,23 @@ public struct SimulationConfiguration: Hashable, Sendable, Codable {
     }
 
     /// The number of devices.
-    public var deviceCount: Int { phones + (watch ? 1 : 0) + (laptop ? 1 : 0) }
+    public var deviceCount: Int { phones + watches + (laptop ? 1 : 0) }
+
+    /// Cards: four players to a card, or four phones to a card without `players`.
+    var cardCount: Int { ((players ?? phones) + 3) / 4 }
 
     /// Workload length in milliseconds.
     var workloadMilliseconds: UInt64 { UInt64(hours * 3_600_000) }
 
     /// Checks the knobs; returns what is wrong, or nil.
     public func problem() -> String? {
-        if phones < 1 || phones > 12 { return "--phones must be 1 to 12" }
+        let mostPhones = hub ? 150 : 12
+        if phones < 1 || phones > mostPhones { return "--phones must be 1 to \(mostPhones)" }
+        if watches < 0 || watches > phones { return "there are at most as many watches as phones" }
+        if hub, !laptop { return "a hub world needs its laptop" }
+        if let players, players < phones || players > 4 * phones {
+            return "players must be at least the phones and at most four a phone (a card needs a phone)"
+        }
         if holes < 1 || holes > 18 { return "--holes must be 1 to 18" }
         if !(hours >= 0.05 && hours <= 12) { return "--hours must be 0.05 to 12" }
         if network.maxOfflineMinutes > 240 { return "offline periods last at most four hours" }

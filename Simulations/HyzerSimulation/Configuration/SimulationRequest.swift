@@ -5,7 +5,7 @@ public struct SimulationRequest: Hashable, Sendable, Codable {
     public struct Overrides: Hashable, Sendable, Codable {
         /// `--phones N`.
         public var phones: Int?
-        /// `--watch` or `--no-watch`.
+        /// `--watch` (at least one watch) or `--no-watch`.
         public var watch: Bool?
         /// `--laptop` or `--no-laptop`.
         public var laptop: Bool?
@@ -55,9 +55,9 @@ public struct SimulationRequest: Hashable, Sendable, Codable {
 
     /// The configuration this request runs.
     public var configuration: SimulationConfiguration {
-        var configuration = swarm ? SimulationConfiguration.drawn(seed: seed, profile: profile) : scenario.configuration(seed: seed)
+        var configuration = swarm ? scenario.drawn(seed: seed, profile: profile) : scenario.configuration(seed: seed)
         if let phones = overrides.phones { configuration.phones = phones }
-        if let watch = overrides.watch { configuration.watch = watch }
+        if let watch = overrides.watch { configuration.watches = watch ? max(1, configuration.watches) : 0 }
         if let laptop = overrides.laptop { configuration.laptop = laptop }
         if let hours = overrides.hours {
             configuration.hours = hours
@@ -120,7 +120,7 @@ public struct SimulationRequest: Hashable, Sendable, Codable {
     /// The command that runs exactly this again.
     public var commandLine: String {
         var words = ["hyzer-peer", "simulate", "--seed", String(seed)]
-        if scenario != .standard, !swarm { words += ["--scenario", scenario.rawValue] }
+        if scenario != .standard { words += ["--scenario", scenario.rawValue] }
         if swarm {
             words.append("--swarm")
             if profile != .full { words += ["--profile", profile.rawValue] }

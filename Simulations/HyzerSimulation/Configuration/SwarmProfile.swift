@@ -16,7 +16,7 @@ extension SimulationConfiguration {
         var configuration = SimulationConfiguration(seed: seed)
         let quick = profile == .quick
         configuration.phones = random.integer(in: quick ? 2...4 : 2...6)
-        configuration.watch = random.chance(quick ? 0.7 : 0.6)
+        configuration.watches = random.chance(quick ? 0.7 : 0.6) ? 1 : 0
         configuration.laptop = random.chance(quick ? 0.4 : 0.5)
         configuration.hours = quick ? random.uniform(0.3...0.8) : random.logUniform(0.5...5)
         configuration.holes = quick ? random.integer(in: 3...5) : (random.chance(0.5) ? 18 : random.integer(in: 3...12))
@@ -35,6 +35,7 @@ extension SimulationConfiguration {
         configuration.removedMember = random.chance(0.25)
         configuration.restoredBackup = random.chance(0.25)
         configuration.copiedStore = random.chance(0.25)
+        configuration.network.outages = random.chance(0.3) ? random.integer(in: 1...2) : 0
         return configuration
     }
 

@@ -40,6 +40,9 @@ final class SimulatedDevice {
     var bundleBudget = BundleBudget()
     /// The vector its connections were last told of.
     var announcedVector: VersionVector?
+    /// When that vector last changed: from then on the device showed the views it ends with,
+    /// once the run converged.
+    var vectorChangedAt: UInt64 = 0
     /// A crash waiting for the operation it interrupts.
     var pendingCrash: CrashKind?
     /// The phone a watch is paired with.

@@ -15,8 +15,9 @@ public struct TimeWindow: Hashable, Sendable, Codable {
     public func contains(_ instant: UInt64) -> Bool { start <= instant && instant < end }
 }
 
-/// When which device is unreachable: offline periods, partitions (symmetric and one-way) and
-/// the watch's trips out of its phone's range. Drawn once at setup; `heal()` ends them all.
+/// When which device is unreachable: offline periods, partitions (symmetric and one-way), Wi-Fi
+/// outages and the watches' trips out of their phones' range. Drawn once at setup; `heal()` ends
+/// them all.
 struct FaultSchedule {
     /// A network partition.
     enum Partition: Hashable {
@@ -28,12 +29,14 @@ struct FaultSchedule {
 
     private(set) var offline: [(device: Int, window: TimeWindow)] = []
     private(set) var partitions: [Partition] = []
-    private(set) var watchAway: [TimeWindow] = []
+    private(set) var outages: [TimeWindow] = []
+    private(set) var watchAway: [(watch: Int, window: TimeWindow)] = []
     private(set) var healed = false
 
     mutating func addOffline(device: Int, window: TimeWindow) { offline.append((device, window)) }
     mutating func addPartition(_ partition: Partition) { partitions.append(partition) }
-    mutating func addWatchAway(_ window: TimeWindow) { watchAway.append(window) }
+    mutating func addOutage(_ window: TimeWindow) { outages.append(window) }
+    mutating func addWatchAway(watch: Int, window: TimeWindow) { watchAway.append((watch, window)) }
 
     /// Ends every fault: from now on every device is online and every link works.
     mutating func heal() { healed = true }
@@ -57,9 +60,15 @@ struct FaultSchedule {
         }
     }
 
-    /// Whether the watch is within reach of its phone at `instant`.
-    func watchInRange(at instant: UInt64) -> Bool {
+    /// Whether the Wi-Fi is down at `instant`.
+    func wifiDown(at instant: UInt64) -> Bool {
+        guard !healed else { return false }
+        return outages.contains { $0.contains(instant) }
+    }
+
+    /// Whether `watch` is within reach of its phone at `instant`.
+    func watchInRange(_ watch: Int, at instant: UInt64) -> Bool {
         guard !healed else { return true }
-        return !watchAway.contains { $0.contains(instant) }
+        return !watchAway.contains { $0.watch == watch && $0.window.contains(instant) }
     }
 }

@@ -87,6 +87,8 @@ public struct Coverage: Hashable, Sendable, Encodable {
         case offlinePeriods
         case partitions
         case oneWayPartitions
+        /// Wi-Fi outages: every link but the watches' down at once.
+        case outages
         case watchOutOfRange
         case roundsStarted
         case roundsFinished

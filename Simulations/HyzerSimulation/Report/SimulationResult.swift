@@ -18,6 +18,10 @@ public struct SimulationResult: Sendable, Encodable {
     public let healSeconds: Double
     /// Ops the devices created (and acknowledged).
     public let opsCreated: Int
+    /// Simulated seconds from the last round's finish until every replica showed the final
+    /// leaderboard (held the op set it converged on); nil when the run did not converge or no
+    /// round was finished.
+    public let finalLeaderboardSeconds: Double?
     /// Bytes put on links and into the shared folder.
     public let bytesSent: Int
     /// Trace events.
@@ -41,7 +45,8 @@ public struct SimulationResult: Sendable, Encodable {
     public func with(failure: SimulationFailure) -> SimulationResult {
         SimulationResult(
             seed: seed, converged: false, traceHash: traceHash, standingsDigest: nil, storeDigest: nil,
-            simulatedSeconds: simulatedSeconds, healSeconds: healSeconds, opsCreated: opsCreated, bytesSent: bytesSent, events: events,
+            simulatedSeconds: simulatedSeconds, healSeconds: healSeconds, opsCreated: opsCreated, finalLeaderboardSeconds: nil,
+            bytesSent: bytesSent, events: events,
             devices: devices, configuration: configuration, coverage: coverage, failure: failure, reproduction: reproduction,
             wallSeconds: wallSeconds)
     }
@@ -53,7 +58,8 @@ public struct SimulationResult: Sendable, Encodable {
     public var deviceHours: Double { Double(devices) * simulatedSeconds / 3_600 }
 
     enum CodingKeys: String, CodingKey {
-        case seed, converged, traceHash, standingsDigest, storeDigest, simulatedSeconds, healSeconds, opsCreated, bytesSent,
+        case seed, converged, traceHash, standingsDigest, storeDigest, simulatedSeconds, healSeconds, opsCreated,
+            finalLeaderboardSeconds, bytesSent,
             events, devices, configuration, coverage, failure, reproduction, shrunk
     }
 }

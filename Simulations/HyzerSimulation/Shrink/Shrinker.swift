@@ -62,7 +62,7 @@ public struct Shrinker {
             change(&next.overrides)
             if next.configuration.problem() == nil, next.configuration != configuration { moves.append(next) }
         }
-        if configuration.watch { with { $0.watch = false } }
+        if configuration.watches > 0 { with { $0.watch = false } }
         if configuration.laptop { with { $0.laptop = false } }
         if configuration.phones > 1 { with { $0.phones = configuration.phones - 1 } }
         if configuration.holes > 1 {
@@ -92,7 +92,7 @@ public struct WorldSize: Hashable, Sendable, Encodable, CustomStringConvertible 
         holes = configuration.holes
         hours = configuration.hours
         let faults: [Knob] = [
-            .partitions, .oneWayPartitions, .offlinePeriods, .watchAway, .loss, .stalls, .crashes, .clockSteps, .skew, .drift,
+            .partitions, .oneWayPartitions, .offlinePeriods, .watchAway, .outages, .loss, .stalls, .crashes, .clockSteps, .skew, .drift,
             .courseEdits, .mistakes, .finishWhileOffline, .folderFaults,
         ]
         faultKinds = faults.filter { $0.value(in: configuration) > 0 }.count

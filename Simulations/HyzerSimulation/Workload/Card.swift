@@ -8,7 +8,8 @@ struct Card {
     let organizer: Int
     /// The phones whose owners play, organizer first.
     let players: [Int]
-    let guest: String?
+    /// Players without a phone of their own, scored by the others.
+    let guests: [String]
     /// A seeded course for 18 holes; otherwise a course the organizer adds at setup.
     let courseName: String
     /// Pars of the added course; nil for a seeded one.

@@ -10,29 +10,41 @@ struct WorkloadPlan {
 
     static let playerNames = ["Avery", "Blake", "Casey", "Devon", "Emery", "Finley", "Gray", "Harper", "Indy", "Jules", "Kai", "Lane"]
 
-    /// Plans the run's workload. `phones` are device indices 0..<phones; `watch` is the watch's
-    /// index and the phone it is paired with.
+    /// The name of the player phone `index` belongs to.
+    static func playerName(_ index: Int) -> String {
+        index < playerNames.count ? playerNames[index] : "Player \(index + 1)"
+    }
+
+    /// Plans the run's workload. `phones` are device indices 0..<phones; `watches` are the
+    /// watches' indices and the phones they are paired with.
     static func draw(
-        _ configuration: SimulationConfiguration, start: UInt64, watch: (index: Int, phone: Int)?, random: inout SimulationRandom
+        _ configuration: SimulationConfiguration, start: UInt64, watches: [(index: Int, phone: Int)], random: inout SimulationRandom
     ) -> WorkloadPlan {
         var plan = WorkloadPlan()
         let settings = configuration.workload
         let workload = configuration.workloadMilliseconds
         let roundStart = start + min(5 * 60_000, workload / 10)
         let holeLength = max(10_000, workload * 8 / 10 / UInt64(configuration.holes))
-        let cardCount = (configuration.phones + 3) / 4
+        let cardCount = configuration.cardCount
+        // Cards tee off a minute apart; a tournament's many cards start together (a shotgun start).
+        let stagger: UInt64 = cardCount > 3 ? 1_000 : 60_000
+        var guestsSoFar = 0
         for cardIndex in 0..<cardCount {
             let players = stride(from: cardIndex, to: configuration.phones, by: cardCount).map { $0 }
-            let guest = settings.guests ? "Guest \(cardIndex + 1)" : nil
-            let participants = players.count + (guest == nil ? 0 : 1)
+            let guestCount =
+                configuration.players.map { $0 / cardCount + (cardIndex < $0 % cardCount ? 1 : 0) - players.count }
+                ?? (settings.guests ? 1 : 0)
+            let guests = (0..<guestCount).map { "Guest \(guestsSoFar + $0 + 1)" }
+            guestsSoFar += guestCount
+            let participants = players.count + guests.count
             let truth = (0..<participants).map { _ in (0..<configuration.holes).map { _ in drawRelativeToPar(&random) } }
             let seeded = configuration.holes == 18
             plan.cards.append(
                 Card(
-                    index: cardIndex, organizer: players[0], players: players, guest: guest,
+                    index: cardIndex, organizer: players[0], players: players, guests: guests,
                     courseName: seeded ? ["Morley Field", "DeLaveaga"][cardIndex % 2] : "Sim Course \(cardIndex + 1)",
                     customPars: seeded ? nil : (0..<configuration.holes).map { _ in random.integer(in: 3...5) }, truth: truth))
-            let cardStart = roundStart + UInt64(cardIndex) * 60_000
+            let cardStart = roundStart + UInt64(cardIndex) * stagger
             plan.actions.append((cardStart, .startRound(card: cardIndex)))
             for hole in 1...configuration.holes {
                 let holeTime = cardStart + 60_000 + UInt64(hole - 1) * holeLength
@@ -40,7 +52,9 @@ struct WorkloadPlan {
                     let owner = participant < players.count ? players[participant] : nil
                     var recorders: [Int] = []
                     if let owner, random.chance(0.92) { recorders.append(owner) }
-                    if let owner, let watch, watch.phone == owner, random.chance(settings.watchScoreRate) { recorders.append(watch.index) }
+                    if let owner, let watch = watches.first(where: { $0.phone == owner }), random.chance(settings.watchScoreRate) {
+                        recorders.append(watch.index)
+                    }
                     if owner != players[0], owner == nil || random.chance(settings.scorekeeperRate) { recorders.append(players[0]) }
                     if owner == nil, players.count > 1, random.chance(0.3) {
                         recorders.append(players[1 + random.below(players.count - 1)])

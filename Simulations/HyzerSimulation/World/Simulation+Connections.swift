@@ -117,8 +117,13 @@ extension Simulation {
         connection.ends[end].checkedReport = reported
         let peer = connection.ends[1 - end].device
         guard devices[peer].isRunning else { return }
-        let held = try vector(of: peer)
-        let lacking = reported.sortedFullEntries.filter { !(held.entry($0.author)?.covers($0.entry) ?? false) }
+        func lacking(_ held: VersionVector) -> [(author: AuthorID, entry: VersionVector.Entry)] {
+            reported.sortedFullEntries.filter { !(held.entry($0.author)?.covers($0.entry) ?? false) }
+        }
+        // A store's vector only grows (a restored backup resets what was announced): what the
+        // last announcement covers, the store still holds.
+        if let announced = devices[peer].announcedVector, lacking(announced).isEmpty { return }
+        let lacking = lacking(try vector(of: peer))
         guard !lacking.isEmpty else { return }
         let authors = lacking.map { entry in devices.first { $0.author == entry.author }?.name ?? entry.author.short }
         throw fail(
@@ -260,6 +265,7 @@ extension Simulation {
             changedDevices.remove(index)
             guard devices[index].isRunning else { continue }
             let local = try devices[index].running.versionVector()
+            if local != devices[index].announcedVector { devices[index].vectorChangedAt = world.now }
             devices[index].announcedVector = local
             for connection in connections.values.sorted(by: { $0.id < $1.id }) where connection.isOpen {
                 guard let end = connection.end(of: index) else { continue }
@@ -330,7 +336,9 @@ extension Simulation {
         if schedule.isOffline(from, at: now) { return "\(devices[from].name) offline" }
         if schedule.isOffline(to, at: now) { return "\(devices[to].name) offline" }
         if schedule.blocks(from: from, to: to, at: now) { return "partition" }
-        if devices[from].kind == .watch || devices[to].kind == .watch, !schedule.watchInRange(at: now) { return "watch out of range" }
+        let watch = devices[from].kind == .watch ? from : devices[to].kind == .watch ? to : nil
+        if let watch, !schedule.watchInRange(watch, at: now) { return "\(devices[watch].name) out of range" }
+        if watch == nil, schedule.wifiDown(at: now) { return "Wi-Fi down" }
         return nil
     }
 

@@ -20,9 +20,9 @@ extension Simulation {
         }
 
         let phones = configuration.phones
-        let watchIndex = configuration.watch ? phones : nil
-        let laptopIndex = configuration.laptop ? phones + (configuration.watch ? 1 : 0) : nil
-        let pairedPhone = random.below(phones)
+        let watchIndices = phones..<phones + configuration.watches
+        let laptopIndex = configuration.laptop ? phones + configuration.watches : nil
+        let pairedPhones = drawPairedPhones()
         var folderUsers: [Int] = []
         if configuration.phonesUseFolder {
             folderUsers = Array(0..<phones)
@@ -34,7 +34,7 @@ extension Simulation {
         // bridge): a segment carrying the phone's ops waits whole while its last op is a year
         // ahead, and the phone sends its own ops as one segment, so such a device would never get
         // the phone's ops written before the jump that it lacked (docs/simulation.md).
-        let relays = Set((configuration.watch ? [pairedPhone] : []) + (configuration.phonesUseFolder ? [] : folderUsers))
+        let relays = Set(pairedPhones + (configuration.phonesUseFolder ? [] : folderUsers))
         // Nor the organizer of a removal: its removal, stamped a year ahead, would be held aside everywhere.
         let candidates = (0..<phones).filter { !relays.contains($0) && !(configuration.removedMember && $0 == 0) }
         var yearAheadStep: ClockModel.Step?
@@ -95,8 +95,9 @@ extension Simulation {
         }
 
         for index in 0..<configuration.deviceCount {
-            let kind: DeviceKind = index < phones ? .phone : index == watchIndex ? .watch : .laptop
-            let name = kind == .phone ? "phone-\(index)" : kind.rawValue
+            let kind: DeviceKind = index < phones ? .phone : watchIndices.contains(index) ? .watch : .laptop
+            let name =
+                kind == .phone ? "phone-\(index)" : kind == .watch && configuration.watches > 1 ? "watch-\(index - phones)" : kind.rawValue
             let accurate = configuration.workload.exactTieCourseEdits && index < 2
             let clock = DeviceClock(
                 world: world,
@@ -110,7 +111,7 @@ extension Simulation {
                     ? organizerKeys ?? SigningKeyPair(seed: random.bytes(SigningKeyPair.seedBytes))
                     : SigningKeyPair(seed: random.bytes(SigningKeyPair.seedBytes)), clock: clock,
                 usesFolder: folderUsers.contains(index))
-            let owner = kind == .phone ? WorkloadPlan.playerNames[index % WorkloadPlan.playerNames.count] : nil
+            let owner = kind == .phone ? WorkloadPlan.playerName(index) : nil
             let replica = try Replica.create(
                 at: device.directory, name: name, kind: kind, owner: owner, clock: clock, keys: device.keys, policies: policies.replica)
             try replica.join(group)
@@ -123,29 +124,49 @@ extension Simulation {
             )
         }
         if let source = copiedPhone { try addCopyDevice(of: source, in: directory) }
-        for phone in 0..<phones { devices[phone].peers = (0..<phones).filter { $0 != phone } }
-        if let watchIndex {
-            devices[watchIndex].peers = [pairedPhone]
-            devices[watchIndex].pairedPhone = pairedPhone
-            devices[pairedPhone].peers = (devices[pairedPhone].peers + [watchIndex]).sorted()
-        }
-        for phone in 0..<phones { devices[phone].dials = devices[phone].peers.filter { $0 > phone && $0 < phones } }
-        if let copy = copyDevice, let source = copiedPhone {
-            // The copy dials every phone but the one it was copied from (both hold one key).
-            devices[copy].peers = (0..<phones).filter { $0 != source }
-            devices[copy].dials = devices[copy].peers
-            for phone in devices[copy].peers { devices[phone].peers.append(copy) }
-        }
-        if let watchIndex { devices[watchIndex].dials = [pairedPhone] }
-
-        plan = WorkloadPlan.draw(
-            configuration, start: start, watch: watchIndex.map { ($0, pairedPhone) }, random: &workloadRandom)
+        linkDevices(pairedPhones: pairedPhones)
+        let watches = zip(watchIndices, pairedPhones).map { (index: $0, phone: $1) }
+        plan = WorkloadPlan.draw(configuration, start: start, watches: watches, random: &workloadRandom)
         try addCourses()
         for (time, action) in plan.actions { queue.schedule(.workload(action), at: time) }
         scheduleCopy()
         queue.schedule(.clubhouse, at: start + 2_000)
-        drawFaults(watchIndex: watchIndex)
+        drawFaults()
         scheduleRoutines()
+    }
+
+    /// The phone each watch is paired with, a different one for each: the first drawn as a
+    /// single watch's always was.
+    private func drawPairedPhones() -> [Int] {
+        let first = random.below(configuration.phones)
+        guard configuration.watches > 1 else { return configuration.watches == 1 ? [first] : [] }
+        let others = random.shuffled(Array(0..<configuration.phones).filter { $0 != first })
+        return [first] + others.prefix(configuration.watches - 1)
+    }
+
+    /// Who talks with whom. Each watch dials its phone. Phones dial every phone after them, or
+    /// in a hub world only the laptop, which they all dial; a copied store's device dials as its
+    /// source would, never the source itself (both hold one key).
+    private func linkDevices(pairedPhones: [Int]) {
+        let phones = configuration.phones
+        let hub = configuration.hub ? phones + configuration.watches : nil
+        for phone in 0..<phones {
+            devices[phone].peers = hub.map { [$0] } ?? (0..<phones).filter { $0 != phone }
+            devices[phone].dials = devices[phone].peers.filter { $0 > phone }
+        }
+        if let hub { devices[hub].peers = Array(0..<phones) }
+        for (offset, phone) in pairedPhones.enumerated() {
+            let watch = phones + offset
+            devices[watch].peers = [phone]
+            devices[watch].dials = [phone]
+            devices[watch].pairedPhone = phone
+            devices[phone].peers = (devices[phone].peers + [watch]).sorted()
+        }
+        if let copy = copyDevice, let source = copiedPhone {
+            devices[copy].peers = hub.map { [$0] } ?? (0..<phones).filter { $0 != source }
+            devices[copy].dials = devices[copy].peers
+            for peer in devices[copy].peers { devices[peer].peers.append(copy) }
+        }
     }
 
     /// The cards' courses: seeded ones by id, or one the organizer adds now.
@@ -187,8 +208,9 @@ extension Simulation {
         return ClockModel(origin: start, skewMilliseconds: skew, driftPartsPerMillion: drift, steps: steps)
     }
 
-    /// Offline periods, partitions, the watch's trips out of range, crashes, clock steps.
-    private func drawFaults(watchIndex: Int?) {
+    /// Offline periods, partitions, Wi-Fi outages, the watches' trips out of range, crashes,
+    /// clock steps.
+    private func drawFaults() {
         let settings = configuration.network
         let span = configuration.workloadMilliseconds
         func window(maxMinutes: Int) -> TimeWindow {
@@ -216,7 +238,7 @@ extension Simulation {
         let phones = configuration.phones
         for _ in 0..<(phones >= 2 ? settings.partitions : 0) {
             var side = Set(random.shuffled(Array(0..<phones)).prefix(random.integer(in: 1...phones - 1)))
-            if let watchIndex, let paired = devices[watchIndex].pairedPhone, side.contains(paired) { side.insert(watchIndex) }
+            for watch in devices where watch.kind == .watch && side.contains(watch.pairedPhone ?? -1) { side.insert(watch.index) }
             let span = window(maxMinutes: settings.maxPartitionMinutes)
             schedule.addPartition(.symmetric(side: side, window: span))
             queue.schedule(
@@ -233,12 +255,19 @@ extension Simulation {
                     "one-way partition \(devices[from].name) -> \(devices[to].name) for \((span.end - span.start) / 1_000)s",
                     .oneWayPartitions), at: span.start)
         }
-        if watchIndex != nil {
+        for watch in devices where watch.kind == .watch {
             for _ in 0..<settings.watchOutOfRangePeriods {
                 let span = window(maxMinutes: 20)
-                schedule.addWatchAway(span)
-                queue.schedule(.note("watch out of range for \((span.end - span.start) / 1_000)s", .watchOutOfRange), at: span.start)
+                schedule.addWatchAway(watch: watch.index, window: span)
+                queue.schedule(
+                    .note("\(watch.name) out of range for \((span.end - span.start) / 1_000)s", .watchOutOfRange), at: span.start)
             }
+        }
+        for _ in 0..<settings.outages {
+            let length = UInt64(random.integer(in: 30_000...90_000))
+            let begin = start + 60_000 + random.integer(in: 0...span.minus(60_000))
+            schedule.addOutage(TimeWindow(start: begin, end: begin + length))
+            queue.schedule(.note("Wi-Fi down for \(length / 1_000)s", .outages), at: begin)
         }
         drawCrashes()
         for device in devices {

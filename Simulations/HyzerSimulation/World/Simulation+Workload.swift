@@ -67,7 +67,7 @@ extension Simulation {
         guard let courseID = card.courseID, card.round == nil else { return }
         let players = card.players.compactMap { devices[$0].ownedPlayer?.lowercased }
         let outcome = try command(card.organizer, "starts card \(index) on \(card.courseName)") { replica in
-            try replica.startRound(course: courseID.lowercased, players: players, guests: card.guest.map { [$0] } ?? [])
+            try replica.startRound(course: courseID.lowercased, players: players, guests: card.guests)
         }
         if case .done(let round) = outcome {
             plan.cards[index].round = round
@@ -151,6 +151,7 @@ extension Simulation {
         switch outcome {
         case .done:
             coverage.count(.roundsFinished)
+            lastFinishAt = world.now
             let away = devices.filter { !$0.isRunning || schedule.isOffline($0.index, at: world.now) }
             if !away.isEmpty {
                 coverage.count(.roundsFinishedWhileOffline)

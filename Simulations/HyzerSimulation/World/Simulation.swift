@@ -45,6 +45,9 @@ public final class Simulation {
     var bytesSent = 0
     var root: URL?
     var convergedAt: UInt64?
+    /// When the last round was finished, and when the last device to converge took in its last op.
+    var lastFinishAt: UInt64?
+    var finalViewsAt: UInt64?
     var standingsDigest: String?
     var storeDigest: String?
     var lastProgress = 0.0
@@ -124,9 +127,17 @@ public final class Simulation {
             seed: configuration.seed, converged: convergedAt != nil && failure == nil, traceHash: trace.hex,
             standingsDigest: failure == nil ? standingsDigest : nil, storeDigest: failure == nil ? storeDigest : nil,
             simulatedSeconds: Double(elapsed) / 1_000, healSeconds: Double(healAt - start) / 1_000, opsCreated: registry.total,
-            bytesSent: bytesSent, events: trace.count, devices: configuration.deviceCount, configuration: configuration,
+            finalLeaderboardSeconds: failure == nil ? finalLeaderboardSeconds : nil, bytesSent: bytesSent, events: trace.count,
+            devices: configuration.deviceCount, configuration: configuration,
             coverage: coverage, failure: failure, reproduction: request.commandLine,
             wallSeconds: Double(wall.components.seconds) + Double(wall.components.attoseconds) / 1e18)
+    }
+
+    /// Simulated seconds from the last round's finish until every compared replica held its final
+    /// op set (and so showed the final leaderboard); nil before convergence or without a finish.
+    private var finalLeaderboardSeconds: Double? {
+        guard let lastFinishAt, let finalViewsAt else { return nil }
+        return Double(finalViewsAt.minus(lastFinishAt)) / 1_000
     }
 
     /// The latest trace lines: a failure's context.

@@ -90,6 +90,23 @@ public struct VersionVector: Hashable, Sendable {
         }
     }
 
+    /// The entries of this vector that are not exactly `previous`'s: what a peer told `previous`
+    /// needs to hear to know this vector (`applying(changes:)`). A vector never loses an entry.
+    public func changes(since previous: VersionVector) -> VersionVector {
+        VersionVector(entries: entries.filter { previous.entries[$0.key] != $0.value })
+    }
+
+    /// Takes each entry of `changes` as it is, whether or not it shows more: the inverse of
+    /// `changes(since:)`.
+    public mutating func apply(changes: VersionVector) {
+        entries.merge(changes.entries) { _, new in new }
+    }
+
+    /// The entries of `authors` only.
+    public func restricted(to authors: Set<AuthorID>) -> VersionVector {
+        VersionVector(entries: entries.filter { authors.contains($0.key) })
+    }
+
     /// Whether this vector holds everything `other` holds, hashes and fork states included.
     public func covers(_ other: VersionVector) -> Bool {
         other.entries.allSatisfy { author, theirs in entries[author]?.covers(theirs) ?? false }

@@ -326,7 +326,7 @@ public struct SyncEngine {
                 awaitingStore = true
                 actions.append(.prepareDelta(above: above))
             case .acknowledge:
-                actions += seal(.have(localVector), now: now)
+                actions += seal(session.have(reporting: localVector), now: now)
             case .finish:
                 stage = .closed
                 release()

@@ -6,7 +6,8 @@ import HyzerKit
 /// ```
 /// 1 hello   live:u8 ‖ vector     what the sender holds, and whether it stays connected; starts the exchange
 /// 2 bundle  final:u8 ‖ bytes    a part of a signed bundle; the part with final = 1 completes it
-/// 3 have    vector              what the sender holds now (after ingesting); in one-shot mode,
+/// 3 have    vector              what the sender holds now (after ingesting): the entries that
+///                               changed since its hello or previous `have`; in one-shot mode,
 ///                               the answer to `done`
 /// 4 done    —                   one-shot: the sender has sent its whole delta
 /// 5 bye     reason:string       the sender closes, and why

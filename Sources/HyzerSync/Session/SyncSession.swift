@@ -12,6 +12,11 @@ import HyzerKit
 /// peer's `done` and the peer's `have`: when `sync --peer` returns, both replicas hold both
 /// deltas. Live: after the hellos, each local
 /// change sends the delta above what the peer is known to hold, until either side closes.
+///
+/// A `have` carries only the entries that changed since the sender's previous hello or `have`:
+/// the receiver applies them to what the sender told it before, which gives it the sender's
+/// whole vector, as if the `have` had carried it (docs/sync-protocol.md, "What a sync costs as
+/// the group grows").
 public struct SyncSession: Sendable {
     public enum Mode: Sendable { case oneShot, live }
 
@@ -22,7 +27,7 @@ public struct SyncSession: Sendable {
         case sendDelta(above: VersionVector)
         /// A part of the peer's bundle: the engine assembles it (bounded) and ingests it when `final`.
         case receivePart([UInt8], final: Bool)
-        /// Send `have` with the local vector: everything the peer sent is ingested.
+        /// Send `have` with the local vector (`have(reporting:)`): everything the peer sent is ingested.
         case acknowledge
         /// Close the connection: the exchange is complete.
         case finish
@@ -45,8 +50,11 @@ public struct SyncSession: Sendable {
     private(set) var state: State = .greeting
     /// What the peer is known to hold: its hello, its `have`s, what we sent it.
     public private(set) var peerHolds = VersionVector()
-    /// What the peer itself said it holds: its hello and its `have`s.
+    /// What the peer itself said it holds: its hello with the changes of its `have`s applied.
     public private(set) var peerReported = VersionVector()
+    /// What this side last said it holds (its hello with its `have`s' changes applied): a `have`
+    /// carries the entries that differ from it.
+    private var told = VersionVector()
     /// One-shot: the peer's delta is complete (its `done` arrived).
     private var peerDone = false
     /// One-shot: the peer has ingested our delta (its `have` arrived after our `done`).
@@ -62,7 +70,15 @@ public struct SyncSession: Sendable {
 
     /// The first message: our vector.
     public mutating func start(localVector: VersionVector) -> [Action] {
-        [.send(.hello(localVector, live: requestedMode == .live))]
+        told = localVector
+        return [.send(.hello(localVector, live: requestedMode == .live))]
+    }
+
+    /// The `have` that tells the peer this side holds `vector`: the entries that changed since
+    /// what it last said.
+    public mutating func have(reporting vector: VersionVector) -> SyncMessage {
+        defer { told = vector }
+        return .have(vector.changes(since: told))
     }
 
     public mutating func receive(_ message: SyncMessage) -> [Action] {
@@ -78,10 +94,10 @@ public struct SyncSession: Sendable {
         case .bundlePart(let bytes, let final):
             guard state == .exchanging else { return close(.bundleBeforeHello) }
             return [.receivePart(bytes, final: final)]
-        case .have(let vector):
+        case .have(let changes):
             guard state == .exchanging else { return close(.haveBeforeHello) }
-            peerHolds.formMaximum(vector)
-            peerReported.formMaximum(vector)
+            peerReported.apply(changes: changes)
+            peerHolds.formMaximum(peerReported)
             guard mode == .oneShot else { return [] }
             peerAcknowledged = true
             return finishIfComplete()
@@ -106,7 +122,7 @@ public struct SyncSession: Sendable {
     /// live, `have` tells the peer this side holds `acknowledged` (the store's vector).
     public mutating func ingested(senderVector: VersionVector, acknowledged: VersionVector) -> [Action] {
         peerHolds.formMaximum(senderVector)
-        return mode == .live && state == .exchanging ? [.send(.have(acknowledged))] : []
+        return mode == .live && state == .exchanging ? [.send(have(reporting: acknowledged))] : []
     }
 
     /// The local store changed (a local op, or ops ingested from any peer): in live mode, send

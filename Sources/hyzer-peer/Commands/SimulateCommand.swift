@@ -15,7 +15,7 @@ struct SimulateCommand: ParsableCommand {
     @Option(help: "The seed of the run, or the first seed of a swarm (default 1).") var seed: UInt64?
     @Option(help: "Run a swarm of this many seeds, each drawing its own configuration.") var seeds: Int?
     @Flag(help: "Draw the configuration from the seed, as a swarm does.") var swarm = false
-    @Option(help: "The world of a single run: standard or partition.") var scenario = "standard"
+    @Option(help: "The world: standard, partition or tournament (a swarm draws its faults).") var scenario = "standard"
     @Option(help: "The ranges a swarm draws from: full or quick.") var profile = "full"
     @Option(help: "Phones, each owned by its own player.") var phones: Int?
     @Flag(inversion: .prefixedNo, help: "Add a watch paired with one phone.") var watch: Bool?
@@ -134,13 +134,18 @@ struct SimulateCommand: ParsableCommand {
 
     private func printSummary(_ result: SimulationResult) {
         let configuration = result.configuration
-        let devices = ["\(configuration.phones) phones", configuration.watch ? "a watch" : nil, configuration.laptop ? "a laptop" : nil]
-            .compactMap { $0 }.joined(separator: ", ")
+        let watches = configuration.watches == 1 ? "a watch" : configuration.watches > 1 ? "\(configuration.watches) watches" : nil
+        let laptop = configuration.laptop ? (configuration.hub ? "the director's laptop" : "a laptop") : nil
+        let players = configuration.players.map { "\($0) players on \(($0 + 3) / 4) cards" }
+        let devices = ["\(configuration.phones) phones", watches, laptop, players].compactMap { $0 }.joined(separator: ", ")
         print("seed \(result.seed) · \(devices) · \(configuration.holes) holes over \(String(format: "%.2f", configuration.hours)) h")
         let state = result.passed ? Terminal.paint("converged", .green) : Terminal.paint("FAILED", .red)
         print(
             "\(state) at \(Self.duration(result.simulatedSeconds)) simulated (heal at \(Self.duration(result.healSeconds)))"
                 + " · \(result.opsCreated) ops · \(result.bytesSent) bytes sent · \(result.events) events")
+        if let seconds = result.finalLeaderboardSeconds {
+            print("final leaderboard on every device \(Self.duration(seconds)) after the last round finished")
+        }
         print("traceHash  \(result.traceHash)")
         print("standings  \(result.standingsDigest ?? "-")")
         print("digest     \(result.storeDigest ?? "-")")
