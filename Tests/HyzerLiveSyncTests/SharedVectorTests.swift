@@ -1,11 +1,12 @@
+import Foundation
 import HyzerDomain
 import HyzerKit
 import Testing
 
 @testable import HyzerSync
 
-/// The store's vector after a change is read by the first connection that asks and shared with
-/// the others; a later change makes the next asker read again.
+/// The store's vector and the delta above a peer's holdings after a change are read by the first
+/// connection that asks and shared with the others; a later change makes the next asker read again.
 @Suite struct SharedVectorTests {
     @Test func oneReadPerPublishedChange() throws {
         let signals = ConnectionSignals()
@@ -28,5 +29,35 @@ import Testing
         #expect(reads == 2)
         #expect(second[author] == 2)
         #expect(signals.vectorAfterLatestChange(read) == second)
+    }
+
+    @Test func oneDeltaReadPerPeerHoldingsAndChange() throws {
+        let signals = ConnectionSignals()
+        let author = try #require(AuthorID(bytes: Array(repeating: 7, count: 32)))
+        var reads = 0
+        func read(_ bytes: Int) -> () -> ConnectionSignals.Delta {
+            {
+                reads += 1
+                return ([[UInt8](repeating: UInt8(reads), count: bytes)], VersionVector([author: UInt64(reads)]), 1)
+            }
+        }
+        let group = UUID()
+        let holding = ConnectionSignals.DeltaRequest(above: VersionVector([author: 1]), group: group, bytesMax: 1 << 20)
+        let behind = ConnectionSignals.DeltaRequest(above: VersionVector(), group: group, bytesMax: 1 << 20)
+        signals.publish(.storeChanged)
+        let first = signals.deltaAfterLatestChange(holding, read(100))
+        #expect(signals.deltaAfterLatestChange(holding, read(100)).bundles == first.bundles)
+        #expect(reads == 1, "peers that hold the same thing share one read")
+        #expect(signals.deltaAfterLatestChange(behind, read(100)).bundles != first.bundles)
+        #expect(reads == 2, "a peer that holds less gets its own delta")
+
+        signals.publish(.storeChanged)
+        #expect(signals.deltaAfterLatestChange(holding, read(100)).vector[author] == 3, "a new change is read afresh")
+        #expect(reads == 3)
+
+        let large = ConnectionSignals.DeltaRequest(above: VersionVector(), group: UUID(), bytesMax: 1 << 20)
+        _ = signals.deltaAfterLatestChange(large, read(ConnectionSignals.sharedDeltaBytesMax + 1))
+        _ = signals.deltaAfterLatestChange(large, read(ConnectionSignals.sharedDeltaBytesMax + 1))
+        #expect(reads == 5, "a large delta is not kept")
     }
 }

@@ -33,6 +33,8 @@ public final class ConnectionSignals: @unchecked Sendable {
     /// (`vectorAfterLatestChange`).
     private var changes = 0
     private var latestVector: (change: Int, vector: VersionVector)?
+    /// Deltas read after the latest change, by what they were read above (`deltaAfterLatestChange`).
+    private var latestDeltas: (change: Int, byRequest: [DeltaRequest: Delta]) = (-1, [:])
     /// The ticker, asleep while no connection is subscribed.
     private var idleTicker: CheckedContinuation<Void, Never>?
 
@@ -84,6 +86,40 @@ public final class ConnectionSignals: @unchecked Sendable {
         let vector = try read()
         lock.withLock { if (latestVector?.change ?? -1) < change { latestVector = (change, vector) } }
         return vector
+    }
+
+    /// What a connection asks of the store for a delta: the ops above `above`, in bundles of at
+    /// most `bytesMax` bytes for group `group`.
+    struct DeltaRequest: Hashable {
+        let above: VersionVector
+        let group: UUID
+        let bytesMax: Int
+    }
+
+    /// A delta as `Replica.deltaBundles` reads it.
+    typealias Delta = (bundles: [[UInt8]], vector: VersionVector, ops: Int)
+
+    /// Deltas kept for the latest change: at most this many, of at most `sharedDeltaBytesMax` each.
+    static let sharedDeltasMax = 16
+    static let sharedDeltaBytesMax = 256 * 1024
+
+    /// The delta for a connection handling "the store changed": the connections whose peers
+    /// hold the same thing share one read and one signature, so one score pushed to 150 phones
+    /// is read and signed once, not 150 times (docs/performance.md, "A tournament"). A delta read
+    /// after a change was published holds that change, as `vectorAfterLatestChange`'s vector
+    /// does; a newer change is read afresh.
+    func deltaAfterLatestChange(_ request: DeltaRequest, _ read: () throws -> Delta) rethrows -> Delta {
+        let change = lock.withLock { changes }
+        if let shared = lock.withLock({ latestDeltas.change == change ? latestDeltas.byRequest[request] : nil }) { return shared }
+        let delta = try read()
+        let bytes = delta.bundles.reduce(0) { $0 + $1.count }
+        lock.withLock {
+            if latestDeltas.change < change { latestDeltas = (change, [:]) }
+            guard latestDeltas.change == change, latestDeltas.byRequest.count < Self.sharedDeltasMax, bytes <= Self.sharedDeltaBytesMax
+            else { return }
+            latestDeltas.byRequest[request] = delta
+        }
+        return delta
     }
 
     /// Publishes a tick every `interval` while some connection is subscribed, until cancelled.

@@ -10,6 +10,9 @@ extension PeerConnection {
         var writerStarted = false
         /// What the progress listener was last told the peer holds.
         var reportedHolds: VersionVector?
+        /// Whether the actions being performed answer "the store changed": their delta is
+        /// shared with the process's other connections (`ConnectionSignals.deltaAfterLatestChange`).
+        var answeringChange = false
 
         /// Handles events until the engine closes.
         mutating func drive(
@@ -34,6 +37,7 @@ extension PeerConnection {
                     guard engine.isOpen else { continue }
                     guard let vector = await localVector(sharedAfterChange: true) else { return }
                     actions = engine.localChanged(localVector: vector, now: now())
+                    answeringChange = true
                 case .ended(nil), .ended(.connectionLost?):
                     // A reset is a close too: the engine knows whether it came during the handshake.
                     actions = engine.connectionClosed()
@@ -41,7 +45,9 @@ extension PeerConnection {
                     outcome.failure = failure
                     return
                 }
-                guard await perform(actions, &engine, now: now, startWriter: startWriter) else { return }
+                let performed = await perform(actions, &engine, now: now, startWriter: startWriter)
+                answeringChange = false
+                guard performed else { return }
                 reportPeerHolds(engine)
                 if outcome.peer == nil, let peer = engine.peer {
                     // The peer proved it is a member: now the store is worth reading (for the
@@ -95,11 +101,16 @@ extension PeerConnection {
                     let group = connection.group
                     let bytesMax = engine.configuration.bundleBytesMax
                     let peer = engine.peer
+                    let shared = answeringChange ? connection.signals : nil
                     do {
                         let delta = try await connection.store { replica in
                             // A peer removed while connected is sent nothing more (docs/security.md).
                             if let peer, try replica.removedMembers()[peer] != nil { throw SyncFailure.peerRemoved(peer) }
-                            return try replica.deltaBundles(above: above, group: group, bytesMax: bytesMax)
+                            let request = ConnectionSignals.DeltaRequest(above: above, group: group.id, bytesMax: bytesMax)
+                            guard let shared else { return try replica.deltaBundles(above: above, group: group, bytesMax: bytesMax) }
+                            return try shared.deltaAfterLatestChange(request) {
+                                try replica.deltaBundles(above: above, group: group, bytesMax: bytesMax)
+                            }
                         }
                         outcome.opsSent += delta.ops
                         pending = engine.deltaPrepared(delta.bundles, upTo: delta.vector, now: now())[...] + pending
