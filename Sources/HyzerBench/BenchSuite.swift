@@ -51,7 +51,7 @@ public struct BenchSuite {
         }
         if runs("simulation") {
             progress("simulation speed")
-            figures += try SimulationBenchmark(repetitions: quick ? 1 : 3).run()
+            figures += try SimulationBenchmark(repetitions: quick ? 1 : 3, tournament: !quick).run()
         }
         if runs("tournament") {
             progress("a tournament: folder, sync bytes and a serve holding every device")

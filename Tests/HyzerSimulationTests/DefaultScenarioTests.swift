@@ -47,5 +47,11 @@ import Testing
         let run = try BinaryRunner(store: store.url).run("simulate", "--phones", "0")
         #expect(run.status != 0)
         #expect(run.stderr.contains("--phones"))
+        let mesh = try BinaryRunner(store: store.url).run("simulate", "--phones", "100")
+        #expect(mesh.status != 0)
+        #expect(mesh.stderr.contains("--phones must be 1 to 12"), "only a tournament's hub world holds 100 phones")
+        let unknown = try BinaryRunner(store: store.url).run("simulate", "--scenario", "league")
+        #expect(unknown.status != 0)
+        #expect(unknown.stderr.contains("--scenario must be one of standard, partition, tournament"))
     }
 }

@@ -156,8 +156,12 @@ extension Simulation {
 
     /// Feeds one end's engine and performs what it asks, as the network shell does: frames go on
     /// the stream, store work runs on the device's replica at once.
+    /// Deltas answering a store change (`announceChanges`) are shared among the device's
+    /// connections whose peers hold the same thing, as `serve` shares them
+    /// (`ConnectionSignals.deltaAfterLatestChange`).
     private func drive(
-        _ connection: SimulatedConnection, _ end: Int, _ step: (inout SyncEngine, UInt64) -> [SyncEngine.Action]
+        _ connection: SimulatedConnection, _ end: Int, answeringChange: Bool = false,
+        _ step: (inout SyncEngine, UInt64) -> [SyncEngine.Action]
     ) throws {
         guard connection.isOpen else { return }
         var actions = step(&connection.ends[end].engine, world.now)
@@ -167,8 +171,11 @@ extension Simulation {
             case .write(let bytes):
                 try transmit(bytes, connection, toward: 1 - end)
             case .prepareDelta(let above):
-                let delta = try devices[index].running.deltaBundles(
-                    above: above, group: group, bytesMax: connection.ends[end].engine.configuration.bundleBytesMax)
+                let bytesMax = connection.ends[end].engine.configuration.bundleBytesMax
+                let delta =
+                    try (answeringChange ? sharedDeltas[index]?[above] : nil)
+                    ?? devices[index].running.deltaBundles(above: above, group: group, bytesMax: bytesMax)
+                if answeringChange { sharedDeltas[index]?[above] = delta }
                 if delta.vector != devices[index].announcedVector { changedDevices.insert(index) }  // held ops applied
                 if !delta.bundles.isEmpty { coverage.count(.deltasSent) }
                 let hostile = hostileBundle(connection, end, vector: delta.vector).map { [$0] } ?? []
@@ -267,10 +274,12 @@ extension Simulation {
             let local = try devices[index].running.versionVector()
             if local != devices[index].announcedVector { devices[index].vectorChangedAt = world.now }
             devices[index].announcedVector = local
+            sharedDeltas[index] = [:]
             for connection in connections.values.sorted(by: { $0.id < $1.id }) where connection.isOpen {
                 guard let end = connection.end(of: index) else { continue }
-                try drive(connection, end) { engine, now in engine.localChanged(localVector: local, now: now) }
+                try drive(connection, end, answeringChange: true) { engine, now in engine.localChanged(localVector: local, now: now) }
             }
+            sharedDeltas[index] = nil
         }
     }
 

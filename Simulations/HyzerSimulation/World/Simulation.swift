@@ -42,6 +42,9 @@ public final class Simulation {
     var dialAttempts: [DialKey: Int] = [:]
     /// Devices whose stores changed since their connections were last told.
     var changedDevices: Set<Int> = []
+    /// While a device's connections are told of a change: the deltas read so far, by what the
+    /// peer held.
+    var sharedDeltas: [Int: [VersionVector: (bundles: [[UInt8]], vector: VersionVector, ops: Int)]] = [:]
     var bytesSent = 0
     var root: URL?
     var convergedAt: UInt64?
