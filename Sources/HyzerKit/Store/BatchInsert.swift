@@ -2,8 +2,8 @@ import GRDB
 import GRDBSQLite
 
 /// A row that `BatchInsert` binds straight into SQLite, without GRDB's `DatabaseValue` and
-/// `StatementArguments` (which cost about 12,000 instructions a row of ops: docs/performance.md,
-/// "Ingest").
+/// `StatementArguments` (which cost about 15,000 instructions a row of ops, more than SQLite's
+/// insert: docs/performance.md, "Ingest").
 protocol BatchRow {
     /// The table's columns this row fills, in binding order.
     static var columns: [String] { get }
