@@ -47,6 +47,8 @@ let package = Package(
             dependencies: [
                 "HyzerDomain", "HyzerCrypto",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // SQLite's C interface, for binding rows without GRDB's value boxes (`BatchInsert`).
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "SwiftCSV", package: "SwiftCSV"),
             ],
             swiftSettings: strict

@@ -8,7 +8,7 @@ public struct Figure: Encodable, Sendable {
     public let baselineName: String?
     /// How the value compares with the baseline, oriented so that higher is better for us.
     public let ratio: Double?
-    /// The target, as text (`≥ 0.5× baseline`, `≤ 128 B`).
+    /// The target, as text (`≥ 0.85× baseline`, `≤ 128 B`).
     public let target: String?
     public let met: Bool?
     /// (max − min) / median over the repetitions; 0 for a single deterministic measurement.

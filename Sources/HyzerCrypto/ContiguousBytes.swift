@@ -5,3 +5,7 @@ public protocol ContiguousBytes {
 
 extension Array: ContiguousBytes where Element == UInt8 {}
 extension ArraySlice: ContiguousBytes where Element == UInt8 {}
+
+extension UnsafeRawBufferPointer: ContiguousBytes {
+    public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R { try body(self) }
+}

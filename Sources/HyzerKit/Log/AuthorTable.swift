@@ -38,9 +38,7 @@ struct AuthorRow {
         precondition(
             op.author == key && op.sequence == headSequence + 1 && op.previousHash == headHash,
             "ops are appended in sequence, each on its predecessor")
-        try sink.ops.add(
-            id.databaseValue, Int64(op.sequence).databaseValue, Data(op.hash).databaseValue, Data(op.tail).databaseValue,
-            op.signature.map { Data($0).databaseValue } ?? .null, db: db)
+        try sink.ops.add(OpRow(author: id, op: op), db: db)
         headSequence = op.sequence
         headHash = op.hash
     }

@@ -35,7 +35,29 @@ public struct SignedOp: Hashable, Sendable {
         self.previousHash = previousHash
         self.tail = tail
         self.signature = signature
-        hash = Blake2b.hash256(Self.body(author: author, sequence: sequence, previousHash: previousHash, tail: tail))
+        hash = Self.hash(author: author, sequence: sequence, previousHash: previousHash, tail: tail)
+    }
+
+    /// BLAKE2b-256 of `body(…)`, the same bytes laid out in scratch memory (on the stack for
+    /// an op of ordinary size) rather than in an array made for each op: ingest hashes every op.
+    static func hash(author: AuthorID, sequence: UInt64, previousHash: [UInt8], tail: [UInt8]) -> [UInt8] {
+        let count = 1 + author.bytes.count + 8 + previousHash.count + tail.count
+        return withUnsafeTemporaryAllocation(byteCount: count, alignment: 8) { body in
+            body[0] = formatVersion
+            var offset = 1
+            func put(_ bytes: [UInt8]) {
+                bytes.withUnsafeBytes { UnsafeMutableRawBufferPointer(rebasing: body[offset..<offset + $0.count]).copyMemory(from: $0) }
+                offset += bytes.count
+            }
+            put(author.bytes)
+            withUnsafeBytes(of: sequence.bigEndian) {
+                UnsafeMutableRawBufferPointer(rebasing: body[offset..<offset + 8]).copyMemory(from: $0)
+            }
+            offset += 8
+            put(previousHash)
+            put(tail)
+            return Blake2b.hash256(UnsafeRawBufferPointer(body))
+        }
     }
 
     /// A new local op, signed by `keys`.
