@@ -156,6 +156,7 @@ extension Simulation {
 
     /// Feeds one end's engine and performs what it asks, as the network shell does: frames go on
     /// the stream, store work runs on the device's replica at once.
+    ///
     /// Deltas answering a store change (`announceChanges`) are shared among the device's
     /// connections whose peers hold the same thing, as `serve` shares them
     /// (`ConnectionSignals.deltaAfterLatestChange`).

@@ -91,7 +91,8 @@ public struct VersionVector: Hashable, Sendable {
     }
 
     /// The entries of this vector that are not exactly `previous`'s: what a peer told `previous`
-    /// needs to hear to know this vector (`applying(changes:)`). A vector never loses an entry.
+    /// needs to hear to know this vector (`apply(changes:)`). It names no entry to remove: a
+    /// store's vector never loses one while a connection lasts.
     public func changes(since previous: VersionVector) -> VersionVector {
         VersionVector(entries: entries.filter { previous.entries[$0.key] != $0.value })
     }

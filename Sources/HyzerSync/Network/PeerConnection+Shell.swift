@@ -106,8 +106,8 @@ extension PeerConnection {
                         let delta = try await connection.store { replica in
                             // A peer removed while connected is sent nothing more (docs/security.md).
                             if let peer, try replica.removedMembers()[peer] != nil { throw SyncFailure.peerRemoved(peer) }
-                            let request = ConnectionSignals.DeltaRequest(above: above, group: group.id, bytesMax: bytesMax)
                             guard let shared else { return try replica.deltaBundles(above: above, group: group, bytesMax: bytesMax) }
+                            let request = ConnectionSignals.DeltaRequest(above: above, group: group.id, bytesMax: bytesMax)
                             return try shared.deltaAfterLatestChange(request) {
                                 try replica.deltaBundles(above: above, group: group, bytesMax: bytesMax)
                             }
