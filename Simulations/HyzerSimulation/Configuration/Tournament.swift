@@ -44,7 +44,9 @@ extension SimulationConfiguration {
     }
 
     /// A tournament for a swarm: the same devices and players, with the faults' rates drawn
-    /// from the seed; `quick` plays two or three holes in 20 to 30 minutes.
+    /// from the seed, and a clock a year ahead, a clock hours behind, a hostile member, a removal,
+    /// a restored backup and a copied store each in one seed of four; `quick` plays two or three
+    /// holes in 20 to 30 minutes.
     static func drawnTournament(seed: UInt64, profile: SwarmProfile) -> SimulationConfiguration {
         var random = SimulationRandom(seed: seed ^ 0x544F_5552_4E41_4D54)  // "TOURNAMT"
         var configuration = tournament(seed: seed)
@@ -69,6 +71,13 @@ extension SimulationConfiguration {
         configuration.clocks.stepsPerDevice = random.chance(0.3) ? 1 : 0
         configuration.workload.finishWhileOffline = random.chance(0.7)
         configuration.workload.scoringErrorRate = random.logUniform(0.02...0.2)
+        // The faults of identity and time, one seed in four each, as in every swarm.
+        configuration.clocks.yearAheadClock = random.chance(0.25)
+        configuration.clocks.hoursBehindClock = random.chance(0.25)
+        configuration.hostileMember = random.chance(0.25)
+        configuration.removedMember = random.chance(0.25)
+        configuration.restoredBackup = random.chance(0.25)
+        configuration.copiedStore = random.chance(0.25)
         return configuration
     }
 }
