@@ -74,7 +74,7 @@ public struct SimulationConfiguration: Hashable, Sendable, Codable {
     public var deviceCount: Int { phones + watches + (laptop ? 1 : 0) }
 
     /// Cards: four players to a card, or four phones to a card without `players`.
-    var cardCount: Int { ((players ?? phones) + 3) / 4 }
+    public var cardCount: Int { ((players ?? phones) + 3) / 4 }
 
     /// Workload length in milliseconds.
     var workloadMilliseconds: UInt64 { UInt64(hours * 3_600_000) }

@@ -136,7 +136,7 @@ struct SimulateCommand: ParsableCommand {
         let configuration = result.configuration
         let watches = configuration.watches == 1 ? "a watch" : configuration.watches > 1 ? "\(configuration.watches) watches" : nil
         let laptop = configuration.laptop ? (configuration.hub ? "the director's laptop" : "a laptop") : nil
-        let players = configuration.players.map { "\($0) players on \(($0 + 3) / 4) cards" }
+        let players = configuration.players.map { "\($0) players on \(configuration.cardCount) cards" }
         let devices = ["\(configuration.phones) phones", watches, laptop, players].compactMap { $0 }.joined(separator: ", ")
         print("seed \(result.seed) · \(devices) · \(configuration.holes) holes over \(String(format: "%.2f", configuration.hours)) h")
         let state = result.passed ? Terminal.paint("converged", .green) : Terminal.paint("FAILED", .red)
@@ -144,7 +144,8 @@ struct SimulateCommand: ParsableCommand {
             "\(state) at \(Self.duration(result.simulatedSeconds)) simulated (heal at \(Self.duration(result.healSeconds)))"
                 + " · \(result.opsCreated) ops · \(result.bytesSent) bytes sent · \(result.events) events")
         if let seconds = result.finalLeaderboardSeconds {
-            print("final leaderboard on every device \(Self.duration(seconds)) after the last round finished")
+            let shown = seconds < 60 ? String(format: "%.1f s", seconds) : Self.duration(seconds)
+            print("final leaderboard on every device \(shown) after the last round finished")
         }
         print("traceHash  \(result.traceHash)")
         print("standings  \(result.standingsDigest ?? "-")")
