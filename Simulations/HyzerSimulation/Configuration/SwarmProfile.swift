@@ -29,14 +29,20 @@ extension SimulationConfiguration {
         configuration.clocks = drawClocks(&random)
         configuration.workload = drawWorkload(&random, quick: quick)
         // Drawn last, so that the draws before it stay those of earlier builds.
+        drawFaultsOfIdentityAndTime(&random, into: &configuration)
+        configuration.network.outages = random.chance(0.3) ? random.integer(in: 1...2) : 0
+        return configuration
+    }
+
+    /// A clock a year ahead, a clock hours behind, a hostile member, a removal, a restored
+    /// backup and a copied store: one seed in four each, in every swarm (the tournament's too).
+    static func drawFaultsOfIdentityAndTime(_ random: inout SimulationRandom, into configuration: inout SimulationConfiguration) {
         configuration.clocks.yearAheadClock = random.chance(0.25)
         configuration.clocks.hoursBehindClock = random.chance(0.25)
         configuration.hostileMember = random.chance(0.25)
         configuration.removedMember = random.chance(0.25)
         configuration.restoredBackup = random.chance(0.25)
         configuration.copiedStore = random.chance(0.25)
-        configuration.network.outages = random.chance(0.3) ? random.integer(in: 1...2) : 0
-        return configuration
     }
 
     private static func drawNetwork(_ random: inout SimulationRandom, quick: Bool, minutes: Double) -> NetworkSettings {

@@ -71,13 +71,7 @@ extension SimulationConfiguration {
         configuration.clocks.stepsPerDevice = random.chance(0.3) ? 1 : 0
         configuration.workload.finishWhileOffline = random.chance(0.7)
         configuration.workload.scoringErrorRate = random.logUniform(0.02...0.2)
-        // The faults of identity and time, one seed in four each, as in every swarm.
-        configuration.clocks.yearAheadClock = random.chance(0.25)
-        configuration.clocks.hoursBehindClock = random.chance(0.25)
-        configuration.hostileMember = random.chance(0.25)
-        configuration.removedMember = random.chance(0.25)
-        configuration.restoredBackup = random.chance(0.25)
-        configuration.copiedStore = random.chance(0.25)
+        drawFaultsOfIdentityAndTime(&random, into: &configuration)
         return configuration
     }
 }
