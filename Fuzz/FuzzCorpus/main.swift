@@ -131,12 +131,10 @@ try write("FuzzFrames", "messages-whole", [255] + messages.flatMap { frame($0.1.
 try write("FuzzFrames", "messages-in-small-chunks", [6] + messages.flatMap { frame($0.1.encoded()) })
 try write("FuzzFrames", "oversized-length", [3] + frame([1, 2, 3]) + [0x00, 0x04, 0x00, 0x41])
 
-// Handshake messages: a state selector, then what a real peer sends in that state.
-func party(_ role: Handshake.Role, _ keys: SigningKeyPair) -> Handshake {
-    Handshake(role: role, author: FuzzFixtures.author(keys), sign: { keys.sign($0) }, group: FuzzFixtures.group)
-}
-var dialer = party(.dialer, FuzzFixtures.keys(6))
-var listener = party(.listener, FuzzFixtures.keys(7))
+// Handshake messages: a state selector, then what a real peer sends in that state; then the
+// plaintexts of identity messages (the target seals them), and lineages after a real identity.
+var dialer = FuzzFixtures.handshake(.dialer)
+var listener = FuzzFixtures.handshake(.listener)
 let hello = need(dialer.start(), "a hello")
 guard case .send(let reply) = try listener.receive(hello), case .send(let identity) = try dialer.receive(reply),
     case .established(_, let listenerIdentity?) = try listener.receive(identity)
@@ -145,6 +143,21 @@ try write("FuzzHandshake", "0-dialer-hello", [0] + hello)
 try write("FuzzHandshake", "1-listener-hello", [1] + reply)
 try write("FuzzHandshake", "2-dialer-identity", [2] + identity)
 try write("FuzzHandshake", "3-listener-identity", [3] + listenerIdentity)
+let someKey = FuzzFixtures.author(FuzzFixtures.keys(9)).bytes
+let succession = SuccessionProof(
+    predecessor: FuzzFixtures.author(FuzzFixtures.keys(9)),
+    signature: FuzzFixtures.keys(9).sign(DeviceSuccession.message(successor: FuzzFixtures.author(FuzzFixtures.handshakeKeys(.dialer)))))
+try write("FuzzHandshake", "4-dialer-identity-plaintext", [4] + someKey + [UInt8](repeating: 1, count: 64))
+try write("FuzzHandshake", "5-listener-identity-plaintext", [5] + someKey + [UInt8](repeating: 2, count: 64) + succession.bytes)
+try write("FuzzHandshake", "6-dialer-lineage-of-one", [6] + succession.bytes)
+try write("FuzzHandshake", "7-listener-lineage-none", [7])
+
+// Lineages: a chain as the wire carries it, and worlds of real and broken successions.
+try write("FuzzLineage", "wire-chain-of-one", [0] + succession.bytes)
+try write("FuzzLineage", "wire-chain-too-long", [0] + (0..<5).flatMap { _ in succession.bytes })
+try write("FuzzLineage", "world-real-chain", [1, 0b0000_0100, 0, 2, 0, 0b1_1001, 0b1_1010])
+try write("FuzzLineage", "world-removed-predecessor", [1, 0b0000_0010, 0b0000_0100, 3, 0, 0b1_1001, 0b1_1010, 0b1_1011])
+try write("FuzzLineage", "world-broken-then-real", [1, 0b1111_1111, 0, 4, 5, 0b1_0001, 0b1_1010])
 
 // Invitations: a token, a join request, the member's answer and a refusal.
 let invitation = FuzzFixtures.invitation

@@ -1,6 +1,6 @@
 """Drives a live leaderboard page in headless Chromium for BrowserTests.swift.
 
-Usage: leaderboard.py URL SCREENSHOT
+Usage: leaderboard.py URL SCREENSHOT [CHROMIUM CHROMEDRIVER]
 Prints `loaded` once the page shows its board, then reads commands on stdin, one per line:
   expect NAME,NAME,...  waits up to 10 s for the board to list these players in this order,
                         without the page having reloaded; prints `ok ...` or `fail ...`
@@ -29,8 +29,8 @@ def main():
     for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--window-size=390,844",
                      "--force-device-scale-factor=2"):
         options.add_argument(argument)
-    options.binary_location = "/usr/bin/chromium"
-    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    options.binary_location = sys.argv[3] if len(sys.argv) > 4 else "/usr/bin/chromium"
+    driver = webdriver.Chrome(service=Service(sys.argv[4] if len(sys.argv) > 4 else "/usr/bin/chromedriver"), options=options)
     try:
         driver.set_window_size(390, 844)
         driver.get(url)

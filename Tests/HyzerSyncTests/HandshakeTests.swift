@@ -25,17 +25,18 @@ import Testing
         var dialer = handshake(.dialer, dialerPeer)
         var listener = handshake(.listener, listenerPeer)
         #expect(listener.start() == nil)
-        guard let one = dialer.start() else { Issue.record("no dialer hello"); return }
+        let oneStarted = dialer.start()
+        let one = try #require(oneStarted, "no dialer hello")
         #expect(one.count == Handshake.helloBytes)
-        guard case .send(let two) = try listener.receive(one) else { Issue.record("no listener hello"); return }
+        let two = try #require(try listener.receive(one).sent, "no listener hello")
         #expect(two.count == Handshake.helloBytes)
-        guard case .send(let three) = try dialer.receive(two) else { Issue.record("no dialer identity"); return }
+        let three = try #require(try dialer.receive(two).sent, "no dialer identity")
         #expect(three.count == Handshake.identityBytes)
-        guard case .established(let listenerKeys, let four?) = try listener.receive(three) else {
-            Issue.record("listener not established"); return
-        }
+        let (listenerKeys, reply) = try #require(try listener.receive(three).established, "listener not established")
+        let four = try #require(reply)
         #expect(four.count == Handshake.identityBytes)
-        guard case .established(let dialerKeys, nil) = try dialer.receive(four) else { Issue.record("dialer not established"); return }
+        let (dialerKeys, last) = try #require(try dialer.receive(four).established, "dialer not established")
+        #expect(last == nil)
         #expect(listenerKeys.peer == dialerPeer.author)
         #expect(dialerKeys.peer == listenerPeer.author)
         #expect(dialerKeys.sendKey == listenerKeys.receiveKey)
@@ -56,13 +57,14 @@ import Testing
         var dialer = handshake(.dialer, dialerPeer)
         var member = handshake(.listener, listenerPeer)
         var stranger = handshake(.listener, listenerPeer, group: otherGroup)
-        guard let hello = dialer.start() else { Issue.record("no dialer hello"); return }
+        let helloStarted = dialer.start()
+        let hello = try #require(helloStarted, "no dialer hello")
         _ = try member.receive(hello)
         // The stranger cannot verify the dialer's hello, so it cannot answer either.
         #expect(throws: HandshakeError.notAGroupMember) { try stranger.receive(hello) }
         // A listener hello bound to another dialer key is refused.
         var other = handshake(.dialer, dialerPeer)
-        guard case .send(let replyToOther) = try handshake(.listener, listenerPeer).receiveFirst(other.start()!) else { return }
+        let replyToOther = try #require(try handshake(.listener, listenerPeer).receiveFirst(other.start()!).sent)
         #expect(throws: HandshakeError.notAGroupMember) { try dialer.receive(replyToOther) }
     }
 
@@ -71,14 +73,15 @@ import Testing
         #expect(throws: HandshakeError.wrongSize(.hello, bytes: 63)) { try listener.receive([UInt8](repeating: 1, count: 63)) }
         var dialer = handshake(.dialer, dialerPeer)
         listener = handshake(.listener, listenerPeer)
-        guard case .send(let two) = try listener.receive(dialer.start()!), case .send(let three) = try dialer.receive(two) else { return }
+        let two = try #require(try listener.receive(dialer.start()!).sent)
+        let three = try #require(try dialer.receive(two).sent)
         #expect(throws: HandshakeError.wrongSize(.identity, bytes: 113)) { try listener.receive(three + [0]) }
         #expect(throws: HandshakeError.wrongSize(.hello, bytes: 0)) { try handshake(.listener, listenerPeer).receiveFirst([]) }
         // An identity may carry a lineage of whole successions, at most `SuccessionProof.chainMax`.
         for size in [Handshake.identityBytes + SuccessionProof.byteCount - 1, Handshake.identityBytesMax + SuccessionProof.byteCount] {
             var dialer = handshake(.dialer, dialerPeer)
             var listener = handshake(.listener, listenerPeer)
-            guard case .send = try listener.receive(dialer.start()!) else { return }
+            _ = try #require(try listener.receive(dialer.start()!).sent)
             #expect(throws: HandshakeError.wrongSize(.identity, bytes: size)) { try listener.receive([UInt8](repeating: 1, count: size)) }
         }
     }
@@ -96,21 +99,23 @@ import Testing
         // The dialer holds the group secret but signs with a key that is not its identity.
         var forger = handshake(.dialer, dialerPeer, sign: { seededKeys(9).sign($0) })
         var listener = handshake(.listener, listenerPeer)
-        guard case .send(let two) = try listener.receive(forger.start()!), case .send(let three) = try forger.receive(two) else { return }
+        let two = try #require(try listener.receive(forger.start()!).sent)
+        let three = try #require(try forger.receive(two).sent)
         #expect(throws: HandshakeError.badIdentitySignature) { try listener.receive(three) }
         // And the other way round.
         var dialer = handshake(.dialer, dialerPeer)
         var badListener = handshake(.listener, listenerPeer, sign: { seededKeys(9).sign($0) })
-        guard case .send(let hello) = try badListener.receive(dialer.start()!), case .send(let identity) = try dialer.receive(hello),
-            case .established(_, let proof?) = try badListener.receive(identity)
-        else { return }
+        let hello = try #require(try badListener.receive(dialer.start()!).sent)
+        let identity = try #require(try dialer.receive(hello).sent)
+        let proof = try #require(try badListener.receive(identity).established?.send)
         #expect(throws: HandshakeError.badIdentitySignature) { try dialer.receive(proof) }
     }
 
     @Test func aTamperedIdentityIsRefused() throws {
         var dialer = handshake(.dialer, dialerPeer)
         var listener = handshake(.listener, listenerPeer)
-        guard case .send(let two) = try listener.receive(dialer.start()!), case .send(var three) = try dialer.receive(two) else { return }
+        let two = try #require(try listener.receive(dialer.start()!).sent)
+        var three = try #require(try dialer.receive(two).sent)
         three[40] ^= 1
         #expect(throws: HandshakeError.notAGroupMember) { try listener.receive(three) }
     }
@@ -125,9 +130,9 @@ import Testing
         // After the handshake, nothing more is a handshake message.
         var a = handshake(.dialer, dialerPeer)
         var b = handshake(.listener, listenerPeer)
-        guard case .send(let two) = try b.receive(a.start()!), case .send(let three) = try a.receive(two),
-            case .established(_, let four?) = try b.receive(three)
-        else { return }
+        let two = try #require(try b.receive(a.start()!).sent)
+        let three = try #require(try a.receive(two).sent)
+        let four = try #require(try b.receive(three).established?.send)
         _ = try a.receive(four)
         #expect(throws: HandshakeError.unexpectedMessage) { try b.receive(three) }
         #expect(throws: HandshakeError.unexpectedMessage) { try a.receive(four) }
@@ -135,19 +140,30 @@ import Testing
 
     @Test func aReplayedFirstMessageIsAnsweredButCannotGoFurther() throws {
         var dialer = handshake(.dialer, dialerPeer)
-        guard let recorded = dialer.start() else { Issue.record("no dialer hello"); return }
+        let recordedStarted = dialer.start()
+        let recorded = try #require(recordedStarted, "no dialer hello")
         // A replayer sends a recorded first message to two fresh listeners: each answers with a
         // fresh ephemeral key, and the replayer, without the dialer's ephemeral secret, cannot
         // produce message 3 (docs/sync-protocol.md, replays).
         var first = handshake(.listener, listenerPeer)
         var second = handshake(.listener, listenerPeer)
-        guard case .send(let answer1) = try first.receive(recorded), case .send(let answer2) = try second.receive(recorded) else { return }
+        let answer1 = try #require(try first.receive(recorded).sent)
+        let answer2 = try #require(try second.receive(recorded).sent)
         #expect(answer1 != answer2)
         var replayer = handshake(.dialer, dialerPeer)
         _ = replayer.start()
         // Its own ephemeral key does not match the recorded message, so the listener's hello does not verify.
         #expect(throws: HandshakeError.notAGroupMember) { try replayer.receive(answer1) }
         #expect(throws: HandshakeError.notAGroupMember) { try second.receive([UInt8](repeating: 7, count: Handshake.identityBytes)) }
+    }
+}
+
+extension Handshake.Step {
+    /// The bytes of a `send`, or nil.
+    var sent: [UInt8]? { if case .send(let bytes) = self { bytes } else { nil } }
+    /// The keys and final bytes of `established`, or nil.
+    var established: (keys: SessionKeys, send: [UInt8]?)? {
+        if case .established(let keys, let send) = self { (keys, send) } else { nil }
     }
 }
 

@@ -306,7 +306,7 @@ import Testing
         listener = try EngineSide(a, role: .listener, mode: .oneShot).engine
         var handshake = Handshake(role: .dialer, author: b.author, sign: { b.replica.signature(of: $0) }, group: testGroup)
         let reply = HandDialer.writes(listener.receive(frame: handshake.start()!, now: 0))[0]
-        guard case .send(let identity) = try handshake.receive(reply) else { return }
+        let identity = try #require(try handshake.receive(reply).sent)
         _ = listener.receive(frame: identity, now: 0)
         #expect(listener.receive(frame: [1, 2, 3], now: 0).closedWith == .malformedStreamHeader)
     }

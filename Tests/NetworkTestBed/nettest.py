@@ -8,7 +8,8 @@ and link down), and kill -9 a `serve` in the middle of a delta; each prints the 
 replica holds the same op set (the same `status --json` digest).
 
 Needs root (namespaces, iptables). Without them it prints one line saying so and exits 0, so
-`make nettest` is harmless on a developer's laptop; CI runs as root and runs it for real.
+`make nettest` is harmless on a developer's laptop; under CI (the `CI` variable set, as CI sets
+it) it exits 1 instead, so a machine that cannot run it fails rather than passing unseen.
 Every address used is on a private bridge inside namespaces this script creates and deletes.
 """
 
@@ -353,6 +354,10 @@ def main():
         return 0
     reason = available()
     if reason:
+        if os.environ.get("CI"):
+            # Under CI (.ci/run sets CI) a test bed that cannot run is a failure, not a skip.
+            print(f"nettest cannot run: {reason}; CI must run it as root with iproute2 and iptables", file=sys.stderr)
+            return 1
         print(f"nettest skipped: {reason}; run it as root on Linux with iproute2 and iptables")
         return 0
     if not os.access(args.binary, os.X_OK):

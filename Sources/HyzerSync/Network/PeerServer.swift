@@ -116,8 +116,10 @@ public struct PeerServer: Sendable {
                 }
             } catch {
                 guard !Task.isCancelled else { return }  // shutting down: not a failure
-                let reason = "\(error)"
-                logger.log(level: reason == failure ? .debug : .error, "folder sync failed", metadata: ["reason": "\(reason)"])
+                // A busy store is one failure whoever holds it: `/proc/locks` may name the holder
+                // at one look and not at the next, and that is no news worth an error line.
+                let reason = if case ReplicaError.storeBusy = error { "storeBusy" } else { "\(error)" }
+                logger.log(level: reason == failure ? .debug : .error, "folder sync failed", metadata: ["reason": "\(error)"])
                 failure = reason
             }
             try? await Task.sleep(for: folderInterval)

@@ -74,7 +74,7 @@ public struct Handshake {
     private var groupKey: [UInt8]
     private var epoch: UInt32
     private let ephemeral: KeyExchange
-    private var state: State
+    private(set) var state: State
 
     /// `dialEpoch`: a dialer's older epoch to dial with (docs/sync-protocol.md, "Handshake"): a
     /// listener that has not received the newest rekey proves only an older one. The listener
