@@ -22,7 +22,10 @@ import Testing
     }
 
     /// One quick tournament: every card's round is played and finished, every device ends with
-    /// the same standings, and the run says how long after the last finish that took.
+    /// the same standings, and the run says how long after the last finish that took: within the
+    /// product's target of 60 s (docs/performance.md, "A tournament") once every device can be
+    /// reached, that is after the last finish or, for a device the swarm kept away over it
+    /// (offline, crashed, out of range), after the heal.
     @Test func aQuickTournamentConvergesOnEveryDevice() throws {
         let request = SimulationRequest(seed: 1, scenario: .tournament, swarm: true, profile: .quick)
         let result = Simulation(request: request).run()
@@ -33,6 +36,10 @@ import Testing
         #expect(result.coverage[.watchScores] > 0)
         #expect(result.coverage[.connectionsOpened] >= 120, "every phone dials the laptop, every watch its phone")
         let leaderboard = try #require(result.finalLeaderboardSeconds)
-        #expect(leaderboard >= 0 && leaderboard <= result.simulatedSeconds)
+        let lastFinish = try #require(result.lastFinishSeconds)
+        let reachable = max(lastFinish, result.healSeconds)
+        #expect(
+            lastFinish + leaderboard <= reachable + 60,
+            "the final leaderboard came \(leaderboard) s after the last finish at \(lastFinish) s (heal at \(result.healSeconds) s)")
     }
 }

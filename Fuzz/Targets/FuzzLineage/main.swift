@@ -60,11 +60,11 @@ func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
 }
 
 /// The eight devices of the world, and one that is none of them.
-nonisolated(unsafe) private let devices = (0..<8).map { FuzzFixtures.author(FuzzFixtures.keys(UInt8(20 + $0))) }
-nonisolated(unsafe) private let stranger = FuzzFixtures.author(FuzzFixtures.keys(30))
+private let devices = (0..<8).map { FuzzFixtures.author(FuzzFixtures.keys(UInt8(20 + $0))) }
+private let stranger = FuzzFixtures.author(FuzzFixtures.keys(30))
 
 /// Each device's real succession signature for each successor, made once per process.
-nonisolated(unsafe) private let signatures: [[AuthorID: [UInt8]]] = (0..<8).map { index in
+private let signatures: [[AuthorID: [UInt8]]] = (0..<8).map { index in
     let keys = FuzzFixtures.keys(UInt8(20 + index))
     return Dictionary(uniqueKeysWithValues: (devices + [stranger]).map { ($0, keys.sign(DeviceSuccession.message(successor: $0))) })
 }

@@ -22,6 +22,8 @@ public struct SimulationResult: Sendable, Encodable {
     /// leaderboard (held the op set it converged on); nil when the run did not converge or no
     /// round was finished.
     public let finalLeaderboardSeconds: Double?
+    /// Simulated seconds from the start to the last round's finish; nil when no round was finished.
+    public let lastFinishSeconds: Double?
     /// Bytes put on links and into the shared folder.
     public let bytesSent: Int
     /// Trace events.
@@ -46,7 +48,7 @@ public struct SimulationResult: Sendable, Encodable {
         SimulationResult(
             seed: seed, converged: false, traceHash: traceHash, standingsDigest: nil, storeDigest: nil,
             simulatedSeconds: simulatedSeconds, healSeconds: healSeconds, opsCreated: opsCreated, finalLeaderboardSeconds: nil,
-            bytesSent: bytesSent, events: events,
+            lastFinishSeconds: lastFinishSeconds, bytesSent: bytesSent, events: events,
             devices: devices, configuration: configuration, coverage: coverage, failure: failure, reproduction: reproduction,
             wallSeconds: wallSeconds)
     }
@@ -59,7 +61,7 @@ public struct SimulationResult: Sendable, Encodable {
 
     enum CodingKeys: String, CodingKey {
         case seed, converged, traceHash, standingsDigest, storeDigest, simulatedSeconds, healSeconds, opsCreated,
-            finalLeaderboardSeconds, bytesSent,
+            finalLeaderboardSeconds, lastFinishSeconds, bytesSent,
             events, devices, configuration, coverage, failure, reproduction, shrunk
     }
 }

@@ -130,7 +130,8 @@ public final class Simulation {
             seed: configuration.seed, converged: convergedAt != nil && failure == nil, traceHash: trace.hex,
             standingsDigest: failure == nil ? standingsDigest : nil, storeDigest: failure == nil ? storeDigest : nil,
             simulatedSeconds: Double(elapsed) / 1_000, healSeconds: Double(healAt - start) / 1_000, opsCreated: registry.total,
-            finalLeaderboardSeconds: failure == nil ? finalLeaderboardSeconds : nil, bytesSent: bytesSent, events: trace.count,
+            finalLeaderboardSeconds: failure == nil ? finalLeaderboardSeconds : nil,
+            lastFinishSeconds: lastFinishAt.map { Double($0 - start) / 1_000 }, bytesSent: bytesSent, events: trace.count,
             devices: configuration.deviceCount, configuration: configuration,
             coverage: coverage, failure: failure, reproduction: request.commandLine,
             wallSeconds: Double(wall.components.seconds) + Double(wall.components.attoseconds) / 1e18)
