@@ -101,7 +101,10 @@ import Testing
         let unnamed = "hyzer.serve: reason=\(Self.busyWithoutHolder) [HyzerSync] folder sync failed"
         let server = try holdingTheStore(of: a) {
             let server = try Served(a, ["--folder", directory.path("shared").path, "--folder-interval", "1", "--log-level", "debug"])
-            #expect(server.errors.wait(seconds: 30) { $0.contains(failed) && ($0.contains("debug " + failed) || $0.contains("debug " + unnamed)) }, "\(server.errors.output)")
+            #expect(
+                server.errors.wait(seconds: 30) {
+                    $0.contains(failed) && ($0.contains("debug " + failed) || $0.contains("debug " + unnamed))
+                }, "\(server.errors.output)")
             return server
         }
         #expect(server.errors.wait { $0.contains("folder synced") }, "\(server.errors.output)")
