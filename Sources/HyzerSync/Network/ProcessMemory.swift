@@ -1,0 +1,42 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// How `serve` gives memory back to the system after a connection that moved a lot of it
+/// (docs/performance.md, "Memory after a flood").
+///
+/// glibc's allocator keeps what a thread frees in that thread's arena for reuse, and raises its
+/// threshold for taking large blocks straight from the kernel to the largest block freed so far
+/// (up to 32 MiB). After a member's 8 MiB bundle, every later bundle part and reassembled bundle
+/// so comes from the arenas, and what ingesting it freed stays resident, more after each flood as
+/// connections land on other threads' arenas. Two settings bring it back: blocks of 256 KiB or
+/// more (a bundle part, a reassembled bundle) always come from and go back to the kernel, and
+/// after a connection that received `trimAfterBytes` the arenas' free pages are handed back
+/// (`malloc_trim`, a few milliseconds). Both are looked up in the C library at run time (glibc's
+/// `malloc.h` is not part of Swift's Glibc module); elsewhere, or without them, nothing is done.
+enum ProcessMemory {
+    /// Blocks at least this large are mapped from the kernel and unmapped when freed.
+    static let mappedBlockBytes: Int32 = 256 * 1024
+    /// A connection that received at least this much is followed by a trim.
+    static let trimAfterBytes = 4 * 1024 * 1024
+
+    /// Fixes the allocator's large-block threshold for the process (once, when `serve` starts).
+    static func prepareForServe() {
+        #if canImport(Glibc)
+            typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
+            let mMmapThreshold: Int32 = -3  // M_MMAP_THRESHOLD in glibc's malloc.h
+            guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "mallopt") else { return }
+            _ = unsafeBitCast(symbol, to: Mallopt.self)(mMmapThreshold, mappedBlockBytes)
+        #endif
+    }
+
+    /// Hands the allocator's free pages back after a connection that received `bytesReceived`.
+    static func connectionEnded(bytesReceived: Int) {
+        guard bytesReceived >= trimAfterBytes else { return }
+        #if canImport(Glibc)
+            typealias MallocTrim = @convention(c) (Int) -> Int32
+            guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "malloc_trim") else { return }
+            _ = unsafeBitCast(symbol, to: MallocTrim.self)(0)
+        #endif
+    }
+}
