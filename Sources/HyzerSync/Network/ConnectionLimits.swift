@@ -41,7 +41,7 @@ actor ConnectionLimits {
     }
 
     /// Admits a new connection from `source` (making room if it can), or says why not; the
-    /// caller tells a refused one with `ListenerBusy.close(_:)`.
+    /// caller tells a refused one why and closes it.
     func enter(from source: String, channel: any Channel) -> Entry {
         guard open < total else { return .refused(.full) }
         var queue = pendingBySource[source, default: []]
@@ -92,8 +92,9 @@ actor ConnectionLimits {
 }
 
 extension ListenerBusy {
-    /// Tells the dialer on `channel` this notice and closes it: at once once the frame is
-    /// written, and after a second whatever happens (a dialer that does not read keeps nothing).
+    /// Tells the dialer on `channel`, a connection whose task runs, this notice and closes it: at
+    /// once once the frame is written, and after a second whatever happens (a dialer that does not
+    /// read keeps nothing). The task sees its connection end.
     func close(_ channel: any Channel) {
         let frame = self.frame
         channel.eventLoop.execute {

@@ -91,7 +91,8 @@ public struct PeerServer: Sendable {
                         logger.log(
                             level: refusals.isDue("\(busy)") ? .warning : .debug, "refusing a new connection",
                             metadata: ["source": "\(source)", "reason": "\(busy)"])
-                        busy.close(connection.channel)
+                        // A fresh socket takes the few bytes at once: the accept loop does not wait on the dialer.
+                        try? await connection.executeThenClose { _, outbound in try await outbound.write(ByteBuffer(bytes: busy.frame)) }
                         continue
                     }
                     var peer = PeerConnection(
