@@ -107,7 +107,7 @@ public struct PeerServer: Sendable {
                     tasks.addTask { [peer] in
                         let outcome = await peer.run(connection)
                         await limits.leave(id, from: source)
-                        ProcessMemory.connectionEnded(bytesReceived: outcome.bytesReceived)
+                        await ProcessMemory.connectionEnded(bytesReceived: outcome.bytesReceived, replica: replica)
                         observer(outcome)
                     }
                 }

@@ -1,3 +1,6 @@
+import HyzerKit
+import NIOPosix
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -5,7 +8,9 @@
 /// How `serve` gives memory back to the system after a connection that moved a lot of it
 /// (docs/performance.md, "Memory after a flood").
 ///
-/// glibc's allocator keeps what a thread frees in that thread's arena for reuse, and raises its
+/// SQLite keeps a page cache of up to 32 MiB on each of the store's connections (the writer and
+/// up to five readers), filled by a large ingest and kept after it; `Replica.releaseMemory`
+/// empties them. And glibc's allocator keeps what a thread frees in that thread's arena for reuse, and raises its
 /// threshold for taking large blocks straight from the kernel to the largest block freed so far
 /// (up to 32 MiB). After a member's 8 MiB bundle, every later bundle part and reassembled bundle
 /// so comes from the arenas, and what ingesting it freed stays resident, more after each flood as
@@ -30,9 +35,18 @@ enum ProcessMemory {
         #endif
     }
 
-    /// Hands the allocator's free pages back after a connection that received `bytesReceived`.
-    static func connectionEnded(bytesReceived: Int) {
+    /// After a connection that received `bytesReceived`: empties the store's page caches and
+    /// hands the allocator's free pages back. Runs on NIO's thread pool (it waits for store work).
+    static func connectionEnded(bytesReceived: Int, replica: Replica) async {
         guard bytesReceived >= trimAfterBytes else { return }
+        try? await NIOThreadPool.singleton.runIfActive {
+            replica.releaseMemory()
+            trim()
+        }
+    }
+
+    /// Hands the allocator's free pages back to the kernel.
+    static func trim() {
         #if canImport(Glibc)
             typealias MallocTrim = @convention(c) (Int) -> Int32
             guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "malloc_trim") else { return }
