@@ -8,6 +8,8 @@ extension PeerConnection {
         let writes: AsyncStream<[UInt8]>.Continuation
         var outcome = ConnectionOutcome()
         var writerStarted = false
+        /// Whether the server was told the dialer's first message verified.
+        var firstMessageVerified = false
         /// What the progress listener was last told the peer holds.
         var reportedHolds: VersionVector?
         /// Whether the actions being performed answer "the store changed": their delta is
@@ -49,6 +51,10 @@ extension PeerConnection {
                 answeringChange = false
                 guard performed else { return }
                 reportPeerHolds(engine)
+                if !firstMessageVerified, engine.verifiedFirstMessage {
+                    firstMessageVerified = true
+                    await connection.onFirstMessageVerified()
+                }
                 if outcome.peer == nil, let peer = engine.peer {
                     // The peer proved it is a member: now the store is worth reading (for the
                     // hello, sent once the stream opens).

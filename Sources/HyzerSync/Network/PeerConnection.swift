@@ -26,6 +26,12 @@ public struct PeerConnection: Sendable {
     public var dialEpoch: UInt32?
     /// Told once, when the handshake has proved the peer.
     var onAuthenticated: @Sendable () async -> Void = {}
+    /// A listener's record of verified first messages, shared by its connections (replays are refused).
+    var seenHellos: SeenHellos?
+    /// Told once, when a listener's first message from the dialer verified.
+    var onFirstMessageVerified: @Sendable () async -> Void = {}
+    /// Whether the server closed this connection to make room for a newer one (asked at the end).
+    var wasEvicted: @Sendable () async -> Bool = { false }
 
     public init(
         replica: Replica, group: GroupMembership, role: Handshake.Role, mode: SyncSession.Mode, logger: Logger,
@@ -69,7 +75,7 @@ public struct PeerConnection: Sendable {
                 var engine = SyncEngine(
                     role: role, mode: mode, author: replica.author, sign: { replica.signature(of: $0) }, group: group,
                     ephemeral: KeyExchange(), localVector: VersionVector(), budget: budget, configuration: configuration,
-                    dialEpoch: dialEpoch, now: now())
+                    dialEpoch: dialEpoch, seenHellos: seenHellos, now: now())
                 let (writes, writeSink) = AsyncStream<[UInt8]>.makeStream()
                 await withTaskGroup(of: Void.self) { writing in
                     await withTaskGroup(of: Void.self) { reading in
@@ -91,9 +97,13 @@ public struct PeerConnection: Sendable {
             outcome.failure = outcome.failure ?? .connectionLost
         }
         outcome.milliseconds = Int(now())
+        var evicted = false
+        if outcome.peer == nil, outcome.failure != nil { evicted = await wasEvicted() }
+        if evicted { outcome.failure = .evicted }
         if let peer = outcome.peer.flatMap(AuthorID.init(hex:)) { signals.progress(.closed(peer: peer)) }
         if let failure = outcome.failure {
-            let repeated = if case .storeFailed(let error) = failure { !signals.storeFailures.isDue(error) } else { false }
+            // An eviction is one of many under a crowd: the server logs it once a minute.
+            let repeated = if case .storeFailed(let error) = failure { !signals.storeFailures.isDue(error) } else { evicted }
             logger.log(
                 level: repeated ? .debug : .notice, "connection closed",
                 metadata: ["peer": "\(outcome.peer ?? "unknown")", "reason": "\(failure)"])

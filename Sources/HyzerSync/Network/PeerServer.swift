@@ -13,13 +13,18 @@ public struct PeerServer: Sendable {
     public var peers: [PeerAddress] = []
     public var folder: (any SharedFolder)?
     public var folderInterval: Duration = .seconds(10)
-    /// Connections accepted at once; more are closed at once.
+    /// Connections accepted at once; more are told `ListenerBusy.full` and closed at once.
     public var connectionsMax = 2048
-    /// Connections from one source address that have not completed the handshake yet; more
-    /// from that address are closed at once.
+    /// Connections from one source address that have not completed the handshake yet. A new one
+    /// beyond takes the place of the oldest whose first message has not verified (`ConnectionLimits`).
     public var unauthenticatedPerSourceMax = 8
-    /// Timeouts, heartbeats and the per-connection bundle bound of every connection.
-    public var configuration = SyncEngine.Configuration()
+    /// Timeouts, heartbeats and the per-connection bundle bound of every connection; an accepted
+    /// connection's first message is due within 2 s (docs/sync-protocol.md, "Bounds and failure").
+    public var configuration: SyncEngine.Configuration = {
+        var configuration = SyncEngine.Configuration()
+        configuration.firstMessageTimeoutMilliseconds = 2_000
+        return configuration
+    }()
     /// Memory for partial bundles shared by all connections, accepted and dialed.
     public var budget = BundleBudget()
     /// Time a peer has to accept one frame before it counts as stalled.
@@ -38,6 +43,7 @@ public struct PeerServer: Sendable {
     /// Listens on `address` and serves until cancelled. `onListening` receives the bound port
     /// (useful with port 0).
     public func run(listeningOn address: PeerAddress, onListening: @escaping @Sendable (Int) -> Void = { _ in }) async throws {
+        ProcessMemory.prepareForServe()
         let signals = ConnectionSignals(progress: progress)
         let monitor = try replica.changeMonitor()
         let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
@@ -50,6 +56,8 @@ public struct PeerServer: Sendable {
         logger.info("listening", metadata: ["address": "\(address.host):\(port)"])
         onListening(port)
         let limits = ConnectionLimits(total: connectionsMax, unauthenticatedPerSource: unauthenticatedPerSourceMax)
+        let seenHellos = SeenHellos()
+        let (refusals, evictions) = (RepeatedNotice(), RepeatedNotice())
         let groups = GroupSource(replica: replica, group: group, signals: signals)
         try await withThrowingDiscardingTaskGroup { tasks in
             tasks.addTask { await signals.watch(monitor) }
@@ -68,9 +76,23 @@ public struct PeerServer: Sendable {
             try await server.executeThenClose { inbound in
                 for try await connection in inbound {
                     let source = connection.channel.remoteAddress?.ipAddress ?? "unknown"
-                    guard await limits.enter(from: source) else {
-                        logger.warning("too many connections; closing a new one", metadata: ["source": "\(source)"])
-                        try? await connection.channel.close()
+                    let id: ConnectionLimits.ID
+                    switch await limits.enter(from: source, channel: connection.channel) {
+                    case .admitted(let admitted, let madeRoom):
+                        id = admitted
+                        if madeRoom {
+                            logger.log(
+                                level: evictions.isDue("evicted") ? .warning : .debug,
+                                "closing the oldest pending connection from an address to make room for a new one",
+                                metadata: ["source": "\(source)"])
+                        }
+                    case .refused(let busy):
+                        // Under a crowd this repeats many times a second: logged once a minute.
+                        logger.log(
+                            level: refusals.isDue("\(busy)") ? .warning : .debug, "refusing a new connection",
+                            metadata: ["source": "\(source)", "reason": "\(busy)"])
+                        // A fresh socket takes the few bytes at once: the accept loop does not wait on the dialer.
+                        try? await connection.executeThenClose { _, outbound in try await outbound.write(ByteBuffer(bytes: busy.frame)) }
                         continue
                     }
                     var peer = PeerConnection(
@@ -78,10 +100,14 @@ public struct PeerServer: Sendable {
                         budget: budget)
                     peer.configuration = configuration
                     peer.writeTimeout = writeTimeout
-                    peer.onAuthenticated = { await limits.authenticated(source) }
+                    peer.seenHellos = seenHellos
+                    peer.onFirstMessageVerified = { await limits.verified(id) }
+                    peer.onAuthenticated = { await limits.authenticated(id, from: source) }
+                    peer.wasEvicted = { await limits.wasEvicted(id) }
                     tasks.addTask { [peer] in
                         let outcome = await peer.run(connection)
-                        await limits.leave(from: source, authenticated: outcome.peer != nil)
+                        await limits.leave(id, from: source)
+                        await ProcessMemory.connectionEnded(bytesReceived: outcome.bytesReceived, replica: replica)
                         observer(outcome)
                     }
                 }
@@ -124,39 +150,5 @@ public struct PeerServer: Sendable {
             }
             try? await Task.sleep(for: folderInterval)
         }
-    }
-}
-
-/// Open connections, in total and, before their handshake completes, per source address.
-actor ConnectionLimits {
-    let total: Int
-    let unauthenticatedPerSource: Int
-    private var open = 0
-    private var unauthenticated: [String: Int] = [:]
-
-    init(total: Int, unauthenticatedPerSource: Int) {
-        self.total = total
-        self.unauthenticatedPerSource = unauthenticatedPerSource
-    }
-
-    func enter(from source: String) -> Bool {
-        guard open < total, unauthenticated[source, default: 0] < unauthenticatedPerSource else { return false }
-        open += 1
-        unauthenticated[source, default: 0] += 1
-        return true
-    }
-
-    func authenticated(_ source: String) {
-        release(source)
-    }
-
-    func leave(from source: String, authenticated: Bool) {
-        open -= 1
-        if !authenticated { release(source) }
-    }
-
-    private func release(_ source: String) {
-        let left = unauthenticated[source, default: 1] - 1
-        unauthenticated[source] = left > 0 ? left : nil
     }
 }

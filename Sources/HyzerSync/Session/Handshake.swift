@@ -74,14 +74,18 @@ public struct Handshake {
     private var groupKey: [UInt8]
     private var epoch: UInt32
     private let ephemeral: KeyExchange
+    /// A listener's record of verified first messages: a replay is refused before the key exchange.
+    private let seenHellos: SeenHellos?
     private(set) var state: State
 
     /// `dialEpoch`: a dialer's older epoch to dial with (docs/sync-protocol.md, "Handshake"): a
     /// listener that has not received the newest rekey proves only an older one. The listener
-    /// must still be a device the newest secret was sealed to.
+    /// must still be a device the newest secret was sealed to. `seenHellos`: a listener's record
+    /// of the first messages it verified, shared by its connections (docs/sync-protocol.md,
+    /// "Replays"); without one, a replayed first message is answered.
     public init(
         role: Role, author: AuthorID, sign: @escaping ([UInt8]) -> [UInt8], group: GroupMembership, ephemeral: KeyExchange = KeyExchange(),
-        dialEpoch: UInt32? = nil
+        dialEpoch: UInt32? = nil, seenHellos: SeenHellos? = nil
     ) {
         self.role = role
         self.author = author
@@ -91,6 +95,7 @@ public struct Handshake {
         self.epoch = epoch
         self.groupKey = Self.handshakeKey(group.secrets[epoch] ?? group.secret)
         self.ephemeral = ephemeral
+        self.seenHellos = seenHellos
         self.state = role == .dialer ? .idle : .awaitingDialerHello
     }
 
@@ -102,6 +107,18 @@ public struct Handshake {
     /// request may come instead of a hello).
     public var awaitsFirstMessage: Bool {
         if case .awaitingDialerHello = state { true } else { false }
+    }
+
+    /// Whether this is a dialer that sent its hello and waits for the listener's (where a
+    /// listener's `ListenerBusy` notice may come instead).
+    public var awaitsListenerHello: Bool {
+        if case .awaitingListenerHello = state { true } else { false }
+    }
+
+    /// Whether this is a listener whose dialer's first message verified: the dialer holds the
+    /// group secret (a replay would have been refused with `seenHellos`).
+    public var verifiedFirstMessage: Bool {
+        if case .awaitingDialerIdentity = state { true } else { false }
     }
 
     /// Whether this dialer's identity went to a listener that proved it holds the group secret
@@ -137,6 +154,8 @@ public struct Handshake {
                 }
             }
             guard let proven else { throw .notAGroupMember }
+            // A key seen before is a recorded message sent again: refused before the key exchange.
+            if let seenHellos, !seenHellos.insert(proven.ephemeral) { throw .replayedFirstMessage }
             (epoch, groupKey) = (proven.epoch, proven.key)
             let dialerEphemeral = proven.ephemeral
             let hello =

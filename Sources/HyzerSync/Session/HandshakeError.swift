@@ -13,6 +13,8 @@ public enum HandshakeError: Error, Equatable, Sendable, CustomStringConvertible 
     case invalidEphemeralKey
     /// The peer's identity signature does not verify.
     case badIdentitySignature
+    /// The dialer's first message is one this listener verified before: a recording sent again.
+    case replayedFirstMessage
     /// A message arrived when none was expected.
     case unexpectedMessage
     /// The peer proved its identity, but the group does not admit it: the organizer removed
@@ -25,6 +27,7 @@ public enum HandshakeError: Error, Equatable, Sendable, CustomStringConvertible 
         case .wrongSize(let message, let bytes): "malformed handshake message (\(message) of \(bytes) bytes)"
         case .invalidEphemeralKey: "malformed handshake message (ephemeral key)"
         case .badIdentitySignature: "the peer's identity signature does not verify"
+        case .replayedFirstMessage: "the first handshake message was seen before (a replay)"
         case .unexpectedMessage: "a handshake message arrived out of turn"
         case .notAdmitted(let peer, let removed):
             removed

@@ -18,6 +18,10 @@ public struct SyncEngine {
     public struct Configuration: Sendable {
         /// Time from the connection's start to an open encrypted stream.
         public var handshakeTimeoutMilliseconds: UInt64 = 5_000
+        /// A listener's time from the connection's start to the dialer's first message, when
+        /// shorter than the handshake's: a socket that says nothing gives its place back sooner
+        /// (`serve` uses 2 s, `PeerServer.configuration`). `nil`: the handshake's time.
+        public var firstMessageTimeoutMilliseconds: UInt64?
         /// After this long without sending anything, send a heartbeat.
         public var heartbeatMilliseconds: UInt64 = 5_000
         /// After this long without receiving anything, the peer is dead.
@@ -106,13 +110,14 @@ public struct SyncEngine {
     public init(
         role: Handshake.Role, mode: SyncSession.Mode, author: AuthorID, sign: @escaping ([UInt8]) -> [UInt8], group: GroupMembership,
         ephemeral: KeyExchange, localVector: VersionVector, budget: BundleBudget, configuration: Configuration = Configuration(),
-        acknowledgement: AcknowledgementRule = .whatTheStoreHolds, dialEpoch: UInt32? = nil, now: UInt64
+        acknowledgement: AcknowledgementRule = .whatTheStoreHolds, dialEpoch: UInt32? = nil, seenHellos: SeenHellos? = nil, now: UInt64
     ) {
         self.configuration = configuration
         self.acknowledgement = acknowledgement
         self.group = group
         self.stage = .handshaking(
-            Handshake(role: role, author: author, sign: sign, group: group, ephemeral: ephemeral, dialEpoch: dialEpoch))
+            Handshake(
+                role: role, author: author, sign: sign, group: group, ephemeral: ephemeral, dialEpoch: dialEpoch, seenHellos: seenHellos))
         self.session = SyncSession(mode: mode)
         self.localVector = localVector
         self.reservation = BundleBudget.Reservation(budget)
@@ -130,6 +135,21 @@ public struct SyncEngine {
     /// The encrypted stream is open both ways.
     public var isOpen: Bool {
         if case .open = stage { true } else { false }
+    }
+
+    /// A listener still waiting for the dialer's first message.
+    public var awaitsFirstMessage: Bool {
+        if case .handshaking(let handshake) = stage { handshake.awaitsFirstMessage } else { false }
+    }
+
+    /// A listener whose dialer's first message verified (it holds the group secret) and that has
+    /// not closed: worth keeping through a crowd from the dialer's address.
+    public var verifiedFirstMessage: Bool {
+        switch stage {
+        case .handshaking(let handshake): handshake.verifiedFirstMessage
+        case .awaitingHeader, .open: true
+        case .admitting, .closed: false
+        }
     }
 
     /// The agreed mode (one-shot unless both sides asked for live).
@@ -154,6 +174,8 @@ public struct SyncEngine {
         case .admitting:
             return close(.protocolViolation(.messageDuringAdmission))
         case .handshaking(var handshake):
+            // Told before the listener's hello only; believed no further than its wording (`ListenerBusy`).
+            if handshake.awaitsListenerHello, let busy = ListenerBusy(frame: frame) { return close(.listenerBusy(busy)) }
             if handshake.awaitsFirstMessage, frame.count == JoinRequest.byteCount, let request = JoinRequest(decoding: frame) {
                 stage = .admitting
                 return [.admit(request)]
@@ -248,7 +270,9 @@ public struct SyncEngine {
         case .closed:
             return nil
         case .handshaking, .awaitingHeader, .admitting:
-            return after(startedAt, configuration.handshakeTimeoutMilliseconds)
+            let handshake = after(startedAt, configuration.handshakeTimeoutMilliseconds)
+            guard awaitsFirstMessage, let first = configuration.firstMessageTimeoutMilliseconds else { return handshake }
+            return min(handshake, after(startedAt, first))
         case .open:
             let dead = after(lastReceived, configuration.deadMilliseconds)
             let heartbeat = after(lastSent, configuration.heartbeatMilliseconds)
@@ -263,7 +287,9 @@ public struct SyncEngine {
         case .closed:
             return []
         case .handshaking, .awaitingHeader, .admitting:
-            return now &- startedAt >= configuration.handshakeTimeoutMilliseconds ? close(.handshakeTimeout) : []
+            var limit = configuration.handshakeTimeoutMilliseconds
+            if awaitsFirstMessage, let first = configuration.firstMessageTimeoutMilliseconds { limit = min(limit, first) }
+            return now &- startedAt >= limit ? close(.handshakeTimeout) : []
         case .open:
             if now &- lastReceived >= configuration.deadMilliseconds { return close(.peerDead) }
             if !session.isLive, now &- lastProgress >= configuration.idleMilliseconds { return close(.idleTimeout) }

@@ -41,6 +41,12 @@ public enum SyncFailure: Error, Equatable, Sendable, CustomStringConvertible, En
     /// The connection closed before identities were exchanged: what a listener of another group
     /// does with our first message, and what a program that does not speak the protocol does.
     case closedDuringHandshake
+    /// The listener closed for a reason of its own and said which before closing (a frame anyone
+    /// on the path could forge: believed no further than its wording and a retry).
+    case listenerBusy(ListenerBusy)
+    /// This listener closed the connection to make room for a newer one from the same address:
+    /// it had not proved the group secret, and that address had its share of pending connections.
+    case evicted
     /// The peer proved it holds the group secret, then closed instead of admitting our identity:
     /// what a member does with a device the organizer removed.
     case notAdmittedByPeer
@@ -80,6 +86,8 @@ public enum SyncFailure: Error, Equatable, Sendable, CustomStringConvertible, En
         case .connectionLost: "the peer closed the connection before the exchange completed"
         case .closedDuringHandshake:
             "the peer closed the connection during the handshake: it may be in another group (a different group secret) or may not be hyzer-peer"
+        case .listenerBusy(let reason): "the peer is busy: \(reason); try again shortly"
+        case .evicted: "closed to make room for a newer connection from the same address, before the handshake"
         case .notAdmittedByPeer:
             "the peer holds this group's secret but refused this device: the organizer may have removed it from the group (a new invite brings it back)"
         case .stalled: "the peer stopped reading"
@@ -110,6 +118,8 @@ public enum SyncFailure: Error, Equatable, Sendable, CustomStringConvertible, En
         case .peerClosed: "peerClosed"
         case .connectionLost: "connectionLost"
         case .closedDuringHandshake: "closedDuringHandshake"
+        case .listenerBusy: "listenerBusy"
+        case .evicted: "evicted"
         case .notAdmittedByPeer: "notAdmittedByPeer"
         case .stalled: "stalled"
         case .storeFailed: "storeFailed"

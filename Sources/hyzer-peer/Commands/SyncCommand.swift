@@ -88,6 +88,9 @@ struct SyncCommand: AsyncParsableCommand {
         } catch let failure as DialFailure {
             throw ReplicaError.invalidValue("\(failure); check that `hyzer-peer serve` runs there and the address is right")
         }
+        if let bytes, let busy = ListenerBusy(frame: bytes) {
+            throw ReplicaError.invalidValue("\(address) did not take the join request: \(SyncFailure.listenerBusy(busy))")
+        }
         switch bytes.flatMap({ JoinReply(decoding: $0, invitation: invitation, device: replica.author) }) {
         case nil:
             throw ReplicaError.invalidValue(
