@@ -30,6 +30,10 @@ struct LeaderboardModel {
     let eventsURL: String
     let api: String
     let rows: [Row]
+    /// Scores written before the finish that the finisher received after it: listed, not
+    /// counted (docs/rules.md, "Late scores").
+    let late: [LateScoreDocument]
+    let hasLate: Bool
 
     init(_ view: RoundView) {
         let round = view.round
@@ -44,6 +48,8 @@ struct LeaderboardModel {
         statusText = Self.statusText(evaluation.status)
         eventsURL = "/rounds/\(id)/events"
         api = "/api/rounds/\(id)/standings"
+        late = LateScoreDocument.all(view)
+        hasLate = !late.isEmpty
         let gained = PositionMovement.placesGained(evaluation)
         let positions = evaluation.standings.filter { $0.holesPlayed > 0 }.map(\.position)
         rows = evaluation.standings.map { [id, holeCount] entry in

@@ -80,7 +80,11 @@ import Testing
         #expect(evaluation.score(player: benID.lowercased, hole: 1).strokes == 3)
         if justAfterTheStart {
             #expect(evaluation.ignoredEvents.map(\.event.id) == [backdated.entityID])
-            #expect(evaluation.ignoredEvents.map(\.reason) == [.afterFinish])
+            // Its stamp is before the finish and it is the device's first score of the round: nothing
+            // tells it from an honest late score, so it is listed as late, and counts only if the
+            // organizer counts it (docs/rules.md, "Late scores").
+            #expect(evaluation.ignoredEvents.map(\.reason) == [.lateForFinish])
+            #expect(evaluation.lateEvents.map(\.id) == [backdated.entityID])
         } else {
             #expect(try ava.replica.status().forks.map(\.author) == [ben.author])
         }

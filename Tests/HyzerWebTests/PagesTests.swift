@@ -48,6 +48,30 @@ import Testing
         #expect(card.contains("<span class=\"disputed\">disputed</span>"))
     }
 
+    /// docs/rules.md, "Late scores": a score written before the finish that reached the
+    /// organizer after it is listed under the board, with the command that counts it, and the
+    /// live fragment carries it.
+    @Test func aLateScoreIsListedWithWhatToDo() async throws {
+        let served = try await ServedRound()
+        let other = try Replica.create(at: served.directory.path("other"), name: "other", kind: .phone)
+        _ = try other.ingest(try served.replica.delta(above: other.versionVector()))
+        _ = try served.replica.recordScore(round: served.round, player: "Ann", hole: 1, strokes: 3)
+        let late = try other.recordScore(round: served.round, player: "Ben", hole: 1, strokes: 4)
+        let before = try await served.get("/rounds/\(served.round)").body
+        #expect(!before.contains("Late scores"))
+        try served.replica.finishRound(served.round, force: true)
+        _ = try served.replica.ingest(try other.delta(above: served.replica.versionVector()))
+        let board = try await served.get("/rounds/\(served.round)").body
+        let id = late.id.lowercased
+        #expect(board.contains("<h3 id=\"late-title\">Late scores, not counted</h3>"))
+        #expect(
+            board.contains(
+                "<li data-event=\"\(id)\">Ben, hole 1: 4 strokes. Count it on the organizer's device with <code>hyzer-peer resolve \(served.round.prefix(8)) --late \(id.prefix(8))</code></li>"
+            ), "\(board)")
+        let api = try await served.get("/api/rounds/\(served.round)/discrepancies").body
+        #expect(api.contains(#""late":[{"createdAt":"#) && api.contains(#""eventID":"\#(id)""#))
+    }
+
     @Test func theJSONIsTheCLIsDocuments() async throws {
         let served = try await ServedRound()
         _ = try served.replica.recordScore(round: served.round, player: "Ann", hole: 1, strokes: 2)

@@ -19,9 +19,13 @@ public struct IgnoredEvent: Hashable, Sendable {
         /// The event is stamped before its round's start: a stamp the log cannot hold honestly.
         case beforeRoundStart
         /// The event came after the round's valid finish and is not a resolution from a device
-        /// owning the organizer: for a finish that carries the finishing device's vector, the
-        /// vector does not hold the event; for an older finish, the event is stamped after it.
+        /// owning the organizer: it is stamped at or after the finish (and, for a finish that
+        /// carries the finishing device's vector, that vector does not hold it).
         case afterFinish
+        /// Late: stamped before the finish, so written before it, but the finishing device had
+        /// not received it when it finished, and its vector does not hold it. Listed as late;
+        /// the organizer counts it with `resolve --late` (docs/rules.md, "Late scores").
+        case lateForFinish
 
         /// One sentence for `verify` and logs.
         public var description: String {
@@ -40,6 +44,8 @@ public struct IgnoredEvent: Hashable, Sendable {
                 "the event is stamped before its round started"
             case .afterFinish:
                 "the event was created after the round was finished"
+            case .lateForFinish:
+                "the event was written before the round was finished but reached the finishing device after it: a late score, not counted unless the organizer counts it (resolve --late)"
             }
         }
     }

@@ -27,6 +27,12 @@ import Foundation
 /// backdated stamp cannot slip a score in; an older finish cuts off by stamp. Ignored events
 /// are listed in `ignoredEvents`.
 ///
+/// ## Late scores
+/// An event the finishing device's vector does not hold but that is stamped before the finish
+/// was written before the finish and reached the finisher after it: it does not count, and it is listed in `lateEvents` until a
+/// resolution from a device owning the organizer names it in its `supersedes` (`resolve
+/// --late`), which counts its strokes (docs/rules.md, "Late scores").
+///
 /// ## Supersession
 /// A valid event B supersedes a valid event A listed in `B.supersedes` when both score the same
 /// (player, hole) and B comes from A's device (a correction) or from a device owning the
@@ -53,6 +59,9 @@ public struct RoundEvaluation: Sendable, Equatable {
     public let standings: [StandingsEntry]
     /// One entry per disputed (player, hole), by participant order in the round, then hole.
     public let discrepancies: [Discrepancy]
+    /// Events ignored as `lateForFinish` that no resolution has counted yet, in canonical order:
+    /// every view lists them as late, not counted.
+    public let lateEvents: [ScoreEvent]
 
     /// Valid events whose `supersedes` list names an event their supersession does not count
     /// for; they compete as leaves and `verify` lists them.
@@ -86,7 +95,11 @@ public struct RoundEvaluation: Sendable, Equatable {
         self.finish = finish
         self.validEvents = valid
         self.ignoredEvents = ignored
-        self.eventsWithIgnoredSupersessions = Self.ignoredSupersessions(valid, isOrganizerDevice: isOrganizerDevice)
+        let late = ignored.filter { $0.reason == .lateForFinish }.map(\.event)
+        let counted = Self.countedLateEvents(late, valid: valid, isOrganizerDevice: isOrganizerDevice)
+        self.lateEvents = late.filter { !counted.contains($0.id) }
+        self.eventsWithIgnoredSupersessions = Self.ignoredSupersessions(
+            valid, countedLate: counted, isOrganizerDevice: isOrganizerDevice)
         self.scores = scores
         self.standings = StandingsEntry.ranked(
             participants.map { Self.unrankedEntry(for: $0, round: round, scores: scores) }
@@ -183,12 +196,37 @@ extension RoundEvaluation {
     /// Valid events that list a superseded event their supersession does not count for (a
     /// device "correcting" another device's score, say): they still count as scores, and
     /// `verify` lists them. In canonical order.
-    private static func ignoredSupersessions(_ valid: [ScoreEvent], isOrganizerDevice: (AuthorID) -> Bool) -> [ScoreEvent] {
+    /// A resolution naming a late event it counts (`countedLate`) lists nothing it may not.
+    private static func ignoredSupersessions(
+        _ valid: [ScoreEvent], countedLate: Set<UUID>, isOrganizerDevice: (AuthorID) -> Bool
+    ) -> [ScoreEvent] {
         var validByID: [UUID: ScoreEvent] = [:]
         for event in valid { validByID[event.id] = event }
         return valid.filter { event in
-            event.supersedes.contains { !supersessionCounts(event, $0, validByID, isOrganizerDevice) }
+            event.supersedes.contains { id in
+                !supersessionCounts(event, id, validByID, isOrganizerDevice)
+                    && !(countedLate.contains(id) && isOrganizerDevice(event.deviceID))
+            }
         }
+    }
+
+    /// The late events a valid resolution (from a device owning the organizer, of the same
+    /// player and hole) names in its `supersedes`: the organizer counted them.
+    private static func countedLateEvents(
+        _ late: [ScoreEvent], valid: [ScoreEvent], isOrganizerDevice: (AuthorID) -> Bool
+    ) -> Set<UUID> {
+        var lateByID: [UUID: ScoreEvent] = [:]
+        for event in late { lateByID[event.id] = event }
+        var counted: Set<UUID> = []
+        for event in valid where isOrganizerDevice(event.deviceID) {
+            for id in event.supersedes {
+                guard let target = lateByID[id], target.playerID == event.playerID, target.holeNumber == event.holeNumber else {
+                    continue
+                }
+                counted.insert(id)
+            }
+        }
+        return counted
     }
 
     /// The first rule `event` breaks, or `nil` when it counts.
@@ -207,7 +245,9 @@ extension RoundEvaluation {
         if event.createdAt < round.startedAt { return .beforeRoundStart }
         if let finish, !isResolution {
             if let covered = finish.covered {
-                if event.sequence > covered[event.deviceID] ?? 0 { return .afterFinish }
+                if event.sequence > covered[event.deviceID] ?? 0 {
+                    return event.createdAt < finish.createdAt ? .lateForFinish : .afterFinish
+                }
             } else if event.createdAt > finish.createdAt {
                 return .afterFinish
             }

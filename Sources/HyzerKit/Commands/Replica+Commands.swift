@@ -215,6 +215,31 @@ extension Replica {
         }
     }
 
+    /// The organizer counts a late score (docs/rules.md, "Late scores"): one resolution of the
+    /// late event's player and hole with its strokes, superseding the hole's current leaves and
+    /// naming the late event, which is then no longer listed as late. `event` is the late
+    /// event's id or an unambiguous prefix of it.
+    @discardableResult
+    public func countLateScore(round: String, event: String) throws -> ScoreEvent {
+        try write { db in
+            let reader = ViewReader(db: db)
+            let round = try Self.round(round, reader)
+            let ownership = try reader.ownership()
+            try requireOrganizerDevice(round, ownership, reader)
+            let evaluation = try reader.evaluation(round, ownership: ownership, merge: policies.merge)
+            let late = evaluation.lateEvents
+            let id = try Resolver.resolve(
+                event, among: late.map { .init(id: $0.id.lowercased, name: "") }, kind: "late score")
+            guard let found = late.first(where: { $0.id.lowercased == id }),
+                let participant = round.participants.first(where: { $0.id == found.playerID })
+            else { throw ReplicaError.unknown(kind: "late score", text: event) }
+            let leaves = Self.leaves(evaluation.score(player: participant.id, hole: found.holeNumber))
+            return try appendScore(
+                round: round, player: participant, hole: found.holeNumber, strokes: found.strokeCount,
+                supersedes: leaves.map(\.id) + [found.id], db)
+        }
+    }
+
     /// Makes `device` an owner of `owner`; this device must own that player.
     public func linkDevice(_ device: String, owner: String) throws {
         try write { db in

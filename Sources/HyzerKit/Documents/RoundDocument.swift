@@ -22,6 +22,9 @@ public struct RoundDocument: Encodable, Sendable {
     /// (docs/formats.md, "Round signature").
     public let signature: String
     public let receipts: [Receipt]
+    /// Scores written before the finish that the finisher received after it: not counted
+    /// (docs/rules.md, "Late scores").
+    public let late: [LateScoreDocument]
 
     public struct Receipt: Encodable, Sendable {
         public let device: String
@@ -41,5 +44,6 @@ public struct RoundDocument: Encodable, Sendable {
         holeCount = round.holeCount
         pars = round.pars
         participants = round.participants.map { Member(id: $0.id, name: $0.name, isGuest: $0.isGuest) }
+        late = LateScoreDocument.all(view)
     }
 }

@@ -103,6 +103,7 @@ public enum ReplicaError: Error, Equatable, Sendable, CustomStringConvertible {
         switch kind {
         case "participant": "the round's participants are listed by `hyzer-peer round show ROUND`"
         case "event": "use the event id that `hyzer-peer score` printed (or see `hyzer-peer discrepancies ROUND`)"
+        case "late score": "the round's late scores are listed by `hyzer-peer discrepancies ROUND`"
         default: "list them with `hyzer-peer \(kind) list`"
         }
     }

@@ -13,8 +13,9 @@ public struct FolderJoin {
     static let directoryName = "joins"
     static let requestExtension = ".hzj"
     static let replyExtension = ".hza"
-    /// Requests a member decides in one sync; the rest wait for the next.
-    static let requestsPerSyncMax = 64
+    /// Requests a member reads in one sync (100 bytes each, so 100 KiB); the rest wait for the
+    /// next. Requests it already refused are not read again, so junk cannot hold a real one back.
+    static let requestsReadPerSyncMax = 1_024
     /// More than any reply; a bound on what is read.
     static let replyBytesMax = 1_024
 
@@ -63,34 +64,113 @@ public struct FolderJoin {
 
     /// The member side: decides each request that has no reply yet, and writes the reply.
     /// Returns how many devices it admitted; refusals are reported in `report`.
-    func answer(_ group: GroupMembership, _ report: inout FolderSyncReport) throws -> Int {
+    ///
+    /// Anyone with the folder can fill `joins/` with junk, so a request that proves nothing is
+    /// remembered in `records` by name, size and modification time (docs/folder-sync.md,
+    /// "Joining") and not read again until it changes: one that is not a request, or proves no
+    /// invitation, for good; one for an invitation this member has not heard of, until that
+    /// invitation reaches its log. Requests never decided come first, and at most `requestsReadPerSyncMax` are read
+    /// in one sync, so junk costs one read each, once, and a valid request is always reached.
+    func answer(
+        _ group: GroupMembership, _ records: inout [String: [UInt8]], _ updates: inout [String: [UInt8]?],
+        _ report: inout FolderSyncReport
+    ) throws -> Int {
         let directory = Self.directory(group.id)
         let entries = try folder.list(directory)
         let names = Set(entries.map(\.name))
-        var admitted = 0
-        var decided = 0
-        for entry in entries.sorted(by: { $0.name < $1.name }) where entry.name.hasSuffix(Self.requestExtension) {
+        for key in records.keys where key.hasPrefix(Self.recordPrefix) && !names.contains(String(key.dropFirst(Self.recordPrefix.count))) {
+            records[key] = nil
+            updates[key] = .some(nil)
+        }
+        var known: Set<[UInt8]>?
+        func invitations() throws -> Set<[UInt8]> {
+            if let known { return known }
+            let ids = try replica.invitationIDs()
+            known = ids
+            return ids
+        }
+        var fresh: [FolderEntry] = []
+        var retried: [FolderEntry] = []
+        for entry in entries where entry.name.hasSuffix(Self.requestExtension) {
             let stem = String(entry.name.dropLast(Self.requestExtension.count))
             guard entry.kind == .file, let device = AuthorID(hex: stem), device.hex == stem else { continue }
-            guard !names.contains(stem + Self.replyExtension), decided < Self.requestsPerSyncMax else { continue }
-            decided += 1
+            guard !names.contains(stem + Self.replyExtension) else { continue }
+            let fingerprint = FolderSync.fingerprint(entry)
+            guard let record = records[Self.recordPrefix + entry.name], record.starts(with: fingerprint) else {
+                fresh.append(entry)
+                continue
+            }
+            let outcome = Array(record.dropFirst(fingerprint.count))
+            if outcome.first == Self.waitingForInvitation, outcome.count == 1 + OpPayload.Limits.inviteIDBytes,
+                try invitations().contains(Array(outcome.dropFirst()))
+            {
+                retried.append(entry)
+            }
+        }
+        var admitted = 0
+        var read = 0
+        for entry in fresh + retried {
+            guard read < Self.requestsReadPerSyncMax else {
+                report.filesDeferred += 1
+                continue
+            }
+            let stem = String(entry.name.dropLast(Self.requestExtension.count))
             let path = directory + "/" + entry.name
-            guard entry.size == UInt64(JoinRequest.byteCount),
-                let request = JoinRequest(decoding: try folder.read(path, maximumBytes: JoinRequest.byteCount)),
-                request.device == device, request.groupID == group.id
-            else {
+            let key = Self.recordPrefix + entry.name
+            let fingerprint = FolderSync.fingerprint(entry)
+            func remember(_ outcome: [UInt8]) {
+                records[key] = fingerprint + outcome
+                updates[key] = fingerprint + outcome
+            }
+            guard entry.size == UInt64(JoinRequest.byteCount) else {
+                // Refused by its size alone: nothing is read.
                 report.rejected.append(.init(file: path, reason: "not a join request"))
+                remember([Self.notARequest])
+                continue
+            }
+            read += 1
+            let bytes: [UInt8]
+            do {
+                bytes = try folder.read(path, maximumBytes: JoinRequest.byteCount)
+            } catch {
+                // Not readable now (an I/O error, a file still arriving): tried again next sync.
+                report.rejected.append(.init(file: path, reason: FolderSync.reason(error)))
+                continue
+            }
+            report.bytesRead += bytes.count
+            guard let request = JoinRequest(decoding: bytes), request.device.hex == stem, request.groupID == group.id else {
+                report.rejected.append(.init(file: path, reason: "not a join request"))
+                report.bytesRefused += bytes.count
+                remember([Self.notARequest])
                 continue
             }
             let admission = try replica.admit(request)
             if let reply = admission.reply { try folder.writeAtomically(directory + "/" + stem + Self.replyExtension, reply) }
-            if let refusal = admission.refusal {
-                // Another member may hold the invitation; a request that proves nothing waits silently.
-                if admission.reply != nil { report.rejected.append(.init(file: path, reason: "join refused: \(refusal)")) }
-            } else {
+            switch admission.refusal {
+            case nil:
                 admitted += 1
+            case .unknownInvitation?:
+                // Another member may hold the invitation, or this one may learn it: decided again
+                // once this replica's log holds an invitation with that id.
+                remember([Self.waitingForInvitation] + request.invitationID)
+            case let refusal? where admission.reply == nil:
+                // Proves no invitation (a forged or damaged request): never decided again.
+                report.rejected.append(.init(file: path, reason: "join refused: \(refusal)"))
+                report.bytesRefused += bytes.count
+                remember([Self.notARequest])
+            case let refusal?:
+                report.rejected.append(.init(file: path, reason: "join refused: \(refusal)"))
             }
         }
         return admitted
     }
+
+    /// Records of requests decided without a reply: `join:<name>` → size and modification
+    /// time, then one of the outcomes below.
+    static let recordPrefix = "join:"
+    /// Not a request for this group, or one that proves no invitation: not read again.
+    static let notARequest: UInt8 = 2
+    /// For an invitation this member has not heard of; followed by the invitation id, and read
+    /// again once this replica's log holds that invitation.
+    static let waitingForInvitation: UInt8 = 3
 }

@@ -18,6 +18,11 @@ public enum FolderLayout {
     static let maximumBundleBytes = 64 << 20
     /// The largest vector file read: about 25,000 authors.
     static let maximumVectorBytes = 1 << 20
+    /// The most bytes one sync reads of files that turn out to be refused (junk, forgeries,
+    /// damaged copies): once refused files have cost this much, a file that would take the
+    /// sum past it waits for the next sync. A file refused for its content is remembered and
+    /// not read again until it changes, so each costs its bytes once.
+    public static let refusedBytesPerSyncMax = maximumBundleBytes
 
     public static func groupDirectory(_ group: GroupMembership) -> String {
         "hyzer/\(group.id.lowercased)"

@@ -31,15 +31,17 @@ public struct FolderSync {
 
         // 1. Read what the other members wrote. Files sealed under a newer key than this replica
         // holds wait; when what was read brings the organizer's rekey, they are read at once.
-        var waiting: [FolderSyncReport.Rejection] = []
+        var waiting: [SetAside] = []
         var memberVectors = try readMembers(group, &records, &updates, &report, &waiting)
         if !waiting.isEmpty, let newer = try replica.group(), newer.epoch > group.epoch {
             group = newer
             waiting = []
             memberVectors = try readMembers(group, &records, &updates, &report, &waiting)
         }
-        report.rejected += waiting
-        report.devicesAdmitted = try FolderJoin(replica: replica, folder: folder).answer(group, &report)
+        // A file set aside in an earlier sync is not reported again, nor read, until this
+        // replica holds its epoch.
+        report.rejected += waiting.filter(\.isNew).map(\.rejection)
+        report.devicesAdmitted = try FolderJoin(replica: replica, folder: folder).answer(group, &records, &updates, &report)
 
         // 2. Write what some member lacks and no bundle of ours already holds.
         let mine = try folder.list(myDirectory)
@@ -100,7 +102,7 @@ public struct FolderSync {
     /// one when its directory holds none (deleted, or not synced here yet).
     private func readMembers(
         _ group: GroupMembership, _ records: inout [String: [UInt8]], _ updates: inout [String: [UInt8]?], _ report: inout FolderSyncReport,
-        _ waiting: inout [FolderSyncReport.Rejection]
+        _ waiting: inout [SetAside]
     ) throws -> [AuthorID: VersionVector] {
         var memberVectors: [AuthorID: VersionVector] = [:]
         var currentVectors: [AuthorID: VersionVector] = [:]
@@ -174,7 +176,7 @@ public struct FolderSync {
             // organizer rekeyed before this replica ever read it) is not proven, but its bundles
             // are read: one of them may be the rekey bundle, sealed under the old epoch, that
             // brings the new one. Each bundle is authenticated on its own.
-            let awaitingRekey = waiting.contains { $0.file.hasPrefix(directory + "/") }
+            let awaitingRekey = waiting.contains { $0.rejection.file.hasPrefix(directory + "/") }
             guard memberVectors[member] != nil || awaitingRekey else {
                 // Named like an author, but nothing in it proves one: not a member.
                 report.ignored.append(directory)
@@ -194,7 +196,7 @@ public struct FolderSync {
             }
         }
         report.members = memberVectors.count
-        for key in records.keys where key.hasPrefix("vector:") || key.hasPrefix("file:") {
+        for key in records.keys where key.hasPrefix("vector:") || key.hasPrefix("file:") || key.hasPrefix(Self.refusedPrefix) {
             let path = key.drop { $0 != ":" }.dropFirst()
             guard !listedFiles.contains(String(path)), !unlisted.contains(where: { path.hasPrefix($0) }) else { continue }
             records[key] = nil
@@ -328,7 +330,7 @@ public struct FolderSync {
     }
 
     /// A file's identity for "already read": its size and modification time.
-    private static func fingerprint(_ file: FolderEntry) -> [UInt8] {
+    static func fingerprint(_ file: FolderEntry) -> [UInt8] {
         var writer = ByteWriter()
         writer.write(file.size)
         writer.write(file.modified)
@@ -340,7 +342,7 @@ public struct FolderSync {
     private func readVector(
         _ path: String, _ file: FolderEntry, member: AuthorID, _ group: GroupMembership,
         _ records: inout [String: [UInt8]], _ updates: inout [String: [UInt8]?], _ report: inout FolderSyncReport,
-        _ waiting: inout [FolderSyncReport.Rejection]
+        _ waiting: inout [SetAside]
     ) -> VersionVector? {
         let key = "vector:" + path
         let fingerprint = Self.fingerprint(file)
@@ -348,9 +350,30 @@ public struct FolderSync {
             var reader = ByteReader(cached.dropFirst(fingerprint.count))
             if let vector = try? Bundle.readVector(&reader) { return vector }
         }
+        switch Self.refusal(records[Self.refusedPrefix + path], fingerprint, group) {
+        case .decided: return nil
+        case .setAside(let rejection):
+            waiting.append(SetAside(rejection: .init(file: path, reason: rejection), isNew: false))
+            return nil
+        case .unread: break
+        }
+        guard file.size <= FolderLayout.maximumVectorBytes else {
+            report.rejected.append(
+                .init(
+                    file: path,
+                    reason: Self.reason(FolderError.tooLarge(path: path, size: file.size, limit: FolderLayout.maximumVectorBytes))))
+            remember(Self.refusedPrefix + path, fingerprint + [Self.refusedForContent, Bundle.formatVersion], &records, &updates)
+            return nil
+        }
+        guard Self.mayRead(file, report) else {
+            report.filesDeferred += 1
+            return nil
+        }
+        var read = 0
         do {
             let bytes = try folder.read(path, maximumBytes: FolderLayout.maximumVectorBytes)
             report.bytesRead += bytes.count
+            read = bytes.count
             let bundle = try Bundle.openAdmitted(bytes, group: group)
             guard bundle.sender == member else { throw BundleError.misplaced(sender: bundle.sender, directory: member.short) }
             var writer = ByteWriter()
@@ -358,11 +381,21 @@ public struct FolderSync {
             Bundle.write(bundle.senderVector, into: &writer)
             records[key] = writer.bytes
             updates[key] = writer.bytes
+            remember(Self.refusedPrefix + path, nil, &records, &updates)
             return bundle.senderVector
         } catch BundleError.unknownEpoch(let epoch, let newest) where epoch > newest {
-            waiting.append(.init(file: path, reason: Self.reason(BundleError.unknownEpoch(epoch, newest: newest))))
+            waiting.append(
+                SetAside(rejection: .init(file: path, reason: Self.reason(BundleError.unknownEpoch(epoch, newest: newest))), isNew: true))
+            report.bytesRefused += read
+            remember(Self.refusedPrefix + path, fingerprint + Self.setAsideRecord(epoch), &records, &updates)
+            return nil
+        } catch let error as BundleError {
+            report.rejected.append(.init(file: path, reason: Self.reason(error)))
+            report.bytesRefused += read
+            remember(Self.refusedPrefix + path, fingerprint + [Self.refusedForContent, Bundle.formatVersion], &records, &updates)
             return nil
         } catch {
+            // Not readable now (an I/O error, a placeholder not yet downloaded): tried again next sync.
             report.rejected.append(.init(file: path, reason: Self.reason(error)))
             return nil
         }
@@ -371,19 +404,37 @@ public struct FolderSync {
     private func importBundle(
         _ path: String, _ file: FolderEntry, member: AuthorID, _ group: GroupMembership,
         _ records: inout [String: [UInt8]], _ updates: inout [String: [UInt8]?], _ report: inout FolderSyncReport,
-        _ waiting: inout [FolderSyncReport.Rejection]
+        _ waiting: inout [SetAside]
     ) throws {
         let key = "file:" + path
         let fingerprint = Self.fingerprint(file)
-        if let record = records[key], record.starts(with: fingerprint),
-            record.count < fingerprint.count + 2 || record[fingerprint.count + 1] >= Bundle.formatVersion
-        {
+        switch Self.refusal(records[key], fingerprint, group) {
+        case .decided:
             report.bundlesSkipped += 1
             return
+        case .setAside(let reason):
+            waiting.append(SetAside(rejection: .init(file: path, reason: reason), isNew: false))
+            return
+        case .unread: break
         }
+        guard file.size <= FolderLayout.maximumBundleBytes else {
+            // Refused by its size, before a byte is read; remembered like a refused content.
+            report.rejected.append(
+                .init(
+                    file: path,
+                    reason: Self.reason(FolderError.tooLarge(path: path, size: file.size, limit: FolderLayout.maximumBundleBytes))))
+            remember(key, fingerprint + [Self.refusedForContent, Bundle.formatVersion], &records, &updates)
+            return
+        }
+        guard Self.mayRead(file, report) else {
+            report.filesDeferred += 1
+            return
+        }
+        var read = 0
         do {
             let bytes = try folder.read(path, maximumBytes: FolderLayout.maximumBundleBytes)
             report.bytesRead += bytes.count
+            read = bytes.count
             guard FolderLayout.bundleName(contentHash: Blake2b.hash256(bytes)) == (path as NSString).lastPathComponent else {
                 throw BundleError.contentHashMismatch
             }
@@ -400,21 +451,89 @@ public struct FolderSync {
         } catch let error as ReplicaError {
             throw error  // the store itself failed: stop, nothing is recorded as read
         } catch let error as BundleError {
+            report.bytesRefused += read
             if case .unknownEpoch(let epoch, let newest) = error, epoch > newest {
-                // Sealed under a key the organizer's rekey brings: read again once it has arrived.
-                waiting.append(.init(file: path, reason: Self.reason(error)))
+                // Sealed under a key the organizer's rekey brings: read again once this replica
+                // holds that epoch, never before (a forged epoch costs one read).
+                waiting.append(SetAside(rejection: .init(file: path, reason: Self.reason(error)), isNew: true))
+                remember(key, fingerprint + Self.setAsideRecord(epoch), &records, &updates)
                 return
             }
             report.rejected.append(.init(file: path, reason: Self.reason(error)))
             // A file whose content is wrong is read again only when it changes; one of a newer
             // format is read again by a build that reads more formats.
-            updates[key] = fingerprint + [2, Bundle.formatVersion]
-            records[key] = fingerprint + [2, Bundle.formatVersion]
+            remember(key, fingerprint + [Self.refusedForContent, Bundle.formatVersion], &records, &updates)
         } catch {
             // The file could not be read (an I/O error, a placeholder not yet downloaded):
             // try again next time.
             report.rejected.append(.init(file: path, reason: Self.reason(error)))
         }
+    }
+}
+
+extension FolderSync {
+    /// A file sealed under an epoch this replica does not hold yet: reported when it was read
+    /// this sync (`isNew`), and in either case a reason to read its directory's bundles and to
+    /// read again once a rekey arrives.
+    struct SetAside {
+        let rejection: FolderSyncReport.Rejection
+        let isNew: Bool
+    }
+
+    /// Records of refused vector files: `refused:<path>` → size and modification time, then
+    /// `refusedForContent` and the format version, or `setAside` and the epoch.
+    static let refusedPrefix = "refused:"
+    /// A file refused for its content (or size): not read again until it changes, or until a
+    /// build reads a newer format than the one recorded.
+    static let refusedForContent: UInt8 = 2
+    /// A file sealed under an epoch this replica did not hold: followed by the epoch (u32).
+    static let setAsideMarker: UInt8 = 3
+
+    static func setAsideRecord(_ epoch: UInt32) -> [UInt8] {
+        [setAsideMarker] + withUnsafeBytes(of: epoch.bigEndian) { Array($0) }
+    }
+
+    /// What a file's record says about reading it now.
+    enum Remembered {
+        /// Not read (or changed since): read it.
+        case unread
+        /// Read or refused already: skip it.
+        case decided
+        /// Sealed under an epoch this replica still does not hold: skip it, waiting.
+        case setAside(reason: String)
+    }
+
+    /// Whether a record (`file:` or `refused:`) matches `fingerprint`, and what it decided. A
+    /// bundle read (`1`) or refused for its content by this format version is skipped; one set
+    /// aside is read again once `group` holds its epoch.
+    static func refusal(_ record: [UInt8]?, _ fingerprint: [UInt8], _ group: GroupMembership) -> Remembered {
+        guard let record, record.starts(with: fingerprint) else { return .unread }
+        let outcome = Array(record.dropFirst(fingerprint.count))
+        switch outcome.first {
+        case setAsideMarker? where outcome.count == 5:
+            let epoch = outcome.dropFirst().reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+            guard group.secrets[epoch] == nil else { return .unread }
+            return .setAside(reason: BundleError.unknownEpoch(epoch, newest: group.epoch).description)
+        case refusedForContent? where outcome.count == 2:
+            return outcome[1] >= Bundle.formatVersion ? .decided : .unread
+        case 1? where outcome.count == 1, nil:
+            return .decided
+        default:
+            return .unread
+        }
+    }
+
+    /// Whether `file` may be read now: always while nothing was refused this sync, else only
+    /// if refused bytes could not pass `FolderLayout.refusedBytesPerSyncMax` with it.
+    static func mayRead(_ file: FolderEntry, _ report: FolderSyncReport) -> Bool {
+        report.bytesRefused == 0
+            || UInt64(report.bytesRefused) + file.size <= UInt64(FolderLayout.refusedBytesPerSyncMax)
+    }
+
+    func remember(_ key: String, _ value: [UInt8]?, _ records: inout [String: [UInt8]], _ updates: inout [String: [UInt8]?]) {
+        guard records[key] != value else { return }
+        records[key] = value
+        updates[key] = .some(value)
     }
 }
 

@@ -23,6 +23,11 @@ public struct FolderSyncReport: Encodable, Equatable, Sendable {
     public var opsAlreadyHeld = 0
     public var opsPending = 0
     public var bytesRead = 0
+    /// Of `bytesRead`, the bytes of files refused for their content (junk, forgeries, damage):
+    /// at most `FolderLayout.refusedBytesPerSyncMax` in one sync (docs/folder-sync.md, "Junk").
+    public var bytesRefused = 0
+    /// Files not read this sync because junk already used its share of the sync: read next time.
+    public var filesDeferred = 0
     public var bytesWritten = 0
     public var vectorPublished = false
     /// Devices this replica admitted with an invitation this sync (docs/folder-sync.md, "Joining").

@@ -43,6 +43,15 @@ enum LeaderboardTemplates {
         </tr>
         {{/rows}}
         </tbody>
-        </table>
+        </table>{{#hasLate}}
+        <section class="late" aria-labelledby="late-title">
+        <h3 id="late-title">Late scores, not counted</h3>
+        <p>Written before the round was finished, these reached the organizer's device after the finish.</p>
+        <ul>
+        {{#late}}
+        <li data-event="{{eventID}}">{{name}}, hole {{hole}}: {{strokes}} strokes. Count it on the organizer's device with <code>{{resolve}}</code></li>
+        {{/late}}
+        </ul>
+        </section>{{/hasLate}}
         """
 }

@@ -58,6 +58,10 @@ struct RoundCommand: ParsableCommand {
                 table.add(member.name, member.id, member.id == document.organizerID ? "organizer" : (member.isGuest ? "guest" : ""))
             }
             print(table.render())
+            if !document.late.isEmpty {
+                let names = Dictionary(try replica.devices().map { ($0.id.hex, $0.name) }, uniquingKeysWith: { first, _ in first })
+                print("\n" + DiscrepanciesCommand.renderLate(document.late, round: document.id, devices: names))
+            }
             let receipts = try replica.receipts(round: view.round.id)
             guard !receipts.isEmpty else { return }
             let devices = Dictionary(try replica.devices().map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })

@@ -32,15 +32,36 @@ struct CorrectCommand: ParsableCommand {
 
 struct ResolveCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "resolve", abstract: "Settle a disputed hole (organizer's device only); prints the event id.")
+        commandName: "resolve",
+        abstract: "Settle a disputed hole, or count a late score (organizer's device only); prints the event id.",
+        discussion: """
+            Settle a hole with --player, --hole and --strokes; count a late score (one written before the finish \
+            that reached the finishing device after it, listed by `discrepancies`) with --late EVENT.
+            """)
     @OptionGroup var storeOptions: StoreOptions
     @Argument(help: "The round's id, id prefix, or latest.") var round: String
-    @Option(help: "The participant's id, id prefix or name.") var player: String
-    @Option(help: "The hole number.") var hole: Int
-    @Option(help: "Strokes, 1 to 10.") var strokes: Int
+    @Option(help: "The participant's id, id prefix or name.") var player: String?
+    @Option(help: "The hole number.") var hole: Int?
+    @Option(help: "Strokes, 1 to 10.") var strokes: Int?
+    @Option(help: "Count this late score (its event id or id prefix, as `discrepancies` lists it).") var late: String?
+
+    func validate() throws {
+        if late != nil {
+            guard player == nil, hole == nil, strokes == nil else {
+                throw ValidationError("--late counts a late score as it was written; give it without --player, --hole and --strokes")
+            }
+        } else if player == nil || hole == nil || strokes == nil {
+            throw ValidationError("give --player, --hole and --strokes to settle a hole, or --late EVENT to count a late score")
+        }
+    }
 
     func run() throws {
-        print(try storeOptions.open().resolve(round: round, player: player, hole: hole, strokes: strokes).id.lowercased)
+        let replica = try storeOptions.open()
+        if let late {
+            return print(try replica.countLateScore(round: round, event: late).id.lowercased)
+        }
+        guard let player, let hole, let strokes else { return }
+        print(try replica.resolve(round: round, player: player, hole: hole, strokes: strokes).id.lowercased)
     }
 }
 

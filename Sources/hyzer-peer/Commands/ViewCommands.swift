@@ -170,20 +170,40 @@ struct DiscrepanciesCommand: ParsableCommand {
         let view = try replica.roundView(matching: round)
         let discrepancies = view.evaluation.discrepancies
         if output.json { return try JSONOutput.print(DiscrepanciesDocument(view)) }
-        guard !discrepancies.isEmpty else { return print("no discrepancies") }
+        let late = LateScoreDocument.all(view)
+        guard !discrepancies.isEmpty || !late.isEmpty else { return print("no discrepancies") }
         let devices = Dictionary(try replica.devices().map { ($0.id.hex, $0.name) }, uniquingKeysWith: { first, _ in first })
-        var table = Table([("Player", .left), ("Hole", .right), ("Strokes", .right), ("Device", .left), ("Event", .left)])
-        for discrepancy in discrepancies {
-            for leaf in discrepancy.leaves {
-                table.add(
-                    discrepancy.name, "\(discrepancy.hole)", "\(leaf.strokes)", devices[leaf.deviceID] ?? String(leaf.deviceID.prefix(12)),
-                    String(leaf.eventID.prefix(8)))
+        if discrepancies.isEmpty {
+            print("no discrepancies")
+        } else {
+            var table = Table([("Player", .left), ("Hole", .right), ("Strokes", .right), ("Device", .left), ("Event", .left)])
+            for discrepancy in discrepancies {
+                for leaf in discrepancy.leaves {
+                    table.add(
+                        discrepancy.name, "\(discrepancy.hole)", "\(leaf.strokes)",
+                        devices[leaf.deviceID] ?? String(leaf.deviceID.prefix(12)), String(leaf.eventID.prefix(8)))
+                }
             }
+            print(table.render())
+            print(
+                "settle each with `hyzer-peer resolve \(view.round.id.lowercased.prefix(8)) --player P --hole N --strokes S` on the organizer's device"
+            )
         }
-        print(table.render())
-        print(
-            "settle each with `hyzer-peer resolve \(view.round.id.lowercased.prefix(8)) --player P --hole N --strokes S` on the organizer's device"
-        )
+        guard !late.isEmpty else { return }
+        print("\n" + Self.renderLate(late, round: view.round.id.lowercased, devices: devices))
+    }
+
+    /// The late scores: a table, what happened, and how the organizer counts one.
+    static func renderLate(_ late: [LateScoreDocument], round: String, devices: [String: String]) -> String {
+        var table = Table([("Player", .left), ("Hole", .right), ("Strokes", .right), ("Device", .left), ("Event", .left)])
+        for score in late {
+            table.add(
+                score.name, "\(score.hole)", "\(score.strokes)", devices[score.deviceID] ?? String(score.deviceID.prefix(12)),
+                String(score.eventID.prefix(8)))
+        }
+        return "late scores, not counted: written before the round was finished, they reached the finishing device after it\n"
+            + table.render() + "\n"
+            + "count one with `\(LateScoreDocument.command(round: round, eventID: "EVENT"))` on the organizer's device"
     }
 }
 

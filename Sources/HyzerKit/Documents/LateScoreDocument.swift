@@ -1,0 +1,38 @@
+import HyzerDomain
+
+/// A late score (docs/rules.md, "Late scores") as `discrepancies --json`, `round show --json`
+/// and the web's API print it: the score, what happened, and the command that counts it.
+public struct LateScoreDocument: Encodable, Sendable {
+    public let playerID: String
+    public let name: String
+    public let hole: Int
+    public let strokes: Int
+    public let eventID: String
+    public let deviceID: String
+    public let createdAt: String
+    public let reason: String
+    /// What the organizer runs, on one of its devices, to count it.
+    public let resolve: String
+
+    public init(_ late: LateScore, round: String) {
+        playerID = late.playerID
+        name = late.name
+        hole = late.hole
+        strokes = late.strokes
+        eventID = late.eventID
+        deviceID = late.deviceID
+        createdAt = late.createdAt
+        reason = late.reason
+        resolve = Self.command(round: round, eventID: late.eventID)
+    }
+
+    /// `hyzer-peer resolve <round> --late <event>`, with both ids shortened to 8 digits.
+    public static func command(round: String, eventID: String) -> String {
+        "hyzer-peer resolve \(round.prefix(8)) --late \(eventID.prefix(8))"
+    }
+
+    /// The late scores of `view`'s round.
+    public static func all(_ view: RoundView) -> [LateScoreDocument] {
+        view.evaluation.lateScores.map { LateScoreDocument($0, round: view.round.id.lowercased) }
+    }
+}
