@@ -8,14 +8,19 @@ import HyzerSync
 public struct SimulationPolicies: Sendable {
     public var replica: ReplicaPolicies
     public var acknowledgement: AcknowledgementRule
+    /// Whether the devices' disks make a write durable when it is synced (true), or
+    /// acknowledge a sync and keep nothing, as a disk that lies about its cache does.
+    public var diskHonoursSync: Bool
     /// The names of the planted bugs; empty when the rules are the shipped ones.
     public var planted: [String]
 
     public init(
-        replica: ReplicaPolicies = .shipped, acknowledgement: AcknowledgementRule = .whatTheStoreHolds, planted: [String] = []
+        replica: ReplicaPolicies = .shipped, acknowledgement: AcknowledgementRule = .whatTheStoreHolds, diskHonoursSync: Bool = true,
+        planted: [String] = []
     ) {
         self.replica = replica
         self.acknowledgement = acknowledgement
+        self.diskHonoursSync = diskHonoursSync
         self.planted = planted
     }
 
