@@ -18,7 +18,7 @@ enum { CHUNK = 4096, SECTOR = 512, SHM_LOCKS = SQLITE_SHM_NLOCK };
 
 typedef struct Disk {
     char *prefix;  // the directory with a trailing slash
-    int honoursSync;
+    HyzerDiskSyncRule syncRule;
     HyzerDiskCounters counters;
     int64_t cutAt;  // the operation that cuts the power; 0: none armed
     int cutTearPermille;
@@ -101,6 +101,11 @@ static char *copyString(const char *text) {
 }
 
 static int startsWith(const char *text, const char *prefix) { return strncmp(text, prefix, strlen(prefix)) == 0; }
+
+static int endsWith(const char *text, const char *suffix) {
+    size_t length = text ? strlen(text) : 0, suffixLength = strlen(suffix);
+    return length >= suffixLength && strcmp(text + length - suffixLength, suffix) == 0;
+}
 
 static char *prefixOf(const char *directory) {
     size_t length = strlen(directory);
@@ -399,7 +404,7 @@ static int fileSync(sqlite3_file *file, int flags) {
         rc = SQLITE_IOERR_FSYNC;
     } else {
         if (inode->disk) inode->disk->counters.syncs++;
-        if (!inode->disk || inode->disk->honoursSync) {
+        if (!inode->disk || inode->disk->syncRule == HyzerDiskSyncHonoured || !endsWith(inode->path, "-wal")) {
             if (!makeDurable(inode)) rc = SQLITE_IOERR_NOMEM;
             if (inode->disk && inode->disk->lastWritten == inode) inode->disk->lastWritten = NULL;
         }
@@ -790,7 +795,7 @@ int hyzer_simdisk_register(void) {
 
 // MARK: - The simulator's controls
 
-void hyzer_simdisk_attach(const char *directory, int honoursSync) {
+void hyzer_simdisk_attach(const char *directory, HyzerDiskSyncRule syncRule) {
     pthread_mutex_lock(&mutex);
     Disk *disk = diskOf(directory);
     if (!disk) {
@@ -805,7 +810,7 @@ void hyzer_simdisk_attach(const char *directory, int honoursSync) {
         }
     }
     if (disk) {
-        disk->honoursSync = honoursSync;
+        disk->syncRule = syncRule;
         for (Inode *inode = files; inode; inode = inode->next) {
             if (startsWith(inode->path, disk->prefix)) inode->disk = diskHolding(inode->path);
         }

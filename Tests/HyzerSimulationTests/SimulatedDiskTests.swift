@@ -14,10 +14,10 @@ import Testing
     struct Disk {
         let directory: String
 
-        init(_ name: String, honoursSync: Bool = true) {
+        init(_ name: String) {
             _ = hyzer_simdisk_register()
             directory = "/simulated-disk-tests/\(name)-\(UUID().uuidString)"
-            hyzer_simdisk_attach(directory, honoursSync ? 1 : 0)
+            hyzer_simdisk_attach(directory, HyzerDiskSyncHonoured)
         }
 
         var database: String { "file:\(directory)/test.sqlite?vfs=\(HYZER_SIMDISK_VFS_NAME)" }
@@ -151,7 +151,7 @@ import Testing
         let real = FileManager.default.temporaryDirectory.appendingPathComponent("simdisk-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: real) }
         // The key file is a real file; the database lives on the disk under the same path.
-        hyzer_simdisk_attach(real.path, 1)
+        hyzer_simdisk_attach(real.path, HyzerDiskSyncHonoured)
         defer { hyzer_simdisk_detach(real.path) }
         let medium = DatabaseMedium.vfs(HYZER_SIMDISK_VFS_NAME)
         let replica = try Replica.create(at: real, name: "phone", kind: .phone, owner: "Ann", medium: medium)
@@ -183,7 +183,7 @@ import Testing
                 hyzer_simdisk_detach(root.path)
             }
             _ = hyzer_simdisk_register()
-            hyzer_simdisk_attach(root.path, 1)
+            hyzer_simdisk_attach(root.path, HyzerDiskSyncHonoured)
             let medium: DatabaseMedium = onDisk ? .vfs(HYZER_SIMDISK_VFS_NAME) : .files
             let replica = try Replica.create(at: root, name: "phone", kind: .phone, medium: medium)
             let clock = ContinuousClock()
@@ -224,11 +224,11 @@ import Testing
         #expect(result.coverage[.crashes] > 0)
     }
 
-    /// A disk that acknowledges syncs and keeps nothing loses committed ops at the first power
-    /// cut: the check after the restart catches it.
-    @Test func diskThatLiesAboutSyncIsCaught() throws {
+    /// A disk that acknowledges the WAL's syncs and keeps nothing of them loses committed ops
+    /// at a power cut: the check after the restart catches it.
+    @Test func diskThatLiesAboutWALSyncsIsCaught() throws {
         var found: SimulationResult?
-        let policies = SimulationPolicies(diskHonoursSync: false, planted: ["diskIgnoresSync"])
+        let policies = SimulationPolicies(disk: .ignoresWALSyncs, planted: ["diskIgnoresWALSyncs"])
         for seed in UInt64(1)...8 {
             let request = SimulationRequest(seed: seed, swarm: true, profile: .quick, overrides: .init(knobs: [.crashes: 6]))
             let result = Simulation(request: request, policies: policies).run()
@@ -239,7 +239,11 @@ import Testing
         }
         let failure = try #require(found?.failure)
         #expect(failure.kind == .safety, "\(failure)")
-        #expect(failure.plantedBugs == ["diskIgnoresSync"])
-        print("diskIgnoresSync found: \(failure.message)")
+        #expect(failure.message.contains("in a power cut: it had committed them"), "\(failure)")
+        #expect(failure.plantedBugs == ["diskIgnoresWALSyncs"])
+        print("diskIgnoresWALSyncs found at seed \(found?.seed ?? 0): \(failure.message)")
+        // The same seed passes on an honest disk.
+        let clean = Simulation(request: try #require(SimulationRequest(commandLine: failure.reproduction))).run()
+        #expect(clean.passed, "\(clean.failure?.description ?? "")")
     }
 }

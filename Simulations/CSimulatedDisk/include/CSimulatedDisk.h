@@ -15,9 +15,17 @@
 /// Registers the VFS with SQLite (once; later calls do nothing). Returns an SQLite result code.
 int hyzer_simdisk_register(void);
 
+/// What a disk does at a sync.
+typedef enum {
+    /// The file's writes become durable.
+    HyzerDiskSyncHonoured = 1,
+    /// A planted fault: a sync of a `-wal` file is acknowledged and makes nothing durable (a
+    /// disk that lies about its cache for the files it writes most).
+    HyzerDiskSyncIgnoredForWAL = 2,
+} HyzerDiskSyncRule;
+
 /// Makes the files under `directory` one device's disk: counted, cut and failed together.
-/// `honours_sync` 0 plants a disk that acknowledges a sync without making anything durable.
-void hyzer_simdisk_attach(const char *directory, int honours_sync);
+void hyzer_simdisk_attach(const char *directory, HyzerDiskSyncRule sync_rule);
 
 /// Forgets the disk of `directory` and every file under it.
 void hyzer_simdisk_detach(const char *directory);

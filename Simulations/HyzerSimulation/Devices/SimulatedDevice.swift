@@ -58,13 +58,13 @@ final class SimulatedDevice {
 
     init(
         index: Int, name: String, kind: DeviceKind, directory: URL, keys: SigningKeyPair, clock: DeviceClock, usesFolder: Bool,
-        diskHonoursSync: Bool = true
+        diskRule: DiskRule = .honest
     ) {
         self.index = index
         self.name = name
         self.kind = kind
         self.directory = directory
-        self.disk = SimulatedDisk(directory: directory, honoursSync: diskHonoursSync)
+        self.disk = SimulatedDisk(directory: directory, rule: diskRule)
         self.keys = keys
         self.author = AuthorID(bytes: keys.publicKey)!
         self.clock = clock

@@ -62,8 +62,8 @@ extension Simulation {
         device.replica = try openAfterPowerCut(index)
         dialPeers(of: index)
         coverage.count(.restarts)
-        let recovered = try capture(device)
-        try checkNothingCommittedLost(device, recovered: recovered)
+        try checkNothingCommittedLost(device)
+        try checkRecovered(device, try capture(device))
         try checkSafety(device)
         record("\(device.name) restarted: \(registry.cursors[index]?.count ?? 0) own ops intact, verify ok")
     }

@@ -17,7 +17,7 @@ extension Simulation {
         let clock = DeviceClock(world: world, model: drawClock(accurate: false, extra: []))
         let device = SimulatedDevice(
             index: index, name: name, kind: .phone, directory: directory.appendingPathComponent(name), keys: devices[source].keys,
-            clock: clock, usesFolder: false, diskHonoursSync: policies.diskHonoursSync)
+            clock: clock, usesFolder: false, diskRule: policies.disk)
         device.ownedPlayer = devices[source].ownedPlayer
         devices.append(device)
         copyDevice = index

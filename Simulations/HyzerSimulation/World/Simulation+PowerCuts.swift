@@ -87,19 +87,22 @@ extension Simulation {
         }
     }
 
-    /// After a restart: the store holds every op it held when its power was cut (all of it had
-    /// been committed, and so acknowledged to a user or a peer); own ops no command acknowledged
-    /// are there only when a cut interrupted the command that wrote them.
-    func checkNothingCommittedLost(_ device: SimulatedDevice, recovered: [OpRegistry.Entry]) throws {
-        if !recovered.isEmpty {
-            guard let command = device.interruptedCommand else {
-                throw fail(.safety, "\(device.name) holds \(recovered.count) own ops no command acknowledged after restarting")
-            }
-            record(
-                "\(device.name): \(command) reached the disk before the power went: "
-                    + recovered.map { "#\($0.sequence)" }.joined(separator: ","))
+    /// After a restart: own ops no command acknowledged (`recovered`) are there only when a cut
+    /// interrupted the command that wrote them.
+    func checkRecovered(_ device: SimulatedDevice, _ recovered: [OpRegistry.Entry]) throws {
+        defer { device.interruptedCommand = nil }
+        guard !recovered.isEmpty else { return }
+        guard let command = device.interruptedCommand else {
+            throw fail(.safety, "\(device.name) holds \(recovered.count) own ops no command acknowledged after restarting")
         }
-        device.interruptedCommand = nil
+        record(
+            "\(device.name): \(command) reached the disk before the power went: "
+                + recovered.map { "#\($0.sequence)" }.joined(separator: ","))
+    }
+
+    /// After a restart: the store holds every op it held when its power was cut, its own and
+    /// those it received (all had been committed, and so acknowledged to a user or a peer).
+    func checkNothingCommittedLost(_ device: SimulatedDevice) throws {
         guard let acknowledged = device.acknowledgedAtPowerCut else { return }
         device.acknowledgedAtPowerCut = nil
         let held = try device.running.versionVector()

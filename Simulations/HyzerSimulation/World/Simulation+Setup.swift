@@ -110,7 +110,7 @@ extension Simulation {
                 keys: index == 0
                     ? organizerKeys ?? SigningKeyPair(seed: random.bytes(SigningKeyPair.seedBytes))
                     : SigningKeyPair(seed: random.bytes(SigningKeyPair.seedBytes)), clock: clock,
-                usesFolder: folderUsers.contains(index), diskHonoursSync: policies.diskHonoursSync)
+                usesFolder: folderUsers.contains(index), diskRule: policies.disk)
             let owner = kind == .phone ? WorkloadPlan.playerName(index) : nil
             let replica = try Replica.create(
                 at: device.directory, name: name, kind: kind, owner: owner, clock: clock, keys: device.keys, policies: policies.replica,
