@@ -17,12 +17,11 @@ struct SimulatedDisk {
         return .vfs(HYZER_SIMDISK_VFS_NAME)
     }
 
-    /// The disk of the files under `directory`; `honoursSync` false plants a disk that
-    /// acknowledges a sync without making anything durable.
-    init(directory: URL, honoursSync: Bool = true) {
+    /// The disk of the files under `directory`, which does what `rule` says at a sync.
+    init(directory: URL, rule: DiskRule = .honest) {
         _ = hyzer_simdisk_register()
         self.directory = directory
-        hyzer_simdisk_attach(directory.path, honoursSync ? 1 : 0)
+        hyzer_simdisk_attach(directory.path, rule == .honest ? HyzerDiskSyncHonoured : HyzerDiskSyncIgnoredForWAL)
     }
 
     /// What the disk did so far.
