@@ -89,10 +89,13 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // The simulator's disk: a SQLite VFS in memory whose power cuts lose every unsynced
+        // write and may tear the last (docs/simulation.md, "The simulated disk").
+        .target(name: "CSimulatedDisk", path: "Simulations/CSimulatedDisk", linkerSettings: [.linkedLibrary("sqlite3")]),
         // The deterministic simulator: real replicas over a simulated world (docs/simulation.md).
         .target(
             name: "HyzerSimulation",
-            dependencies: ["HyzerKit", "HyzerSync", "HyzerDomain", "HyzerCrypto"],
+            dependencies: ["HyzerKit", "HyzerSync", "HyzerDomain", "HyzerCrypto", "CSimulatedDisk"],
             path: "Simulations/HyzerSimulation",
             swiftSettings: strict
         ),
@@ -142,7 +145,10 @@ let package = Package(
         ),
         .testTarget(
             name: "HyzerSimulationTests",
-            dependencies: ["HyzerSimulation", "HyzerKit", "HyzerSync", "HyzerDomain", "HyzerTestSupport"],
+            dependencies: [
+                "HyzerSimulation", "HyzerKit", "HyzerSync", "HyzerDomain", "HyzerTestSupport", "CSimulatedDisk",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(

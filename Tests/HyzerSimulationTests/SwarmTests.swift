@@ -19,7 +19,8 @@ import Testing
         for required: Coverage.Case in [
             .offlinePeriods, .partitions, .oneWayPartitions, .connectionsOpened, .connectionsReset, .framesRetransmitted,
             .streamStalls, .framesHeld, .peersDeclaredDead, .dialsFailed, .deltasSent,
-            .crashes, .crashesMidWrite, .crashesMidIngest, .crashesMidFolderSync, .backwardClockSteps, .watchScores,
+            .crashes, .crashesMidWrite, .crashesMidIngest, .crashesMidFolderSync, .unsyncedWritesDropped, .writesTorn, .readsFailed,
+            .backwardClockSteps, .watchScores,
             .filesHalfWrittenRead, .filesDuplicated, .filesOutOfOrder, .silentMerges, .discrepancies, .resolutions,
             .exactTieCourseEdits, .roundsFinishedWhileOffline, .gapsKeptPending,
         ] {

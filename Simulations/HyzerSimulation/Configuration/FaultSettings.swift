@@ -62,14 +62,20 @@ public struct FolderSettings: Hashable, Sendable, Codable {
     public init() {}
 }
 
-/// Crashes: a device killed between operations, mid-write (the command never commits),
-/// mid-ingest (only some segments of a message are ingested) or mid-folder-sync (the bundle's
-/// temporary file is left half-written), then restarted on its store.
+/// Crashes: a device's power cut between operations, mid-write (at one of a command's writes
+/// or syncs), mid-ingest (only some segments of a message are ingested) or mid-folder-sync (the
+/// bundle's temporary file is left half-written), then restarted on its store. Every cut loses
+/// what the simulated disk had not synced (docs/simulation.md, "The simulated disk").
 public struct CrashSettings: Hashable, Sendable, Codable {
     /// Expected crashes of each device per simulated hour.
     public var crashesPerDeviceHour = 0.3
     /// The longest a crashed device stays down.
     public var maxDowntimeSeconds = 600
+    /// Probability that a power cut tears the last unsynced write (keeps a prefix of it, in
+    /// whole sectors) instead of dropping it whole.
+    public var tornWriteRate = 0.5
+    /// Probability that a store's first open after a power cut meets a failed read.
+    public var failedReadRate = 0.25
 
     /// The default scenario's values.
     public init() {}

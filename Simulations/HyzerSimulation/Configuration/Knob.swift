@@ -23,6 +23,9 @@ public enum Knob: String, CaseIterable, Hashable, Sendable, Codable, CodingKeyRe
     case stalls
     /// Crashes per device hour.
     case crashes
+    /// Whether power cuts tear the last write and opens after them meet failed reads (1) or
+    /// neither (0): unsynced writes are lost either way.
+    case diskFaults
     /// Clock steps per device.
     case clockSteps
     /// The largest clock skew, in seconds.
@@ -68,6 +71,7 @@ public enum Knob: String, CaseIterable, Hashable, Sendable, Codable, CodingKeyRe
         case .loss: return network.lossRate
         case .stalls: return network.stragglerRate
         case .crashes: return configuration.crashes.crashesPerDeviceHour
+        case .diskFaults: return configuration.crashes.tornWriteRate + configuration.crashes.failedReadRate > 0 ? 1 : 0
         case .clockSteps: return Double(configuration.clocks.stepsPerDevice)
         case .skew: return Double(configuration.clocks.maxSkewSeconds)
         case .drift: return Double(configuration.clocks.maxDriftPartsPerMillion)
@@ -101,6 +105,11 @@ public enum Knob: String, CaseIterable, Hashable, Sendable, Codable, CodingKeyRe
         case .loss: configuration.network.lossRate = min(1, max(0, value))
         case .stalls: configuration.network.stragglerRate = min(1, max(0, value))
         case .crashes: configuration.crashes.crashesPerDeviceHour = max(0, value)
+        case .diskFaults:
+            if value <= 0 {
+                configuration.crashes.tornWriteRate = 0
+                configuration.crashes.failedReadRate = 0
+            }
         case .clockSteps: configuration.clocks.stepsPerDevice = count
         case .skew: configuration.clocks.maxSkewSeconds = count
         case .drift: configuration.clocks.maxDriftPartsPerMillion = count
@@ -128,8 +137,8 @@ public enum Knob: String, CaseIterable, Hashable, Sendable, Codable, CodingKeyRe
     func smaller(than value: Double) -> [Double] {
         guard value > 0 else { return [] }
         switch self {
-        case .phonesUseFolder, .finishWhileOffline, .guests, .folderFaults, .yearAhead, .hoursBehind, .hostileMember, .removedMember,
-            .restoredBackup, .copiedStore:
+        case .phonesUseFolder, .finishWhileOffline, .guests, .folderFaults, .diskFaults, .yearAhead, .hoursBehind, .hostileMember,
+            .removedMember, .restoredBackup, .copiedStore:
             return [0]
         case .maxOfflineMinutes, .maxPartitionMinutes:
             return value > 1 ? [max(1, (value / 4).rounded(.down)), max(1, (value / 2).rounded(.down))].filter { $0 < value } : []

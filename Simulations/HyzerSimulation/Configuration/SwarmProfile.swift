@@ -31,6 +31,8 @@ extension SimulationConfiguration {
         // Drawn last, so that the draws before it stay those of earlier builds.
         drawFaultsOfIdentityAndTime(&random, into: &configuration)
         configuration.network.outages = random.chance(0.3) ? random.integer(in: 1...2) : 0
+        configuration.crashes.tornWriteRate = random.chance(0.8) ? random.uniform(0.2...1) : 0
+        configuration.crashes.failedReadRate = random.chance(0.8) ? random.uniform(0.1...0.6) : 0
         return configuration
     }
 

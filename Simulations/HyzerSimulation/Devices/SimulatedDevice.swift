@@ -8,7 +8,8 @@ import HyzerSync
 enum CrashKind: String, CaseIterable {
     /// Between two operations.
     case idle
-    /// During a command: its transaction never commits and the user never saw it succeed.
+    /// During a command: the power goes at one of its writes or syncs, so the user never saw
+    /// it succeed (its transaction may or may not have reached the disk).
     case midWrite
     /// During the ingest of a message: only its first segments are ingested.
     case midIngest
@@ -22,6 +23,8 @@ final class SimulatedDevice {
     let name: String
     let kind: DeviceKind
     let directory: URL
+    /// The disk its store's database lives on.
+    let disk: SimulatedDisk
     /// Its key: a new one once it goes on under a new key (`device continue`).
     var keys: SigningKeyPair
     var author: AuthorID
@@ -47,12 +50,21 @@ final class SimulatedDevice {
     var pendingCrash: CrashKind?
     /// The phone a watch is paired with.
     var pairedPhone: Int?
+    /// Its vector when its power was last cut: every op it held had been committed, so the
+    /// store must hold them all when it restarts.
+    var acknowledgedAtPowerCut: VersionVector?
+    /// The command a power cut interrupted: its ops may have reached the disk unacknowledged.
+    var interruptedCommand: String?
 
-    init(index: Int, name: String, kind: DeviceKind, directory: URL, keys: SigningKeyPair, clock: DeviceClock, usesFolder: Bool) {
+    init(
+        index: Int, name: String, kind: DeviceKind, directory: URL, keys: SigningKeyPair, clock: DeviceClock, usesFolder: Bool,
+        diskRule: DiskRule = .honest
+    ) {
         self.index = index
         self.name = name
         self.kind = kind
         self.directory = directory
+        self.disk = SimulatedDisk(directory: directory, rule: diskRule)
         self.keys = keys
         self.author = AuthorID(bytes: keys.publicKey)!
         self.clock = clock

@@ -17,6 +17,13 @@ public struct Coverage: Hashable, Sendable, Encodable {
         case crashesMidWrite
         case crashesMidIngest
         case crashesMidFolderSync
+        /// Writes a power cut dropped because no sync had made them durable (docs/simulation.md,
+        /// "The simulated disk").
+        case unsyncedWritesDropped
+        /// Power cuts that kept only a prefix of the last write.
+        case writesTorn
+        /// Reads the simulated disk failed, while a store opened after a power cut.
+        case readsFailed
         case restarts
         case backwardClockSteps
         case forwardClockSteps

@@ -23,11 +23,11 @@ extension Simulation {
         }
     }
 
-    /// Kills the device's process: the replica is closed without a word, and the device is
-    /// restarted on its store after a while.
-    func crashNow(_ index: Int, kind: CrashKind) throws {
+    /// Kills the device's process with a power cut (unless a mid-write cut `alreadyCut` it):
+    /// what was not synced is lost, and the device is restarted on its store after a while.
+    func crashNow(_ index: Int, kind: CrashKind, alreadyCut: Bool = false) throws {
         let device = devices[index]
-        try closeProcess(index)
+        try cutPower(index, alreadyCut: alreadyCut)
         device.pendingCrash = nil
         coverage.count(.crashes)
         switch kind {
@@ -55,21 +55,15 @@ extension Simulation {
     }
 
     /// Restarts a crashed device on its store, and checks that it lost nothing it had
-    /// acknowledged and that the store verifies.
+    /// committed and that the store verifies.
     func restart(_ index: Int) throws {
         let device = devices[index]
         guard !device.isRunning else { return }
-        do {
-            device.replica = try Replica.open(at: device.directory, clock: device.clock, policies: policies.replica)
-        } catch {
-            throw fail(.safety, "\(device.name) could not reopen its store after a crash: \(error)")
-        }
+        device.replica = try openAfterPowerCut(index)
         dialPeers(of: index)
         coverage.count(.restarts)
-        let recovered = try capture(device)
-        if !recovered.isEmpty {
-            throw fail(.safety, "\(device.name) holds \(recovered.count) own ops no command acknowledged after restarting")
-        }
+        try checkNothingCommittedLost(device)
+        try checkRecovered(device, try capture(device))
         try checkSafety(device)
         record("\(device.name) restarted: \(registry.cursors[index]?.count ?? 0) own ops intact, verify ok")
     }

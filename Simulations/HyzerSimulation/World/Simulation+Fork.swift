@@ -17,7 +17,7 @@ extension Simulation {
         let clock = DeviceClock(world: world, model: drawClock(accurate: false, extra: []))
         let device = SimulatedDevice(
             index: index, name: name, kind: .phone, directory: directory.appendingPathComponent(name), keys: devices[source].keys,
-            clock: clock, usesFolder: false)
+            clock: clock, usesFolder: false, diskRule: policies.disk)
         device.ownedPlayer = devices[source].ownedPlayer
         devices.append(device)
         copyDevice = index
@@ -117,7 +117,8 @@ extension Simulation {
     private func reopen(_ index: Int, _ why: String) throws {
         let device = devices[index]
         do {
-            device.replica = try Replica.open(at: device.directory, clock: device.clock, policies: policies.replica)
+            device.replica = try Replica.open(
+                at: device.directory, clock: device.clock, policies: policies.replica, medium: SimulatedDisk.medium)
         } catch {
             throw fail(.safety, "\(device.name) could not open its store: \(error)")
         }
@@ -136,6 +137,7 @@ extension Simulation {
         do {
             try? FileManager.default.removeItem(at: to)
             try FileManager.default.copyItem(at: from, to: to)
+            SimulatedDisk.copy(from, to: to)  // the database, on the simulated disk
         } catch {
             throw fail(.unexpected, "copying \(from.lastPathComponent) failed: \(error)")
         }

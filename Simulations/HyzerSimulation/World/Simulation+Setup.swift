@@ -110,10 +110,11 @@ extension Simulation {
                 keys: index == 0
                     ? organizerKeys ?? SigningKeyPair(seed: random.bytes(SigningKeyPair.seedBytes))
                     : SigningKeyPair(seed: random.bytes(SigningKeyPair.seedBytes)), clock: clock,
-                usesFolder: folderUsers.contains(index))
+                usesFolder: folderUsers.contains(index), diskRule: policies.disk)
             let owner = kind == .phone ? WorkloadPlan.playerName(index) : nil
             let replica = try Replica.create(
-                at: device.directory, name: name, kind: kind, owner: owner, clock: clock, keys: device.keys, policies: policies.replica)
+                at: device.directory, name: name, kind: kind, owner: owner, clock: clock, keys: device.keys, policies: policies.replica,
+                medium: SimulatedDisk.medium)
             try replica.join(group)
             device.replica = replica
             device.ownedPlayer = try replica.identity().owner?.id

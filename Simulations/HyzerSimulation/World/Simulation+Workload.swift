@@ -12,27 +12,25 @@ extension Simulation {
         case unavailable
     }
 
-    /// Runs `body` on `device`'s replica as a user's command: skipped while it is down, killed
-    /// before commit when a mid-write crash waits for it, and its ops captured as acknowledged
-    /// once it returns.
+    /// Runs `body` on `device`'s replica as a user's command: skipped while it is down, cut by a
+    /// power loss at one of its writes when a mid-write crash waits for it, and its ops captured
+    /// as acknowledged once it returns.
     func command<Value>(_ index: Int, _ label: String, _ body: (Replica) throws -> Value) throws -> Outcome<Value> {
         let device = devices[index]
         guard device.isRunning else {
             record("\(device.name) is down: \(label) not done")
             return .unavailable
         }
-        if device.pendingCrash == .midWrite {
-            record("\(device.name) killed mid-write: \(label) never committed")
-            try crashNow(index, kind: .midWrite)
-            return .unavailable
-        }
+        let armed = device.pendingCrash == .midWrite ? try armPowerCut(index) : nil
         do {
             let value = try body(device.running)
+            if let armed, try powerWentOut(index, armed, during: label) { return .unavailable }
             lastCaptured = try capture(device)
             changedDevices.insert(index)  // new ops, or held ops the command applied
             record("\(device.name) \(label) -> " + lastCaptured.map { "#\($0.sequence)@\($0.clock)" }.joined(separator: ","))
             return .done(value)
         } catch let error as ReplicaError {
+            if let armed, try powerWentOut(index, armed, during: label) { return .unavailable }
             switch error {
             case .storage, .corruptStore, .badKeyFile, .notAStore:
                 throw fail(.unexpected, "\(device.name) \(label): \(error)")
@@ -48,6 +46,9 @@ extension Simulation {
                 record("\(device.name) \(label) -> refused: \(error)")
                 return .refused(error)
             }
+        } catch {
+            if let armed, try powerWentOut(index, armed, during: label) { return .unavailable }
+            throw error
         }
     }
 

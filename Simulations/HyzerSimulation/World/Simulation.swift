@@ -204,10 +204,14 @@ public final class Simulation {
     }
 
     private func tearDown() {
+        countDiskFaults()
         for device in devices {
             try? device.replica?.close()
             device.replica = nil
         }
-        if let root { try? FileManager.default.removeItem(at: root) }
+        if let root {
+            try? FileManager.default.removeItem(at: root)
+            SimulatedDisk.forget(root)
+        }
     }
 }

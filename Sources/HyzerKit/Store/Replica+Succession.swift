@@ -27,7 +27,7 @@ extension Replica {
         // The new key is written beside the old one first; `open` completes a succession that
         // a crash interrupted after the database committed it.
         try KeyFile.write(newKeys, to: directory.appendingPathComponent(Self.nextKeyFileName))
-        let next = Replica(directory: directory, keys: newKeys, database: database, clock: clock, policies: policies)
+        let next = Replica(directory: directory, keys: newKeys, database: database, clock: clock, policies: policies, medium: medium)
         try next.write { db in
             try Meta.set(.replica, newKeys.publicKey, in: db)
             try Meta.remove(.writtenElsewhere, in: db)
@@ -35,16 +35,16 @@ extension Replica {
             try next.append(.deviceRegistered(name: identity.name, kind: identity.kind), in: db)
             try next.append(.deviceSucceeded(predecessor: author, signature: signature), in: db)
         }
-        try Self.finishSuccession(in: directory)
+        try Self.finishSuccession(in: directory, medium: medium)
         return next
     }
 
     /// Moves a new key written by `continueUnderNewKey` into place once the database names it.
-    static func finishSuccession(in directory: URL) throws {
+    static func finishSuccession(in directory: URL, medium: DatabaseMedium) throws {
         let next = directory.appendingPathComponent(nextKeyFileName)
         guard FileManager.default.fileExists(atPath: next.path) else { return }
         let keys = try KeyFile.read(from: next)
-        let database = try DatabaseQueue(path: directory.appendingPathComponent(databaseFileName).path)
+        let database = try DatabaseQueue(path: medium.location(of: directory.appendingPathComponent(databaseFileName)))
         defer { try? database.close() }
         let replica = try database.read { try Meta.get(.replica, in: $0) }
         if replica == keys.publicKey {

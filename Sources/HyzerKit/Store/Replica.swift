@@ -22,26 +22,34 @@ public final class Replica: Sendable {
     let clock: any WallClock
     /// The rules this replica applies (`.shipped` everywhere but the simulator's own tests).
     let policies: ReplicaPolicies
+    /// Where the database file lives (`.files` everywhere but the simulator).
+    let medium: DatabaseMedium
 
-    init(directory: URL, keys: SigningKeyPair, database: DatabasePool, clock: any WallClock, policies: ReplicaPolicies) {
+    init(
+        directory: URL, keys: SigningKeyPair, database: DatabasePool, clock: any WallClock, policies: ReplicaPolicies,
+        medium: DatabaseMedium
+    ) {
         self.directory = directory
         self.keys = keys
         self.author = AuthorID(bytes: keys.publicKey)!
         self.database = database
         self.clock = clock
         self.policies = policies
+        self.medium = medium
     }
 
     /// Creates a store in `directory`: the key pair, the database with the seeded courses, the
-    /// device record, and the owning player when `owner` is given.
+    /// device record, and the owning player when `owner` is given. The database lives on
+    /// `medium` (the operating system's files unless a SQLite VFS is named).
     public static func create(
         at directory: URL, name: String, kind: DeviceKind, owner: String? = nil,
-        clock: any WallClock = SystemClock(), keys: SigningKeyPair = .generate(), policies: ReplicaPolicies = .shipped
+        clock: any WallClock = SystemClock(), keys: SigningKeyPair = .generate(), policies: ReplicaPolicies = .shipped,
+        medium: DatabaseMedium = .files
     ) throws -> Replica {
         let databaseURL = directory.appendingPathComponent(databaseFileName)
         let keyURL = directory.appendingPathComponent(keyFileName)
         let files = FileManager.default
-        if files.fileExists(atPath: databaseURL.path) { throw ReplicaError.storeExists(path: directory.path) }
+        if medium.exists(databaseURL) { throw ReplicaError.storeExists(path: directory.path) }
         try Validation.name(name, of: "device")
         if let owner { try Validation.name(owner, of: "player") }
         do {
@@ -57,18 +65,21 @@ public final class Replica: Sendable {
             throw ReplicaError.storage(detail: "cannot create \(directory.path): \(error.localizedDescription)")
         }
         // The database is written under a temporary name and renamed into place only when
-        // complete, so a crash during init never leaves a half-made store.
-        let partialURL = directory.appendingPathComponent(databaseFileName + ".partial")
-        for suffix in ["", "-wal", "-shm"] { try? files.removeItem(atPath: partialURL.path + suffix) }
-        // SQLite opens an empty file as a new database and creates `-wal` and `-shm` with the
-        // main file's mode, so creating it 0600 first keeps all three private whatever the umask.
-        let created = Glibc.open(partialURL.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard created >= 0 else {
-            throw ReplicaError.storage(detail: "cannot create \(partialURL.path): \(String(cString: strerror(errno)))")
+        // complete, so a crash during init never leaves a half-made store. A VFS cannot rename:
+        // there the database is built in place (the simulator never cuts power during init).
+        let partialURL = medium.vfs == nil ? directory.appendingPathComponent(databaseFileName + ".partial") : databaseURL
+        for suffix in ["", "-wal", "-shm"] { medium.remove(URL(fileURLWithPath: partialURL.path + suffix)) }
+        if medium.vfs == nil {
+            // SQLite opens an empty file as a new database and creates `-wal` and `-shm` with the
+            // main file's mode, so creating it 0600 first keeps all three private whatever the umask.
+            let created = Glibc.open(partialURL.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+            guard created >= 0 else {
+                throw ReplicaError.storage(detail: "cannot create \(partialURL.path): \(String(cString: strerror(errno)))")
+            }
+            Glibc.close(created)
         }
-        Glibc.close(created)
         do {
-            let partial = try DatabaseQueue(path: partialURL.path, configuration: configuration())
+            let partial = try DatabaseQueue(path: medium.location(of: partialURL), configuration: configuration())
             try Schema.migrator(policies.registers).migrate(partial)
             try partial.write { db in
                 try Meta.set(.replica, keys.publicKey, in: db)
@@ -78,11 +89,13 @@ public final class Replica: Sendable {
         } catch {
             throw ReplicaError.storage(detail: "cannot create the database: \(error)")
         }
-        for suffix in ["-wal", "-shm"] { try? files.removeItem(atPath: partialURL.path + suffix) }
-        guard rename(partialURL.path, databaseURL.path) == 0 else {
-            throw ReplicaError.storage(detail: "cannot move the new database into place")
+        if medium.vfs == nil {
+            for suffix in ["-wal", "-shm"] { try? files.removeItem(atPath: partialURL.path + suffix) }
+            guard rename(partialURL.path, databaseURL.path) == 0 else {
+                throw ReplicaError.storage(detail: "cannot move the new database into place")
+            }
         }
-        let replica = try open(at: directory, clock: clock, policies: policies)
+        let replica = try open(at: directory, clock: clock, policies: policies, medium: medium)
         try replica.write { db in
             try Meta.set(.name, Array(name.utf8), in: db)
             try Meta.set(.kind, Array(kind.rawValue.utf8), in: db)
@@ -95,20 +108,21 @@ public final class Replica: Sendable {
         return replica
     }
 
-    /// Opens the store in `directory`, applying `policies`.
-    public static func open(at directory: URL, clock: any WallClock = SystemClock(), policies: ReplicaPolicies = .shipped) throws -> Replica
-    {
+    /// Opens the store in `directory`, applying `policies`, its database on `medium`.
+    public static func open(
+        at directory: URL, clock: any WallClock = SystemClock(), policies: ReplicaPolicies = .shipped, medium: DatabaseMedium = .files
+    ) throws -> Replica {
         let databaseURL = directory.appendingPathComponent(databaseFileName)
         let keyURL = directory.appendingPathComponent(keyFileName)
-        guard FileManager.default.fileExists(atPath: databaseURL.path) else {
+        guard medium.exists(databaseURL) else {
             throw ReplicaError.notAStore(path: directory.path)
         }
-        try Self.finishSuccession(in: directory)
+        try Self.finishSuccession(in: directory, medium: medium)
         let keys = try KeyFile.read(from: keyURL)
         let database: DatabasePool
         let replicaKey: [UInt8]?
         do {
-            database = try DatabasePool(path: databaseURL.path, configuration: configuration())
+            database = try DatabasePool(path: medium.location(of: databaseURL), configuration: configuration())
             // GRDB sets `synchronous = NORMAL` on the writer when it turns WAL on, after
             // `prepareDatabase`: FULL again, so a reported commit survives a power loss too.
             try database.writeWithoutTransaction { try $0.execute(sql: "PRAGMA synchronous = FULL") }
@@ -122,7 +136,7 @@ public final class Replica: Sendable {
         guard replicaKey == keys.publicKey else {
             throw ReplicaError.badKeyFile(path: keyURL.path, detail: "it belongs to another replica")
         }
-        return Replica(directory: directory, keys: keys, database: database, clock: clock, policies: policies)
+        return Replica(directory: directory, keys: keys, database: database, clock: clock, policies: policies, medium: medium)
     }
 
     private static func configuration() -> Configuration {
