@@ -165,7 +165,8 @@ try write("FuzzInvite", "request", [1] + JoinRequest(invitation: invitation, dev
 let member = try Replica.create(at: output.appendingPathComponent(".member"), name: "member", kind: .laptop, keys: FuzzFixtures.keys(9))
 try member.join(FuzzFixtures.group)
 _ = try member.issueInvitation(secret: invitation.secret, expiresAt: UInt64(Int64.max), uses: 1)
-let answer = need(try member.admit(JoinRequest(invitation: invitation, device: FuzzFixtures.author(FuzzFixtures.joiner))).reply, "an answer")
+let answer = need(
+    try member.admit(JoinRequest(invitation: invitation, device: FuzzFixtures.author(FuzzFixtures.joiner))).reply, "an answer")
 try write("FuzzInvite", "answer", [2] + answer)
 let refusal = need(
     try member.admit(JoinRequest(invitation: invitation, device: FuzzFixtures.author(FuzzFixtures.keys(10)))).reply, "a refusal")

@@ -125,7 +125,8 @@ import Testing
         let planted = try Peer("planted", keySeed: 151, group: group)
         try organizer.replica.ingest(planted.replica.delta(above: VersionVector()))
         try organizer.replica.rekeyGroup(newSecret: [UInt8](repeating: 0x63, count: 32))
-        #expect(!(try organizer.replica.group()!.recipients.contains(planted.author)), "a device heard from but never admitted is no recipient")
+        #expect(
+            !(try organizer.replica.group()!.recipients.contains(planted.author)), "a device heard from but never admitted is no recipient")
     }
 
     /// The folder: the device writes its request, a member's folder sync answers it, the device

@@ -87,7 +87,8 @@ extension Simulation {
         }
         // A planted identity's ops spread from wherever its bundle landed, as far as the furthest holds.
         for planted in plantedAuthors {
-            honest[planted] = try devices.filter { !isRemovedPhone($0.index) && $0.isRunning }.map { try vector(of: $0.index)[planted] }
+            honest[planted] =
+                try devices.filter { !isRemovedPhone($0.index) && $0.isRunning }.map { try vector(of: $0.index)[planted] }
                 .max() ?? 0
         }
         guard let phone = yearAheadPhone else { return honest }

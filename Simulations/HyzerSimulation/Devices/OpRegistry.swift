@@ -164,7 +164,8 @@ struct OpRegistry {
         guard let author = ops.first?.author, branches[author] == nil else { return }
         branches[author] = [
             ops.map { op in
-                Entry(sequence: op.sequence, hash: op.hash, clock: op.clock ?? .zero, payload: try? op.payload().get(), entityID: op.entityID)
+                Entry(
+                    sequence: op.sequence, hash: op.hash, clock: op.clock ?? .zero, payload: try? op.payload().get(), entityID: op.entityID)
             }
         ]
         total += ops.count

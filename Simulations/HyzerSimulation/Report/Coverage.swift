@@ -60,8 +60,8 @@ public struct Coverage: Hashable, Sendable, Encodable {
         case plantedIdentitiesSent
         /// Admissions without a valid proof the hostile member sent (each in a planted log).
         case fakeAdmissionsSent
-        /// Honest replicas that held a planted identity's ops at convergence and counted them
-        /// nowhere (no view, no member list, no rekey).
+        /// Ingests that reported a planted identity's ops as no member's, and honest replicas
+        /// that held them at convergence and counted them nowhere (no view, no member list, no rekey).
         case plantedIdentitiesRefused
         /// Crafted files the hostile member put in the shared folder.
         case hostileFilesWritten

@@ -137,7 +137,9 @@ extension Simulation {
     private func plantedSegment(admittingItself: Bool) -> AuthorSegment {
         let keys = SigningKeyPair(seed: random.bytes(SigningKeyPair.seedBytes))
         let author = AuthorID(bytes: keys.publicKey)!
-        var payloads: [OpPayload] = [.deviceRegistered(name: "planted", kind: .phone), .playerCreated(displayName: "Planted \(author.short)")]
+        var payloads: [OpPayload] = [
+            .deviceRegistered(name: "planted", kind: .phone), .playerCreated(displayName: "Planted \(author.short)"),
+        ]
         if admittingItself, let invitation = setUpInvitation {
             payloads += [
                 .memberAdmittedWithProof(invite: invitation.id, device: author, proof: random.bytes(OpPayload.Limits.joinProofBytes)),

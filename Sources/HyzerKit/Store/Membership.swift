@@ -54,7 +54,9 @@ enum Membership {
 
     /// The invitations in ops that count but for membership, by id: who issued each (kinds 20
     /// and 23), its key and expiry and uses, and the verifier of a kind 23.
-    static func issued(_ db: Database) throws -> [[UInt8]: (issuers: Set<AuthorID>, verifier: [UInt8]?, key: [UInt8], expiresAt: UInt64, uses: Int)] {
+    static func issued(_ db: Database) throws -> [[UInt8]: (
+        issuers: Set<AuthorID>, verifier: [UInt8]?, key: [UInt8], expiresAt: UInt64, uses: Int
+    )] {
         var issued: [[UInt8]: (issuers: Set<AuthorID>, verifier: [UInt8]?, key: [UInt8], expiresAt: UInt64, uses: Int)] = [:]
         for (author, payload) in try opsCountingButForMembership(kinds: [.inviteIssued, .inviteIssuedWithVerifier], db) {
             let id: [UInt8]
