@@ -110,6 +110,17 @@ try write(
 try write(
     "FuzzOpPayload", "payload-21",
     OpPayload.memberAdmitted(invite: FuzzFixtures.invitation.id, device: FuzzFixtures.author(FuzzFixtures.joiner)).encoded())
+try write(
+    "FuzzOpPayload", "payload-23",
+    OpPayload.inviteIssuedWithVerifier(
+        key: FuzzFixtures.invitation.key, verifier: FuzzFixtures.invitation.verifier, expiresAt: 1_717_203_600_000, uses: 3
+    ).encoded())
+try write(
+    "FuzzOpPayload", "payload-22",
+    OpPayload.memberAdmittedWithProof(
+        invite: FuzzFixtures.invitation.id, device: FuzzFixtures.author(FuzzFixtures.joiner),
+        proof: JoinRequest(invitation: FuzzFixtures.invitation, device: FuzzFixtures.author(FuzzFixtures.joiner)).proof
+    ).encoded())
 try write("FuzzOpPayload", "segment", need(try watch.delta(above: VersionVector()).first, "a segment").encoded())
 
 // Session messages, and the same as frames on the wire.
@@ -163,12 +174,12 @@ try write("FuzzLineage", "world-broken-then-real", [1, 0b1111_1111, 0, 4, 5, 0b1
 let invitation = FuzzFixtures.invitation
 try write("FuzzInvite", "token", [0] + Array(invitation.token.utf8))
 try write("FuzzInvite", "token-with-spaces", [0] + Array("  \(invitation.token)\n".utf8))
-let joiner = FuzzFixtures.author(FuzzFixtures.joiner)
-try write("FuzzInvite", "request", [1] + JoinRequest(invitation: invitation, device: joiner).bytes)
+try write("FuzzInvite", "request", [1] + JoinRequest(invitation: invitation, device: FuzzFixtures.author(FuzzFixtures.joiner)).bytes)
 let member = try Replica.create(at: output.appendingPathComponent(".member"), name: "member", kind: .laptop, keys: FuzzFixtures.keys(9))
 try member.join(FuzzFixtures.group)
 _ = try member.issueInvitation(secret: invitation.secret, expiresAt: UInt64(Int64.max), uses: 1)
-let answer = need(try member.admit(JoinRequest(invitation: invitation, device: joiner)).reply, "an answer")
+let answer = need(
+    try member.admit(JoinRequest(invitation: invitation, device: FuzzFixtures.author(FuzzFixtures.joiner))).reply, "an answer")
 try write("FuzzInvite", "answer", [2] + answer)
 let refusal = need(
     try member.admit(JoinRequest(invitation: invitation, device: FuzzFixtures.author(FuzzFixtures.keys(10)))).reply, "a refusal")

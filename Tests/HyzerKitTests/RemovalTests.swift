@@ -20,7 +20,9 @@ import Testing
             observers = try [83, 84, 85].map { try TestReplica("observer-\($0)", keySeed: UInt8($0), start: baseTime + 2_000) }
             let group = GroupMembership(
                 id: GroupMembership.groupID(organizer: organizer.author), secret: [UInt8](repeating: 7, count: 32))
-            for member in [organizer, phone] + observers { try member.replica.join(group) }
+            try organizer.replica.join(group)
+            // Members are admitted with an invitation (docs/security.md, "Membership").
+            for member in [phone] + observers { try member.replica.joinInvited(by: organizer.replica) }
         }
     }
 

@@ -104,6 +104,35 @@ import Testing
         #expect(try players(phone) == ["Fay", "Olga", "Pat"])
     }
 
+    /// Attack (a) of docs/security.md, "Membership": a phone that ran `device continue` and was
+    /// then removed opened every later epoch with its predecessor key, which the rekey still
+    /// sealed to; it read the rounds played after its removal.
+    @Test func aLostPhoneThatContinuedReadsNothingAfterItsRemoval() throws {
+        let laptop = try device("laptop", owner: "Olga")
+        let phone = try device("lost-phone", owner: "Pat")
+        let friend = try device("friend", owner: "Fay")
+        try laptop.ok("group", "create")
+        try phone.join(laptop)
+        try friend.join(laptop)
+        for _ in 0..<2 { for cli in [laptop, phone, friend] { try cli.ok("sync", "--folder", folder, quiet: false) } }
+        let predecessor = try replicaID(phone)
+        try phone.ok("device", "continue")
+        let successor = try replicaID(phone)
+        for cli in [phone, laptop] { try cli.ok("sync", "--folder", folder, quiet: false) }
+        #expect(try laptop.ok("group", "remove", String(successor.prefix(12))).hasSuffix("the group key is now epoch 1"))
+        let members = try #require(
+            try JSONSerialization.jsonObject(with: Data(try laptop.ok("group", "members", "--json").utf8)) as? [[String: Any]])
+        let removed = Set(members.filter { $0["removed"] as? Bool == true }.compactMap { $0["id"] as? String })
+        #expect(removed == [predecessor, successor], "every key of the lineage is removed")
+        #expect(members.filter { $0["removed"] as? Bool == false }.count == 2, "the next rekey goes to the laptop and the friend")
+        try laptop.ok("player", "add", "Vic")
+        try laptop.ok("sync", "--folder", folder, quiet: false)
+        try friend.ok("sync", "--folder", folder, quiet: false)
+        #expect(try players(friend).contains("Vic"))
+        try phone.ok("sync", "--folder", folder, quiet: false)
+        #expect(!(try players(phone).contains("Vic")), "the removed store opens no later epoch with its predecessor key")
+    }
+
     /// After a rekey, `sync --peer` reaches a member the rekey has not reached yet: that member
     /// closes on the new epoch's hello, and the dialer tries the older one (docs/sync-protocol.md).
     @Test func theOrganizerReachesAMemberItsRekeyHasNotReached() throws {

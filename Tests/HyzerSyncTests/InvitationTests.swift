@@ -3,6 +3,7 @@ import HyzerCrypto
 import HyzerDomain
 import HyzerKit
 @testable import HyzerSync
+import HyzerTestSupport
 import Testing
 
 /// docs/security.md, "Invitations": a token holds an invitation, not the group secret; a
@@ -20,7 +21,8 @@ import Testing
 
     init() throws {
         organizer = try Peer("organizer", keySeed: 101, group: group)
-        friend = try Peer("friend", keySeed: 102, start: baseTime + 10, group: group)
+        friend = try Peer("friend", keySeed: 102, start: baseTime + 10, group: nil)
+        try friend.replica.joinInvited(by: organizer.replica)  // a member: admitted (docs/security.md, "Membership")
         invitation = try organizer.replica.issueInvitation(secret: Self.secret, expiresAt: baseTime + Self.hour, uses: 2)
         try friend.replica.ingest(organizer.replica.delta(above: VersionVector()))
     }
@@ -117,7 +119,14 @@ import Testing
         }
         #expect(try peer.replica.complete(answer))
         try organizer.replica.rekeyGroup(newSecret: [UInt8](repeating: 0x62, count: 32))
-        #expect(try organizer.replica.group()?.recipients == [organizer.author, peer.author], "the friend it never heard from is not one")
+        #expect(
+            try organizer.replica.group()?.recipients == [organizer.author, friend.author, peer.author],
+            "the members it admitted, heard from or not")
+        let planted = try Peer("planted", keySeed: 151, group: group)
+        try organizer.replica.ingest(planted.replica.delta(above: VersionVector()))
+        try organizer.replica.rekeyGroup(newSecret: [UInt8](repeating: 0x63, count: 32))
+        #expect(
+            !(try organizer.replica.group()!.recipients.contains(planted.author)), "a device heard from but never admitted is no recipient")
     }
 
     /// The folder: the device writes its request, a member's folder sync answers it, the device

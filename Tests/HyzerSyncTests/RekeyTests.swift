@@ -3,6 +3,7 @@ import HyzerCrypto
 import HyzerDomain
 import HyzerKit
 @testable import HyzerSync
+import HyzerTestSupport
 import Testing
 
 /// docs/security.md, "Re-keying": after the organizer removes a device and rekeys, the remaining
@@ -20,9 +21,12 @@ import Testing
         group = GroupMembership(
             id: GroupMembership.groupID(organizer: AuthorID(bytes: organizerKeys.publicKey)!), secret: [UInt8](repeating: 0x50, count: 32))
         organizer = try Peer("organizer", keySeed: 91, group: group)
-        phone = try Peer("phone", keySeed: 92, start: baseTime + 1_000, group: group)
-        friend = try Peer("friend", keySeed: 93, start: baseTime + 2_000, group: group)
-        for peer in [phone, friend] { try organizer.replica.ingest(peer.replica.delta(above: VersionVector())) }
+        phone = try Peer("phone", keySeed: 92, start: baseTime + 1_000, group: nil)
+        friend = try Peer("friend", keySeed: 93, start: baseTime + 2_000, group: nil)
+        for peer in [phone, friend] {
+            try peer.replica.joinInvited(by: organizer.replica)  // members: admitted (docs/security.md, "Membership")
+            try organizer.replica.ingest(peer.replica.delta(above: VersionVector()))
+        }
     }
 
     func handshake(_ role: Handshake.Role, _ peer: Peer, group: GroupMembership) -> Handshake {
@@ -130,7 +134,8 @@ import Testing
     @Test func aMemberWritesTheRekeyBundleWhenTheOrganizerDoesNotSyncTheFolder() throws {
         let shared = SharedDirectory()
         for peer in [phone, friend, phone, friend] { try peer.sync(shared) }
-        let laptop = try Peer("laptop", kind: .laptop, keySeed: 96, start: baseTime + 3_000, group: group)
+        let laptop = try Peer("laptop", kind: .laptop, keySeed: 96, start: baseTime + 3_000, group: nil)
+        try laptop.replica.joinInvited(by: organizer.replica)
         for peer in [laptop, friend, laptop] { try peer.sync(shared) }
         try organizer.replica.ingest(friend.replica.delta(above: VersionVector()))
         try organizer.replica.removeMember(phone.author.hex, newSecret: Self.newSecret)
@@ -150,7 +155,8 @@ import Testing
     /// rekey bundle among them, and catches up (the simulator's soak, seed 2902).
     @Test func aMemberThatNeverSawTheOrganizersVectorBeforeTheRekeyStillCatchesUp() throws {
         let shared = SharedDirectory()
-        let laptop = try Peer("laptop", kind: .laptop, keySeed: 97, start: baseTime + 3_000, group: group)
+        let laptop = try Peer("laptop", kind: .laptop, keySeed: 97, start: baseTime + 3_000, group: nil)
+        try laptop.replica.joinInvited(by: organizer.replica)
         try laptop.sync(shared)
         // The organizer hears of the laptop (directly), and first syncs the folder after its rekey.
         try organizer.replica.ingest(laptop.replica.delta(above: VersionVector()))

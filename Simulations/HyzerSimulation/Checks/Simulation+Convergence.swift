@@ -43,6 +43,7 @@ extension Simulation {
             if device.index == yearAheadPhone, let removed = removedPhone, removedThrough != nil {
                 expected[devices[removed].author] = honest[devices[removed].author]
             }
+            if device.index == yearAheadPhone { for planted in plantedAuthors { expected[planted] = honest[planted] } }
             var vector = device.isRunning ? try self.vector(of: device.index) : VersionVector()
             for author in registry.disturbed {
                 expected[author] = 0
@@ -84,6 +85,12 @@ extension Simulation {
             let author = devices[removed].author
             honest[author] = try devices.filter { $0.index != removed && $0.isRunning }.map { try vector(of: $0.index)[author] }.max() ?? 0
         }
+        // A planted identity's ops spread from wherever its bundle landed, as far as the furthest holds.
+        for planted in plantedAuthors {
+            honest[planted] =
+                try devices.filter { !isRemovedPhone($0.index) && $0.isRunning }.map { try vector(of: $0.index)[planted] }
+                .max() ?? 0
+        }
         guard let phone = yearAheadPhone else { return honest }
         let author = devices[phone].author
         let firstAhead = (1...max(1, UInt64(registry.count(author)))).first { sequence in
@@ -117,6 +124,7 @@ extension Simulation {
             coverage.count(.yearAheadOpsHeld, heldAside)
             record("\(devices[phone].name)'s clock is a year ahead: \(heldAside) of its ops held aside everywhere else")
         }
+        for device in compared { try checkPlantedCountNowhere(device) }
         do {
             for device in compared {
                 digests.append(try device.running.digest())

@@ -158,6 +158,19 @@ struct OpRegistry {
         return added
     }
 
+    /// Records the ops of a planted identity (docs/security.md, "Membership"), which no device
+    /// writes: a hostile member made them with a fresh key. One log, from op 1.
+    mutating func recordPlanted(_ ops: [SignedOp]) {
+        guard let author = ops.first?.author, branches[author] == nil else { return }
+        branches[author] = [
+            ops.map { op in
+                Entry(
+                    sequence: op.sequence, hash: op.hash, clock: op.clock ?? .zero, payload: try? op.payload().get(), entityID: op.entityID)
+            }
+        ]
+        total += ops.count
+    }
+
     /// The store of `device` was replaced by an older copy whose cursor was `cursor`.
     mutating func restore(_ device: Int, to cursor: Cursor) {
         cursors[device] = cursor

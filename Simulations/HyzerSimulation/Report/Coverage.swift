@@ -63,6 +63,13 @@ public struct Coverage: Hashable, Sendable, Encodable {
         /// Hostile bundles whose made-up identities an honest replica kept pending or held,
         /// within the junk caps.
         case junkPending
+        /// Identities no member admitted that the hostile member planted in its bundles.
+        case plantedIdentitiesSent
+        /// Admissions without a valid proof the hostile member sent (each in a planted log).
+        case fakeAdmissionsSent
+        /// Ingests that reported a planted identity's ops as no member's, and honest replicas
+        /// that held them at convergence and counted them nowhere (no view, no member list, no rekey).
+        case plantedIdentitiesRefused
         /// Crafted files the hostile member put in the shared folder.
         case hostileFilesWritten
         /// Readings of those files an honest replica refused or ignored (they hold no op it takes).

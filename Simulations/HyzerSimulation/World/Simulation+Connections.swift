@@ -232,7 +232,10 @@ extension Simulation {
         coverage.count(.removedMemberRefused, fromRemoved.count)
         // A restored or copied store's author forked: the segment that shows it is its proof.
         let forks = report.rejected.filter { if case .fork(let author, _) = $0 { registry.disturbed.contains(author) } else { false } }
-        if report.rejected.count > fromRemoved.count + forks.count {
+        // A planted identity's ops, passed on by anyone: kept, reported, counted nowhere (docs/security.md, "Membership").
+        let planted = report.rejected.filter { if case .notAMember(let author) = $0 { plantedAuthors.contains(author) } else { false } }
+        coverage.count(.plantedIdentitiesRefused, planted.count)
+        if report.rejected.count > fromRemoved.count + forks.count + planted.count {
             guard sender == hostilePhone else {
                 throw fail(.safety, "\(device.name) refused ops from \(devices[sender].name): \(report.rejected.map(\.description))")
             }

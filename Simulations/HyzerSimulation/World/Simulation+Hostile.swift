@@ -19,6 +19,16 @@ extension Simulation {
         case outOfRangeSequences
         /// A bundle of junk cut short: it does not decode, the connection is refused.
         case cutShort
+        /// A planted identity: a fresh key's signed log (its device and a player) that no
+        /// member admitted. Ingested, but it counts nowhere (docs/security.md, "Membership").
+        case plantedIdentity
+        /// A planted identity whose log admits itself with the organizer's invitation, once
+        /// with a proof the token never made and once without proof (kind 21): no use, no member.
+        case fakeAdmissions
+
+        /// Whether the attack needs a group with an organizer (in a random-id group every holder
+        /// of the secret is a member).
+        var needsOrganizer: Bool { self == .plantedIdentity || self == .fakeAdmissions }
     }
 
     /// The crafted bundle the hostile phone at `end` adds to its delta, once per connection,
@@ -27,9 +37,12 @@ extension Simulation {
         let index = connection.ends[end].device
         guard index == hostilePhone, !connection.hostileBundleSent, !schedule.healed else { return nil }
         connection.hostileBundleSent = true
-        let kind = HostileBundle.allCases[random.below(HostileBundle.allCases.count)]
+        let kinds = HostileBundle.allCases.filter { setUpInvitation != nil || !$0.needsOrganizer }
+        let kind = kinds[random.below(kinds.count)]
         let segments: [AuthorSegment]
         switch kind {
+        case .plantedIdentity, .fakeAdmissions:
+            segments = [plantedSegment(admittingItself: kind == .fakeAdmissions)]
         case .junkIdentities, .cutShort:
             segments = (0..<random.integer(in: 20...200)).map { _ in
                 junkSegment(sequence: UInt64(random.integer(in: 2...1_000)), stamp: world.now)
@@ -116,6 +129,52 @@ extension Simulation {
         hostileFilePaths.insert(kind == .madeUpMember ? String(path[..<path.lastIndex(of: "/")!]) : path)
         coverage.count(.hostileFilesWritten)
         record("\(devices[phone].name) puts a hostile file (\(kind)) of \(bytes.count) bytes at \(path)")
+    }
+
+    /// A planted identity's whole log, signed by a fresh key: its device record and a player,
+    /// and, when `admittingItself`, two admissions of itself with the organizer's invitation
+    /// that no token proved. Recorded in the registry: every replica ends up holding it.
+    private func plantedSegment(admittingItself: Bool) -> AuthorSegment {
+        let keys = SigningKeyPair(seed: random.bytes(SigningKeyPair.seedBytes))
+        let author = AuthorID(bytes: keys.publicKey)!
+        var payloads: [OpPayload] = [
+            .deviceRegistered(name: "planted", kind: .phone), .playerCreated(displayName: "Planted \(author.short)"),
+        ]
+        if admittingItself, let invitation = setUpInvitation {
+            payloads += [
+                .memberAdmittedWithProof(invite: invitation.id, device: author, proof: random.bytes(OpPayload.Limits.joinProofBytes)),
+                .memberAdmitted(invite: invitation.id, device: author),
+            ]
+            coverage.count(.fakeAdmissionsSent, 2)
+        }
+        var ops: [SignedOp] = []
+        for (offset, payload) in payloads.enumerated() {
+            ops.append(
+                SignedOp(
+                    keys: keys, author: author, sequence: UInt64(offset + 1), previousHash: ops.last?.hash ?? SignedOp.noPreviousHash,
+                    clock: HLCTimestamp(physicalMilliseconds: world.now + UInt64(offset)), payload: payload))
+        }
+        registry.recordPlanted(ops)
+        plantedAuthors.insert(author)
+        coverage.count(.plantedIdentitiesSent)
+        return AuthorSegment(ops: ops)
+    }
+
+    /// No honest replica counts a planted identity anywhere: not in its players, its members or
+    /// the recipients of its newest epoch (docs/security.md, "Membership").
+    func checkPlantedCountNowhere(_ device: SimulatedDevice) throws {
+        guard setUpInvitation != nil, !plantedAuthors.isEmpty else { return }
+        let replica = device.running
+        let held = try vector(of: device.index)
+        let members = Set(try replica.groupMembers().map(\.id))
+        let recipients = try replica.group()?.recipients ?? []
+        let players = try replica.players().map(\.displayName)
+        for author in plantedAuthors.sorted() {
+            if members.contains(author) || recipients.contains(author) || players.contains("Planted \(author.short)") {
+                throw fail(.safety, "\(device.name) counts the planted identity \(author.short) as a member")
+            }
+            if held[author] > 0 { coverage.count(.plantedIdentitiesRefused) }
+        }
     }
 
     /// One op of a made-up identity at `sequence`, stamped `stamp`, signed by a fresh key.

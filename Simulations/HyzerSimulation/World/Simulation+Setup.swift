@@ -115,7 +115,17 @@ extension Simulation {
             let replica = try Replica.create(
                 at: device.directory, name: name, kind: kind, owner: owner, clock: clock, keys: device.keys, policies: policies.replica,
                 medium: SimulatedDisk.medium)
-            try replica.join(group)
+            if let invitation = setUpInvitation {
+                // In a group with an organizer only admitted devices are members: each joins as a
+                // real device does (docs/security.md, "Membership").
+                try replica.join(with: invitation, through: devices[0].running)
+            } else {
+                try replica.join(group)
+                if organizerKeys != nil {
+                    setUpInvitation = try replica.issueInvitation(
+                        secret: random.bytes(Invitation.secretBytes), expiresAt: UInt64(Int64.max), uses: OpPayload.Limits.inviteUsesMax)
+                }
+            }
             device.replica = replica
             device.ownedPlayer = try replica.identity().owner?.id
             devices.append(device)
@@ -123,6 +133,13 @@ extension Simulation {
             record(
                 "create \(name) \(device.author.short) skew=\(clock.model.skewMilliseconds)ms drift=\(clock.model.driftPartsPerMillion)ppm folder=\(device.usesFolder)"
             )
+        }
+        if setUpInvitation != nil {
+            // The organizer's admissions reach each device before it writes, as a join's first sync brings them.
+            try capture(devices[0])
+            for device in devices.dropFirst() {
+                _ = try device.running.ingest(try devices[0].running.delta(above: try device.running.versionVector()))
+            }
         }
         if let source = copiedPhone { try addCopyDevice(of: source, in: directory) }
         linkDevices(pairedPhones: pairedPhones)

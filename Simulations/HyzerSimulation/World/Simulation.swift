@@ -64,6 +64,11 @@ public final class Simulation {
     var hostilePhone: Int?
     /// The files the hostile member put in the shared folder.
     var hostileFilePaths: Set<String> = []
+    /// The identities the hostile member planted (docs/security.md, "Membership"): signed logs
+    /// of fresh keys no member admitted, some with admissions the token never proved.
+    var plantedAuthors: Set<AuthorID> = []
+    /// The invitation the organizer admits every device with, in a group with an organizer.
+    var setUpInvitation: Invitation?
     /// Bundle files the folder checks opened, by path and size (a file's name is the hash of its
     /// content; a half-written read is shorter): each is opened once, not once per reader.
     var openedBundles: [String: HyzerSync.Bundle] = [:]

@@ -15,6 +15,8 @@ extension OpPayload {
         /// An invitation's proof key and its id (docs/formats.md, "Invitations").
         public static let inviteKeyBytes = 32
         public static let inviteIDBytes = 16
+        /// The invitation key's Ed25519 signature in an admission (op kind 22).
+        public static let joinProofBytes = 64
         /// Devices one invitation may admit.
         public static let inviteUsesMax = 1_000
     }
@@ -120,6 +122,15 @@ extension OpPayload {
         case .memberAdmitted(let invite, let device):
             writer.write(raw: invite)
             writer.write(device)
+        case .memberAdmittedWithProof(let invite, let device, let proof):
+            writer.write(raw: invite)
+            writer.write(device)
+            writer.write(raw: proof)
+        case .inviteIssuedWithVerifier(let key, let verifier, let expiresAt, let uses):
+            writer.write(raw: key)
+            writer.write(raw: verifier)
+            writer.writeVarint(expiresAt)
+            writer.writeVarint(UInt64(clamping: uses))
         }
         return writer.bytes
     }
@@ -230,15 +241,24 @@ extension OpPayload {
             self = .groupRekeyed(epoch: UInt32(epoch), sealed: sealed)
         case .roundImported:
             self = .roundImported(roundID: try reader.readUUID(), startDate: try reader.readName(), endDate: try reader.readName())
-        case .inviteIssued:
+        case .inviteIssued, .inviteIssuedWithVerifier:
             let key = try reader.readRaw(Limits.inviteKeyBytes)
+            let verifier = kind == .inviteIssuedWithVerifier ? try reader.readRaw(Limits.inviteKeyBytes) : nil
             let expiresAt = try reader.readVarint()
             guard expiresAt <= UInt64(Int64.max) else { throw .outOfRange(field: "invitation expiry") }
             let uses = try reader.readVarint()
             guard (1...UInt64(Limits.inviteUsesMax)).contains(uses) else { throw .outOfRange(field: "invitation uses") }
-            self = .inviteIssued(key: key, expiresAt: expiresAt, uses: Int(uses))
+            if let verifier {
+                self = .inviteIssuedWithVerifier(key: key, verifier: verifier, expiresAt: expiresAt, uses: Int(uses))
+            } else {
+                self = .inviteIssued(key: key, expiresAt: expiresAt, uses: Int(uses))
+            }
         case .memberAdmitted:
             self = .memberAdmitted(invite: try reader.readRaw(Limits.inviteIDBytes), device: try reader.readAuthorID())
+        case .memberAdmittedWithProof:
+            self = .memberAdmittedWithProof(
+                invite: try reader.readRaw(Limits.inviteIDBytes), device: try reader.readAuthorID(),
+                proof: try reader.readRaw(Limits.joinProofBytes))
         }
         try reader.expectEnd()
     }

@@ -53,6 +53,15 @@ public enum OpPayload: Hashable, Sendable {
     /// A member admitted `device` with the invitation whose id (16 bytes) is `invite`, and
     /// sealed the group secret to it: one use of that invitation.
     case memberAdmitted(invite: [UInt8], device: AuthorID)
+    /// A member admitted `device` with the invitation `invite`; `proof` is the signature of
+    /// `JoinProof.message(group:invite:device:)` by the invitation's signing key, which only a
+    /// holder of the token has, as the device sent it in its join request: no member can write a
+    /// use of an invitation it does not hold. Replaces kind 21 (docs/formats.md, "Admissions").
+    case memberAdmittedWithProof(invite: [UInt8], device: AuthorID, proof: [UInt8])
+    /// An invitation as kind 20, with `verifier`: the public half of the Ed25519 key pair the
+    /// token's secret derives, which checks the proofs of admissions (kind 22). Its id covers
+    /// both keys (`Invitation.id`). Replaces kind 20.
+    case inviteIssuedWithVerifier(key: [UInt8], verifier: [UInt8], expiresAt: UInt64, uses: Int)
 
     /// The one-byte tag of each kind in the canonical encoding. Never renumber a kind.
     public enum Kind: UInt8, CaseIterable, Sendable {
@@ -77,6 +86,8 @@ public enum OpPayload: Hashable, Sendable {
         case roundImported = 19
         case inviteIssued = 20
         case memberAdmitted = 21
+        case memberAdmittedWithProof = 22
+        case inviteIssuedWithVerifier = 23
     }
 
     public var kind: Kind {
@@ -102,6 +113,8 @@ public enum OpPayload: Hashable, Sendable {
         case .roundImported: .roundImported
         case .inviteIssued: .inviteIssued
         case .memberAdmitted: .memberAdmitted
+        case .memberAdmittedWithProof: .memberAdmittedWithProof
+        case .inviteIssuedWithVerifier: .inviteIssuedWithVerifier
         }
     }
 }

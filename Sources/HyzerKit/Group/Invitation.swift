@@ -28,9 +28,23 @@ public struct Invitation: Equatable, Sendable {
     /// in its `inviteIssued` op, so every member can check a request.
     public var key: [UInt8] { KeyDerivation.subkey(of: secret, context: "hyzrinvt", id: 1) }
 
-    /// The invitation's id: the first 16 bytes of BLAKE2b-256("hyzer-invite/v1" ‖ key).
-    public var id: [UInt8] { Self.id(ofKey: key) }
+    /// The key pair whose signature proves a join request came from a holder of the token
+    /// (`JoinProof`): its seed is the secret's subkey 2. Members know only its public half, the
+    /// verifier, from the invitation op (kind 23).
+    public var signingKeys: SigningKeyPair { SigningKeyPair(seed: KeyDerivation.subkey(of: secret, context: "hyzrinvt", id: 2)) }
 
+    /// The public half of `signingKeys`.
+    public var verifier: [UInt8] { signingKeys.publicKey }
+
+    /// The invitation's id: the first 16 bytes of BLAKE2b-256("hyzer-invite/v2" ‖ key ‖
+    /// verifier), so that nobody can record another verifier for an invitation someone else issued.
+    public var id: [UInt8] { Self.id(ofKey: key, verifier: verifier) }
+
+    public static func id(ofKey key: [UInt8], verifier: [UInt8]) -> [UInt8] {
+        Array(Blake2b.hash256(Array("hyzer-invite/v2".utf8) + key + verifier).prefix(OpPayload.Limits.inviteIDBytes))
+    }
+
+    /// The id of an invitation of op kind 20 (no verifier): BLAKE2b-256("hyzer-invite/v1" ‖ key).
     public static func id(ofKey key: [UInt8]) -> [UInt8] {
         Array(Blake2b.hash256(Array("hyzer-invite/v1".utf8) + key).prefix(OpPayload.Limits.inviteIDBytes))
     }

@@ -6,26 +6,38 @@ import HyzerDomain
 /// `hyzer/<group id>/joins/<device>.hzj`, or sent as the first frame of a TCP connection
 /// (docs/formats.md, "Invitations").
 ///
-/// `HZJ1` ‖ group id 16 ‖ invitation id 16 ‖ device 32 ‖ HMAC-SHA-512-256(invitation key, all before)
+/// `HZJ2` ‖ group id 16 ‖ invitation id 16 ‖ device 32 ‖ proof 64 ‖ HMAC-SHA-512-256(invitation key, all before)
+///
+/// `proof` is the signature of `JoinProof.message(group:invite:device:)` by the invitation's
+/// signing key, which only the token's secret derives: the member records it in its admission
+/// (op kind 22), so that every member can check that a holder of the token asked for that very
+/// device, and no member can write a use of an invitation it does not hold. Requests of the
+/// first layout (`HZJ1`, 100 bytes, no proof) are not read.
 public struct JoinRequest: Equatable, Sendable {
     public let groupID: UUID
     public let invitationID: [UInt8]
     public let device: AuthorID
+    /// The invitation signing key's signature of `JoinProof.message(group:invite:device:)`.
+    public let proof: [UInt8]
     /// The whole message as sent.
     public let bytes: [UInt8]
 
-    static let magic = Array("HZJ1".utf8)
-    public static let byteCount = 4 + 16 + OpPayload.Limits.inviteIDBytes + 32 + MessageAuthentication.tagBytes
+    static let magic = Array("HZJ2".utf8)
+    public static let byteCount =
+        4 + 16 + OpPayload.Limits.inviteIDBytes + 32 + OpPayload.Limits.joinProofBytes + MessageAuthentication.tagBytes
+    private static let bodyBytes = byteCount - MessageAuthentication.tagBytes
 
+    /// The request of `device`, proven with `invitation`.
     public init(invitation: Invitation, device: AuthorID) {
         groupID = invitation.groupID
         invitationID = invitation.id
         self.device = device
-        let body = Self.magic + invitation.groupID.bytes + invitation.id + device.bytes
+        proof = invitation.signingKeys.sign(JoinProof.message(group: invitation.groupID, invite: invitation.id, device: device))
+        let body = Self.magic + invitation.groupID.bytes + invitation.id + device.bytes + proof
         bytes = body + MessageAuthentication.tag(body, key: invitation.key)
     }
 
-    /// Reads a request's fields; its proof is checked by `proves(key:)` once the invitation is found.
+    /// Reads a request's fields; its proofs are checked by `proves(key:)` once the invitation is found.
     public init?(decoding bytes: [UInt8]) {
         guard bytes.count == Self.byteCount, Array(bytes.prefix(4)) == Self.magic,
             let groupID = UUID(bytes: bytes[4..<20]), let device = AuthorID(bytes: Array(bytes[36..<68]))
@@ -33,13 +45,17 @@ public struct JoinRequest: Equatable, Sendable {
         self.groupID = groupID
         invitationID = Array(bytes[20..<36])
         self.device = device
+        proof = Array(bytes[68..<Self.bodyBytes])
         self.bytes = bytes
     }
 
-    /// Whether the request was made with the invitation whose key is `key`.
-    public func proves(key: [UInt8]) -> Bool {
-        let body = Array(bytes.prefix(68))
+    /// Whether the request was made with the invitation whose key is `key` and verifier is
+    /// `verifier` (the signature is checked only once the key matched: a stranger's request
+    /// costs no signature check).
+    public func proves(key: [UInt8], verifier: [UInt8]) -> Bool {
+        let body = Array(bytes.prefix(Self.bodyBytes))
         return MessageAuthentication.verify(Array(bytes.suffix(MessageAuthentication.tagBytes)), of: body, key: key)
+            && JoinProof.verifies(proof, group: groupID, invite: invitationID, device: device, verifier: verifier)
     }
 }
 

@@ -11,25 +11,30 @@ struct AuthorRow {
     var headHash: [UInt8]
     var forked: Bool
     var frozenAt: UInt64
+    /// Not a member of the group (`Membership`): its ops are kept but count nowhere.
+    var stranger: Bool
 
     static func find(_ key: AuthorID, in db: Database) throws -> AuthorRow? {
         try Row.fetchOne(
-            db.cachedStatement(sql: "SELECT id, headSequence, headHash, forked, frozenAt FROM authors WHERE key = ?"),
+            db.cachedStatement(sql: "SELECT id, headSequence, headHash, forked, frozenAt, stranger FROM authors WHERE key = ?"),
             arguments: [Data(key.bytes)]
         ).map { row in
             AuthorRow(
                 id: row[0], key: key, headSequence: UInt64(row[1] as Int64), headHash: Array(row[2] as Data), forked: row[3],
-                frozenAt: UInt64(row[4] as Int64))
+                frozenAt: UInt64(row[4] as Int64), stranger: row[5])
         }
     }
 
-    /// The author's row, created with an empty log when the author is new.
+    /// The author's row, created with an empty log when the author is new (a stranger when the
+    /// group's organizer is known and has not admitted it).
     static func findOrCreate(_ key: AuthorID, in db: Database) throws -> AuthorRow {
         if let row = try find(key, in: db) { return row }
-        try db.cachedStatement(sql: "INSERT INTO authors (key, headSequence, headHash) VALUES (?, 0, ?)").execute(
-            arguments: [Data(key.bytes), Data(SignedOp.noPreviousHash)])
+        let stranger = try Membership.startsAsStranger(key, db)
+        try db.cachedStatement(sql: "INSERT INTO authors (key, headSequence, headHash, stranger) VALUES (?, 0, ?, ?)").execute(
+            arguments: [Data(key.bytes), Data(SignedOp.noPreviousHash), stranger])
         return AuthorRow(
-            id: db.lastInsertedRowID, key: key, headSequence: 0, headHash: SignedOp.noPreviousHash, forked: false, frozenAt: 0)
+            id: db.lastInsertedRowID, key: key, headSequence: 0, headHash: SignedOp.noPreviousHash, forked: false, frozenAt: 0,
+            stranger: stranger)
     }
 
     /// Appends `op`, which must be this author's next op, and moves the head in memory;

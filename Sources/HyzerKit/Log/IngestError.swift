@@ -18,6 +18,10 @@ public enum IngestError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Ops of a device the group's organizer removed, above the last one that counts: they are
     /// kept, like every op of a log, but count nowhere.
     case removedMember(author: AuthorID, through: UInt64)
+    /// Ops of a device no member admitted, in a group with an organizer (docs/security.md,
+    /// "Membership"): kept, like every op of a log, but they count nowhere until an admission
+    /// or a succession of a member arrives.
+    case notAMember(author: AuthorID)
 
     public var description: String {
         switch self {
@@ -33,6 +37,8 @@ public enum IngestError: Error, Equatable, Sendable, CustomStringConvertible {
             "a segment of author \(author.short) has sequence numbers beyond 2^63 - 1"
         case .removedMember(let author, let through):
             "device \(author.short) was removed from the group: its ops after op \(through) are refused"
+        case .notAMember(let author):
+            "device \(author.short) is not a member of the group (no member admitted it with an invitation): its ops are kept but count nowhere"
         }
     }
 }

@@ -17,6 +17,11 @@ public struct IngestReport: Equatable, Sendable {
     /// Segments refused, each with its reason; they changed nothing, except that a fork's proof
     /// is kept and freezes its author.
     public var rejected: [IngestError] = []
+    /// Whether an op that can change membership arrived (`Membership.kinds`, or the organizer's
+    /// first ops): the transaction recomputes the members before it commits.
+    var membershipTouched = false
+    /// Authors whose ops were newly added, to report those that are no members.
+    var appendedAuthors: Set<AuthorID> = []
 
     public init() {}
 
@@ -27,5 +32,7 @@ public struct IngestReport: Equatable, Sendable {
         lhs.segmentsPending += rhs.segmentsPending
         lhs.segmentsHeld += rhs.segmentsHeld
         lhs.rejected += rhs.rejected
+        lhs.membershipTouched = lhs.membershipTouched || rhs.membershipTouched
+        lhs.appendedAuthors.formUnion(rhs.appendedAuthors)
     }
 }

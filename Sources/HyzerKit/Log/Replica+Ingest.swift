@@ -40,6 +40,7 @@ extension Replica {
                 }
                 // The caps can only be passed by what this transaction set aside.
                 if report.segmentsPending + report.segmentsHeld > asideBefore { try JunkLimits.enforce(db) }
+                try Self.settleMembership(&report, policies.registers, db)
                 if newest > .zero {
                     var hlc = try Self.loadClock(db)
                     hlc.observe(newest, nowMilliseconds: now)
@@ -108,9 +109,15 @@ extension Replica {
             }
             try recordFork(&held, at: conflict, segment: segment, ops: ops, policies.registers, db)
             report.rejected.append(.fork(author: held.key, sequence: conflict))
+            report.membershipTouched = true  // its admissions above the fork point stop counting
             return report
         }
 
+        if row == nil, let group = try Meta.get(.groupID, in: db).flatMap({ UUID(bytes: $0) }),
+            GroupMembership.isOrganizer(segment.author, of: group)
+        {
+            report.membershipTouched = true  // the organizer's first ops: membership starts to hold
+        }
         var author = try row ?? AuthorRow.findOrCreate(segment.author, in: db)
         report.opsAlreadyHeld = segment.firstSequence > head ? 0 : Int(min(segment.lastSequence, head) - segment.firstSequence + 1)
         let fresh = ops.drop { $0.sequence <= head }
@@ -142,10 +149,12 @@ extension Replica {
             let stamp = op.clock ?? .zero
             if author.frozenAt == 0, op.sequence > 1, stamp <= previousStamp {
                 try author.freeze(at: op.sequence, forked: false, in: db)
+                report.membershipTouched = true
             }
             previousStamp = max(previousStamp, stamp)
             try author.append(op, to: &sink, db)
-            if author.frozenAt == 0, op.sequence <= removedThrough ?? .max {
+            if Membership.touches(tail: op.tail) { report.membershipTouched = true }
+            if author.frozenAt == 0, op.sequence <= removedThrough ?? .max, !author.stranger {
                 if try Materializer.apply(op, authorRow: author.id, policies.registers, db) { rebuild = true }
                 report.opsApplied += 1
                 if op.finishesRound { report.finishesApplied += 1 }
@@ -153,6 +162,7 @@ extension Replica {
         }
         try sink.flush(db)
         try author.saveHead(in: db)
+        report.appendedAuthors.insert(segment.author)
         if rebuild { try Materializer.rebuild(db, policies.registers) }
         if report.opsApplied > 0, let clock = last.clock, clock > newest { newest = clock }
         row = author
@@ -265,11 +275,24 @@ extension Replica {
         return report
     }
 
+    /// Recomputes the members when an op that can change them arrived (the views rebuild when
+    /// someone's standing changed), and reports the authors of newly added ops that are no
+    /// members, once, after the whole transaction: an admission later in the same bundle counts.
+    static func settleMembership(_ report: inout IngestReport, _ registers: RegisterRule, _ db: Database) throws {
+        if report.membershipTouched { try Membership.refresh(db, registers) }
+        report.membershipTouched = false
+        for author in report.appendedAuthors.sorted() where try AuthorRow.find(author, in: db)?.stranger == true {
+            report.rejected.append(.notAMember(author: author))
+        }
+        report.appendedAuthors = []
+    }
+
     /// Applies held segments that the clock now accepts; local writes call it first, so a held
     /// op never lands after a local op that the user wrote later.
     func releaseHeldSegments(now: UInt64, _ db: Database) throws {
         var newest = HLCTimestamp.zero
-        _ = try Self.releaseHeldSegments(now: now, local: author, policies, newest: &newest, db)
+        var report = try Self.releaseHeldSegments(now: now, local: author, policies, newest: &newest, db)
+        try Self.settleMembership(&report, policies.registers, db)
         if newest > .zero {
             var hlc = try Self.loadClock(db)
             hlc.observe(newest, nowMilliseconds: now)

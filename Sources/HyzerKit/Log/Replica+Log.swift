@@ -29,10 +29,11 @@ extension Replica {
             clock: clockReading, payload: payload)
         var sink = OpSink()
         try row.append(op, to: &sink, db)
-        let rebuild = try Materializer.apply(op, authorRow: row.id, policies.registers, db)
+        let rebuild = row.stranger ? false : try Materializer.apply(op, authorRow: row.id, policies.registers, db)
         try sink.flush(db)
         try row.saveHead(in: db)
         if rebuild { try Materializer.rebuild(db, policies.registers) }
+        if Membership.touches(tail: op.tail) { try Membership.refresh(db, policies.registers) }
         return op
     }
 

@@ -96,7 +96,8 @@ enum Materializer {
                 try db.cachedStatement(sql: "INSERT OR IGNORE INTO rekeys (epoch, recipient, sealed) VALUES (?, ?, ?)").execute(
                     arguments: [Int64(epoch), Data(recipient.bytes), Data(secret)])
             }
-        case .playerAliasAdded, .roundReceipt, .roundImported, .inviteIssued, .memberAdmitted:
+        case .playerAliasAdded, .roundReceipt, .roundImported, .inviteIssued, .memberAdmitted, .memberAdmittedWithProof,
+            .inviteIssuedWithVerifier:
             break  // Read from the log itself (`ViewReader.aliases()`, `.receipts()`, `.importedDates()`), like score ops.
         }
         return false

@@ -119,15 +119,24 @@ extension Replica {
             let secret = try Meta.get(.groupSecret, in: db), secret.count == GroupMembership.secretBytes
         else { return nil }
         var secrets = [try Self.tokenEpoch(db): secret]
-        // Sealed to this key, or to a key this store continued from (it keeps their X25519 halves).
-        var openers = [(author.bytes, keys.curve25519SecretKey)]
-        for (predecessor, secretKey) in try Self.predecessorKeys(db) { openers.append((predecessor.bytes, secretKey)) }
+        let successors = try Self.successors(db)
+        let organizerLog = try Self.organizerLog(db)
+        // A removal removes every key of the device's lineage: its predecessors and successors.
+        var removedAt: [AuthorID: UInt64] = [:]
+        for (device, sequence) in organizerLog.removals {
+            for key in Self.lineage(of: device, successors) { removedAt[key] = min(removedAt[key] ?? .max, sequence) }
+        }
+        // Sealed to this key, or to a key this store continued from (it keeps their X25519 halves);
+        // a removed key opens no epoch the organizer started after the removal.
+        var openers = [(author, keys.curve25519SecretKey)]
+        for (predecessor, secretKey) in try Self.predecessorKeys(db) { openers.append((predecessor, secretKey)) }
         for (key, secretKey) in openers {
             for row in try Row.fetchAll(
-                db.cachedStatement(sql: "SELECT epoch, sealed FROM rekeys WHERE recipient = ?"), arguments: [Data(key)])
+                db.cachedStatement(sql: "SELECT epoch, sealed FROM rekeys WHERE recipient = ?"), arguments: [Data(key.bytes)])
             {
                 guard let epoch = UInt32(exactly: row[0] as Int64), secrets[epoch] == nil,
-                    let opened = SealedBox.open(Array(row[1] as Data), signingKey: key, curve25519SecretKey: secretKey),
+                    removedAt[key].map({ removal in (organizerLog.rekeys[epoch] ?? .max) < removal }) ?? true,
+                    let opened = SealedBox.open(Array(row[1] as Data), signingKey: key.bytes, curve25519SecretKey: secretKey),
                     opened.count == GroupMembership.secretBytes
                 else { continue }
                 secrets[epoch] = opened
@@ -138,12 +147,11 @@ extension Replica {
             db.cachedStatement(sql: "SELECT recipient FROM rekeys WHERE epoch = ?"), arguments: [Int64(newest)]
         )
         .compactMap { AuthorID(bytes: Array($0)) }
-        let removals = try Data.fetchAll(db.cachedStatement(sql: "SELECT device FROM removals")).compactMap { AuthorID(bytes: Array($0)) }
         // A successor opens what its predecessor's key opens, so it counts as a recipient too;
         // a successor of a removed device is removed with it (a thief holding the removed key
-        // can sign a succession whenever it likes).
-        let successors = try Self.successors(db)
-        let removed = Self.closure(Set(removals), successors)
+        // can sign a succession whenever it likes), and so is a predecessor (a store that
+        // continued keeps the predecessor's key, which would open what is sealed to it).
+        let removed = try Self.removedLineages(db, successors)
         let recipients = Self.closure(Set(sealedTo), successors).subtracting(removed)
         return GroupMembership(id: id, secrets: secrets, recipients: recipients, removed: removed, lineage: try lineage(db))
     }
@@ -181,6 +189,48 @@ extension Replica {
             successors[predecessor, default: []].insert(successor)
         }
         return successors
+    }
+
+    /// Every key of `device`'s lineage: itself and its predecessors and successors, transitively
+    /// (a restored twin that continued from a common predecessor included).
+    static func lineage(of device: AuthorID, _ successors: [AuthorID: Set<AuthorID>]) -> Set<AuthorID> {
+        var neighbours = successors
+        for (predecessor, next) in successors {
+            for successor in next { neighbours[successor, default: []].insert(predecessor) }
+        }
+        return closure([device], neighbours)
+    }
+
+    /// The devices the organizer removed and every key of their lineages.
+    static func removedLineages(_ db: Database, _ successors: [AuthorID: Set<AuthorID>]) throws -> Set<AuthorID> {
+        let removals = try Data.fetchAll(db.cachedStatement(sql: "SELECT device FROM removals")).compactMap { AuthorID(bytes: Array($0)) }
+        return removals.reduce(into: Set<AuthorID>()) { removed, device in removed.formUnion(lineage(of: device, successors)) }
+    }
+
+    /// Where in the organizer's log (op sequence numbers that count) it removed each device
+    /// (the first removal) and started each epoch.
+    static func organizerLog(_ db: Database) throws -> (removals: [AuthorID: UInt64], rekeys: [UInt32: UInt64]) {
+        guard let group = try Meta.get(.groupID, in: db).flatMap({ UUID(bytes: $0) }) else { return ([:], [:]) }
+        var removals: [AuthorID: UInt64] = [:]
+        var rekeys: [UInt32: UInt64] = [:]
+        for row in try Row.fetchAll(
+            db.cachedStatement(
+                sql: """
+                    SELECT a.key, o.sequence, o.tail FROM ops o JOIN authors a ON a.id = o.author
+                    WHERE substr(o.tail, 13, 1) IN (x'11', x'12') AND \(Schema.counts)
+                    """))
+        {
+            guard let author = AuthorID(bytes: Array(row[0] as Data)), GroupMembership.isOrganizer(author, of: group),
+                let payload = try? OpPayload(decoding: Array(row[2] as Data).dropFirst(SignedOp.clockBytes))
+            else { continue }
+            let sequence = UInt64(row[1] as Int64)
+            switch payload {
+            case .memberRemoved(let device, _) where device != author: removals[device] = min(removals[device] ?? .max, sequence)
+            case .groupRekeyed(let epoch, _): rekeys[epoch] = min(rekeys[epoch] ?? .max, sequence)
+            default: break
+            }
+        }
+        return (removals, rekeys)
     }
 
     /// `devices` and every successor of one of them, transitively.
@@ -221,6 +271,8 @@ extension Replica {
             {
                 try Materializer.rebuild(db, policies.registers)
             }
+            // Who is a member follows from the group's id (its organizer) and the admissions held.
+            try Membership.refresh(db, policies.registers)
         }
     }
 
@@ -321,12 +373,10 @@ extension Replica {
         guard group.epoch < UInt32.max else {
             throw ReplicaError.invalidValue("the group was rekeyed as often as it can be; create a new one")
         }
-        // Every device heard from, and every device a member admitted (it may not have synced yet).
-        var members = Set(
-            try Data.fetchAll(db.cachedStatement(sql: "SELECT key FROM authors WHERE headSequence > 0")).compactMap {
-                AuthorID(bytes: Array($0))
-            })
-        for invitation in try ViewReader(db: db).invitations().values { members.formUnion(invitation.admitted) }
+        // The members (docs/security.md, "Membership"): the organizer, the devices admitted with
+        // an invitation and their own proof (one that has not synced yet included), and the
+        // successors of members; not a key of a removed device's lineage.
+        var members = try Membership.members(db) ?? []
         members.subtract(group.removed)
         members.insert(author)
         guard members.count <= OpPayload.Limits.rekeyRecipientsMax else {

@@ -19,7 +19,8 @@ extension Replica {
                     "this replica belongs to no group, so it has nobody to invite; run `hyzer-peer group create` first")
             }
             let invitation = Invitation(groupID: group.id, secret: secret)
-            try append(.inviteIssued(key: invitation.key, expiresAt: expiresAt, uses: uses), in: db)
+            try append(
+                .inviteIssuedWithVerifier(key: invitation.key, verifier: invitation.verifier, expiresAt: expiresAt, uses: uses), in: db)
             return invitation
         }
     }
@@ -50,7 +51,12 @@ extension Replica {
 
     /// This replica's request to be admitted, while it has a pending invitation.
     public func joinRequest() throws -> JoinRequest? {
-        try pendingInvitation().map { JoinRequest(invitation: $0, device: author) }
+        try pendingInvitation().map(joinRequest(for:))
+    }
+
+    /// This replica's request to be admitted with `invitation`.
+    public func joinRequest(for invitation: Invitation) -> JoinRequest {
+        JoinRequest(invitation: invitation, device: author)
     }
 
     /// Admits the requesting device if the invitation allows it now, recording the admission
@@ -77,7 +83,7 @@ extension Replica {
             if !invitation.admitted.contains(request.device) {
                 guard clock.nowMilliseconds() < invitation.expiresAt else { return refused(.expired(at: invitation.expiresAt)) }
                 guard invitation.admitted.count < invitation.uses else { return refused(.usedUp(uses: invitation.uses)) }
-                try append(.memberAdmitted(invite: request.invitationID, device: request.device), in: db)
+                try append(.memberAdmittedWithProof(invite: request.invitationID, device: request.device, proof: request.proof), in: db)
             }
             return .admitted(
                 JoinAnswer(groupID: group.id, device: request.device, epoch: group.epoch, sealedSecret: sealed, key: invitation.key))
@@ -87,9 +93,24 @@ extension Replica {
     /// The group and the invitation `request` proves, or why it proves nothing.
     private func proven(_ request: JoinRequest, _ db: Database) throws -> Result<(GroupMembership, RecordedInvitation), AdmissionRefusal> {
         guard let group = try membership(db), group.id == request.groupID else { return .failure(.notThisGroup) }
-        guard let invitation = try ViewReader(db: db).invitations()[request.invitationID] else { return .failure(.unknownInvitation) }
-        guard request.proves(key: invitation.key) else { return .failure(.badProof) }
+        // An invitation of kind 20 has no verifier: no member can check a use of it any more.
+        guard let invitation = try ViewReader(db: db).invitations()[request.invitationID], let verifier = invitation.verifier else {
+            return .failure(.unknownInvitation)
+        }
+        guard request.proves(key: invitation.key, verifier: verifier) else { return .failure(.badProof) }
         return .success((group, invitation))
+    }
+
+    /// Joins with `invitation` through `member`, a store this process holds (the demo's tour,
+    /// the simulator's setup): the request, the member's admission and its answer, as a sync
+    /// would carry them. Throws the member's refusal, if any.
+    public func join(with invitation: Invitation, through member: Replica) throws {
+        try accept(invitation)
+        let admission = try member.admit(joinRequest(for: invitation))
+        if let refusal = admission.refusal { throw ReplicaError.invalidValue(refusal.description) }
+        guard let reply = admission.reply, case .admitted(let answer)? = JoinReply(decoding: reply, invitation: invitation, device: author),
+            try complete(answer)
+        else { throw ReplicaError.invalidValue("the member's answer does not open with this device's key") }
     }
 
     /// Makes this replica a member with a member's answer to its request. `false` (and nothing
@@ -104,10 +125,11 @@ extension Replica {
     }
 }
 
-/// One invitation as the log records it: its key, expiry and uses, and the devices admitted
-/// with it so far.
+/// One invitation as the log records it: its key, verifier (kind 23), expiry and uses, and the
+/// devices admitted with it so far.
 struct RecordedInvitation {
     let key: [UInt8]
+    let verifier: [UInt8]?
     let expiresAt: UInt64
     let uses: Int
     var admitted: Set<AuthorID> = []
@@ -115,19 +137,21 @@ struct RecordedInvitation {
 
 extension ViewReader {
     /// Every invitation in the log by id, with its admissions, from the ops that count. Two
-    /// issues of one key (a replayed token secret) keep the earliest expiry and the fewest uses.
+    /// issues of one id (a replayed token secret) keep the earliest expiry and the fewest uses.
+    /// A use is an admission a member wrote with a proof the invitation's verifier checks (kind
+    /// 22); an admission without proof (kind 21) is one only when the organizer wrote it
+    /// (docs/formats.md, "Admissions").
     func invitations() throws -> [[UInt8]: RecordedInvitation] {
+        let members = try Membership.members(db)
         var invitations: [[UInt8]: RecordedInvitation] = [:]
-        for op in try ops(of: .inviteIssued) {
-            guard case .inviteIssued(let key, let expiresAt, let uses) = op.payload else { continue }
-            let id = Invitation.id(ofKey: key)
-            let earlier = invitations[id]
-            invitations[id] = RecordedInvitation(
-                key: key, expiresAt: min(expiresAt, earlier?.expiresAt ?? .max), uses: min(uses, earlier?.uses ?? .max))
+        for (id, issued) in try Membership.issued(db) where members.map({ !$0.isDisjoint(with: issued.issuers) }) ?? true {
+            invitations[id] = RecordedInvitation(key: issued.key, verifier: issued.verifier, expiresAt: issued.expiresAt, uses: issued.uses)
         }
-        for op in try ops(of: .memberAdmitted) {
-            guard case .memberAdmitted(let invite, let device) = op.payload else { continue }
-            invitations[invite]?.admitted.insert(device)
+        guard let group = try Meta.get(.groupID, in: db).flatMap({ UUID(bytes: $0) }) else { return invitations }
+        for admission in try Membership.admissions(group: group, db) where members?.contains(admission.admitter) ?? true {
+            if admission.proven || GroupMembership.isOrganizer(admission.admitter, of: group) {
+                invitations[admission.invite]?.admitted.insert(admission.device)
+            }
         }
         return invitations
     }

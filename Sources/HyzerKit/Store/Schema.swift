@@ -230,14 +230,30 @@ enum Schema {
                     ) WITHOUT ROWID;
                     """)
         }
+        migrator.registerMigration("v7-membership") { db in
+            // In a group with an organizer, only admitted devices are members (docs/security.md,
+            // "Membership"): `members` keeps the set (empty while the organizer is not known:
+            // then every author counts), and `stranger` marks every other author, whose ops
+            // count nowhere. Both are derived from the log.
+            try db.execute(
+                sql: """
+                    ALTER TABLE authors ADD COLUMN stranger INTEGER NOT NULL DEFAULT 0;
+                    CREATE TABLE members (device BLOB PRIMARY KEY NOT NULL) WITHOUT ROWID;
+                    """)
+            try Membership.refresh(db, registers)
+        }
         return migrator
     }
 
-    /// The condition (on `ops o` joined with `authors a`) that an op counts in views: its author
-    /// is live, or the op lies below the author's fork point; and the organizer has not removed
-    /// the author below it.
-    static let counts = """
+    /// The condition (on `ops o` joined with `authors a`) that an op counts in views but for
+    /// membership: its author is live, or the op lies below the author's fork point; and the
+    /// organizer has not removed the author below it.
+    static let countsButForMembership = """
         ((a.frozenAt = 0 OR o.sequence < a.frozenAt) \
         AND NOT EXISTS (SELECT 1 FROM removals r WHERE r.device = a.key AND o.sequence > r.through))
         """
+
+    /// The condition that an op counts in views: as `countsButForMembership`, and its author is
+    /// a member of the group (`Membership`).
+    static let counts = "(a.stranger = 0 AND \(countsButForMembership))"
 }

@@ -209,8 +209,10 @@ enum HistoryCache {
             case .deviceLinked(_, let player): owners.insert(player)
             case .deviceSucceeded: everything = true  // the successor owns what its predecessor owned: rare, so start over
             case .memberRemoved: everything = true  // a removed device's later ops stop counting: rare, so start over
+            case .inviteIssued, .memberAdmitted, .memberAdmittedWithProof, .inviteIssuedWithVerifier:
+                everything = true  // an admission makes a device's ops count (docs/security.md, "Membership"): rare, so start over
             case .deviceRegistered, .courseCreated, .courseRenamed, .holeParSet, .courseDeleted, .scoreRecorded, .playerAliasAdded,
-                .roundReceipt, .courseHolesSet, .groupRekeyed, .roundImported, .inviteIssued, .memberAdmitted:
+                .roundReceipt, .courseHolesSet, .groupRekeyed, .roundImported:
                 break
             }
         }

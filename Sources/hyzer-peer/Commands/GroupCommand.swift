@@ -7,7 +7,7 @@ import HyzerSync
 struct GroupCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "group", abstract: "Who may sync with whom.",
-        subcommands: [Create.self, Invite.self, Join.self, Remove.self, Rekey.self])
+        subcommands: [Create.self, Invite.self, Join.self, Members.self, Remove.self, Rekey.self])
 
     struct Create: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Create a group with a new secret; prints its id.")
@@ -100,6 +100,49 @@ struct GroupCommand: ParsableCommand {
                     "standard input holds more than a token; pipe in only the line `hyzer-peer group invite` printed")
             }
             return String(decoding: bytes, as: UTF8.self)
+        }
+    }
+
+    struct Members: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "The group's members: those not removed are exactly the devices the next rekey is sealed to.",
+            discussion: """
+                A member is the organizer, a device a member admitted with an invitation, or the successor of a member \
+                (`device continue`); ops of any other device count nowhere (docs/security.md, "Membership"). In a group \
+                created before organizers existed, every device heard from.
+                """)
+        @OptionGroup var storeOptions: StoreOptions
+        @OptionGroup var output: OutputOptions
+
+        struct Entry: Encodable {
+            let id: String
+            let name: String?
+            let kind: String?
+            let owns: [String]
+            let lastSequence: UInt64
+            let lastSeen: String?
+            let removed: Bool
+            let organizer: Bool
+            let isThisReplica: Bool
+        }
+
+        func run() throws {
+            let replica = try storeOptions.open()
+            let entries = try replica.groupMembers().map { member in
+                Entry(
+                    id: member.id.hex, name: member.name, kind: member.kind?.rawValue, owns: member.owns, lastSequence: member.lastSequence,
+                    lastSeen: member.lastMilliseconds.map(DateText.minute), removed: member.removed, organizer: member.isOrganizer,
+                    isThisReplica: member.id == replica.author)
+            }
+            if output.json { return try JSONOutput.print(entries) }
+            var table = Table([("Device", .left), ("Kind", .left), ("Id", .left), ("Owns", .left), ("Last op", .left), ("", .left)])
+            for entry in entries {
+                table.add(
+                    (entry.name ?? "(not heard from)") + (entry.isThisReplica ? " *" : ""), entry.kind ?? "", String(entry.id.prefix(12)),
+                    entry.owns.joined(separator: ", "), entry.lastSeen.map { "#\(entry.lastSequence) \($0)" } ?? "none",
+                    entry.removed ? "removed" : entry.organizer ? "organizer" : "")
+            }
+            print(table.render())
         }
     }
 

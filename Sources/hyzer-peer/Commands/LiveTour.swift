@@ -1,4 +1,5 @@
 import Foundation
+import HyzerCrypto
 import HyzerDomain
 import HyzerKit
 import HyzerSync
@@ -20,7 +21,13 @@ struct LiveTour {
         step("Sam's phone and Jake's watch join; the watch is paired with Jake's phone")
         let sam = try Replica.create(at: root.appendingPathComponent("sam-phone"), name: "sam-phone", kind: .phone)
         let watch = try Replica.create(at: root.appendingPathComponent("jake-watch"), name: "jake-watch", kind: .watch)
-        for replica in [sam, watch] { try replica.join(group) }
+        // Admitted with an invitation, as every device but the organizer is (docs/security.md, "Membership").
+        let invitation = try jake.issueInvitation(
+            secret: SecureRandom.bytes(Invitation.secretBytes), expiresAt: jake.wallClockMilliseconds() + 86_400_000, uses: 2)
+        for replica in [sam, watch] {
+            try replica.join(with: invitation, through: jake)
+            _ = try replica.ingest(try jake.delta(above: try replica.versionVector()))
+        }
         try jake.linkDevice(watch.author.hex, owner: "Jake")
 
         step("serve over loopback TCP: maya→jake, sam→maya, watch→jake (the watch never meets Sam's or Maya's phone)")

@@ -1,0 +1,58 @@
+import Foundation
+import GRDB
+import HyzerDomain
+
+/// One member of the group as `group members` lists it.
+public struct GroupMember: Hashable, Sendable {
+    public let id: AuthorID
+    /// From the device's own record, once one of its ops arrived.
+    public let name: String?
+    public let kind: DeviceKind?
+    /// The players the device owns (display names), from the ownership views.
+    public let owns: [String]
+    /// The last op of the device this replica holds (0: none yet, an admitted device that has
+    /// not synced), and its clock in ms since 1970.
+    public let lastSequence: UInt64
+    public let lastMilliseconds: UInt64?
+    /// The organizer removed the device or a key of its lineage: no rekey is sealed to it.
+    public let removed: Bool
+    public let isOrganizer: Bool
+}
+
+extension Replica {
+    /// The members of the group (docs/security.md, "Membership"): those not removed are exactly
+    /// the devices the next rekey is sealed to. In a group whose organizer is not known, every
+    /// device heard from. Ordered by id.
+    public func groupMembers() throws -> [GroupMember] {
+        try read { db in
+            guard let group = try membership(db) else {
+                throw ReplicaError.invalidValue(
+                    "this replica belongs to no group; run `hyzer-peer group create`, or `hyzer-peer group join TOKEN`")
+            }
+            let reader = ViewReader(db: db)
+            let heard = Set(
+                try Data.fetchAll(db.cachedStatement(sql: "SELECT key FROM authors WHERE headSequence > 0")).compactMap {
+                    AuthorID(bytes: Array($0))
+                })
+            let members = try Membership.members(db) ?? heard
+            let ownership = try reader.ownership()
+            let players = try reader.players()
+            return try members.sorted().map { device in
+                let row = try Row.fetchOne(
+                    db.cachedStatement(
+                        sql: """
+                            SELECT a.headSequence, o.tail FROM authors a LEFT JOIN ops o ON o.author = a.id AND o.sequence = a.headSequence
+                            WHERE a.key = ?
+                            """), arguments: [Data(device.bytes)])
+                let lastSequence = row.map { UInt64($0[0] as Int64) } ?? 0
+                let tail = row.flatMap { ($0[1] as Data?).map { Array($0) } }
+                return GroupMember(
+                    id: device, name: try reader.register(Data(device.bytes), "device.name").map { String(decoding: $0, as: UTF8.self) },
+                    kind: try reader.deviceKind(device),
+                    owns: players.filter { ownership.device(device, owns: $0.id.lowercased) }.map(\.displayName),
+                    lastSequence: lastSequence, lastMilliseconds: tail.flatMap(Self.stamp(ofTail:))?.physicalMilliseconds,
+                    removed: group.removed.contains(device), isOrganizer: GroupMembership.isOrganizer(device, of: group.id))
+            }
+        }
+    }
+}
