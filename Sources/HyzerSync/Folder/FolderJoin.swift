@@ -13,7 +13,7 @@ public struct FolderJoin {
     static let directoryName = "joins"
     static let requestExtension = ".hzj"
     static let replyExtension = ".hza"
-    /// Requests a member reads in one sync (100 bytes each, so 100 KiB); the rest wait for the
+    /// Requests a member reads in one sync (164 bytes each, so 164 KiB); the rest wait for the
     /// next. Requests it already refused are not read again, so junk cannot hold a real one back.
     static let requestsReadPerSyncMax = 1_024
     /// More than any reply; a bound on what is read.
