@@ -60,6 +60,10 @@ extension Simulation {
         try copyDirectory(backupDirectory(of: device), to: device.directory)
         let lost = (registry.cursors[index]?.count ?? 0) - cursor.count
         registry.restore(index, to: cursor)
+        // A store restored while its device was down after a power cut holds what the backup
+        // held, not what the cut found: the user discarded the rest.
+        device.acknowledgedAtPowerCut = nil
+        device.interruptedCommand = nil
         coverage.count(.backupsRestored)
         record("\(device.name) restored from its backup: \(lost) newer own ops gone from its store")
         if running { try reopen(index, "restarted on its backup") }
