@@ -28,6 +28,8 @@ extension Simulation {
             listener: .init(device: to, driver: try driver(for: to, role: .listener)))
         for end in 0..<2 {
             connection.ends[end].driver?.observer = SimulatedEndObserver(simulation: self, connection: connection, end: end)
+            // Receipt ops are not in the run's op registry yet (docs/simulation.md).
+            connection.ends[end].driver?.signsReceiptsAfterLiveFinish = false
         }
         if removedThrough != nil {
             connection.epochsDiffered = try devices[from].running.group()?.epoch != devices[to].running.group()?.epoch
@@ -326,7 +328,8 @@ extension Simulation {
         record("close #\(connection.id) \(devices[connection.dialer].name)->\(devices[connection.listener].name): \(reason)")
         guard devices[connection.dialer].isRunning else { return }
         let key = DialKey(from: connection.dialer, to: connection.listener)
-        let held: GroupMembership = try devices[connection.dialer].running.group() ?? group
+        // The group the dialer dialed with: its older epochs are what it tries next.
+        let held: GroupMembership = connection.ends[0].driver?.group ?? group
         var redialer = redialers[key] ?? newRedialer()
         redialer.connectionEnded(authenticated: connection.established, failure: failure, group: held)
         redialers[key] = redialer
