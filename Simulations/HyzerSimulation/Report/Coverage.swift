@@ -65,8 +65,6 @@ public struct Coverage: Hashable, Sendable, Encodable {
         /// Connections closed because one end was the removed phone (refused in the handshake,
         /// or cut when the removal arrived).
         case removedMemberRefused
-        /// Ingests after which a junk cap had evicted ops an honest device was given.
-        case segmentsEvicted
         /// Live connections the removal reached while they were open: the member that learned
         /// of it sent the removed phone nothing more (`SyncFailure.peerRemoved`).
         case removedWhileConnected

@@ -394,7 +394,7 @@ extension Simulation {
                     "\(device.name) was given ops of \(author.short) up to \(last) above what it holds, but keeps them only up to \(kept), with room aside: ingest dropped ops"
                 )
             }
-            coverage.count(.segmentsEvicted)
+            record("\(device.name): a junk cap evicted ops of \(author.short) above \(kept)")
         }
     }
 }
