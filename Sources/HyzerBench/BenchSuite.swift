@@ -36,6 +36,8 @@ public struct BenchSuite {
             progress("sync over loopback TCP and live latency")
             figures += try await SyncBenchmark(opCount: quick ? 10_000 : 100_000, latencySamples: quick ? 100 : 1000, scratch: scratch)
                 .run()
+            progress("an idle live connection's bytes")
+            figures += try IdleLiveConnectionBenchmark(scratch: scratch).run()
             progress("an idle serve's CPU")
             figures += try IdleBenchmark(window: .seconds(quick ? 1 : 20), scratch: scratch).run()
         }

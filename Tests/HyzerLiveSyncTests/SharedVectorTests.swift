@@ -35,15 +35,15 @@ import Testing
         let signals = ConnectionSignals()
         let author = try #require(AuthorID(bytes: Array(repeating: 7, count: 32)))
         var reads = 0
-        func read(_ bytes: Int) -> () -> ConnectionSignals.Delta {
+        func read(_ bytes: Int) -> () -> Delta {
             {
                 reads += 1
                 return ([[UInt8](repeating: UInt8(reads), count: bytes)], VersionVector([author: UInt64(reads)]), 1)
             }
         }
         let group = UUID()
-        let holding = ConnectionSignals.DeltaRequest(above: VersionVector([author: 1]), group: group, bytesMax: 1 << 20)
-        let behind = ConnectionSignals.DeltaRequest(above: VersionVector(), group: group, bytesMax: 1 << 20)
+        let holding = DeltaRequest(above: VersionVector([author: 1]), group: group, bytesMax: 1 << 20)
+        let behind = DeltaRequest(above: VersionVector(), group: group, bytesMax: 1 << 20)
         signals.publish(.storeChanged)
         let first = signals.deltaAfterLatestChange(holding, read(100))
         #expect(signals.deltaAfterLatestChange(holding, read(100)).bundles == first.bundles)
@@ -55,7 +55,7 @@ import Testing
         #expect(signals.deltaAfterLatestChange(holding, read(100)).vector[author] == 3, "a new change is read afresh")
         #expect(reads == 3)
 
-        let large = ConnectionSignals.DeltaRequest(above: VersionVector(), group: UUID(), bytesMax: 1 << 20)
+        let large = DeltaRequest(above: VersionVector(), group: UUID(), bytesMax: 1 << 20)
         _ = signals.deltaAfterLatestChange(large, read(ConnectionSignals.sharedDeltaBytesMax + 1))
         _ = signals.deltaAfterLatestChange(large, read(ConnectionSignals.sharedDeltaBytesMax + 1))
         #expect(reads == 5, "a large delta is not kept")

@@ -4,32 +4,33 @@ import HyzerKit
 @testable import HyzerSync
 import Testing
 
-/// A side of an engine test: an engine over a real replica.
+/// A side of an engine test: the shipped `ConnectionDriver` over a real replica.
 struct EngineSide {
-    var engine: SyncEngine
+    var driver: ConnectionDriver
     let peer: Peer
     var inbox: [[UInt8]] = []
     var failure: SyncFailure?
     var finished = false
-    var opsIngested = 0
-    var bundlesIngested = 0
 
     init(
         _ peer: Peer, role: Handshake.Role, mode: SyncSession.Mode, budget: BundleBudget = BundleBudget(),
         configuration: SyncEngine.Configuration = .init(), now: UInt64 = 0
     ) throws {
         self.peer = peer
-        let replica = peer.replica
-        engine = SyncEngine(
-            role: role, mode: mode, author: replica.author, sign: { replica.signature(of: $0) }, group: testGroup,
-            ephemeral: KeyExchange(), localVector: try replica.versionVector(), budget: budget, configuration: configuration, now: now)
+        driver = ConnectionDriver(
+            replica: peer.replica, group: testGroup, role: role, mode: mode, ephemeral: KeyExchange(), budget: budget,
+            configuration: configuration, now: now)
     }
 
+    /// The driver's engine, for tests that drive an engine by hand.
+    var engine: SyncEngine { driver.engine }
+    var opsIngested: Int { driver.counts.opsReceived }
+    var bundlesIngested: Int { driver.counts.bundlesReceived }
     var isOver: Bool { failure != nil || finished }
 }
 
-/// Two engines back to back, doing their store work on real replicas, with time in the
-/// test's hands: the simulator's job in miniature.
+/// Two drivers back to back, doing their store work on real replicas, with time in the test's
+/// hands: the simulator's job in miniature.
 struct EnginePair {
     var sides: [EngineSide]
 
@@ -44,7 +45,7 @@ struct EnginePair {
     var report: String { sides.map { $0.failure?.description ?? ($0.finished ? "finished" : "open") }.joined(separator: "; ") }
 
     mutating func start(now: UInt64 = 0) throws {
-        try perform(sides[0].engine.start(now: now), by: 0, now: now)
+        try handle(sides[0].driver.start(now: now), by: 0)
         try deliver(now: now)
     }
 
@@ -53,41 +54,28 @@ struct EnginePair {
         while let index = sides.indices.first(where: { !sides[$0].inbox.isEmpty }) {
             let frame = sides[index].inbox.removeFirst()
             guard !sides[index].isOver else { continue }
-            try perform(sides[index].engine.receive(frame: frame, now: now), by: index, now: now)
+            try handle(sides[index].driver.receive(frame: frame, now: now), by: index)
         }
     }
 
     /// Advances time on both sides to `now`.
     mutating func tick(now: UInt64) throws {
-        for index in sides.indices { try perform(sides[index].engine.tick(now: now), by: index, now: now) }
+        for index in sides.indices { try handle(sides[index].driver.tick(now: now), by: index) }
         try deliver(now: now)
     }
 
-    mutating func perform(_ actions: [SyncEngine.Action], by index: Int, now: UInt64) throws {
-        var pending = actions[...]
-        let replica = sides[index].peer.replica
-        while let action = pending.popFirst() {
-            switch action {
-            case .write(let bytes):
-                sides[1 - index].inbox.append(bytes)
-            case .prepareDelta(let above):
-                let vector = try replica.versionVector()
-                let bundles = DeltaBundle.packed(
-                    try replica.delta(above: above), groupID: testGroup.id, sender: replica.author, senderVector: vector,
-                    bytesMax: sides[index].engine.configuration.bundleBytesMax, signedBy: replica.signature(of:))
-                pending = sides[index].engine.deltaPrepared(bundles, upTo: vector, now: now)[...] + pending
-            case .ingest(let bundle):
-                sides[index].opsIngested += try replica.ingest(bundle.segments).opsApplied
-                sides[index].bundlesIngested += 1
-                pending =
-                    sides[index].engine.ingested(senderVector: bundle.senderVector, localVector: try replica.versionVector(), now: now)[...]
-                    + pending
-            case .admit(let request):
-                pending = sides[index].engine.admitted(try replica.admit(request), now: now)[...] + pending
-            case .close(let failure):
-                sides[index].failure = failure
-            case .finish:
-                sides[index].finished = true
+    /// Side `index`'s store changed: its driver pushes what the peer lacks, then frames cross.
+    mutating func storeChanged(at index: Int, now: UInt64) throws {
+        try handle(sides[index].driver.storeChanged(now: now), by: index)
+        try deliver(now: now)
+    }
+
+    private mutating func handle(_ outputs: [ConnectionDriver.Output], by index: Int) throws {
+        for output in outputs {
+            switch output {
+            case .write(let bytes): sides[1 - index].inbox.append(bytes)
+            case .close(let failure): sides[index].failure = failure
+            case .finish: sides[index].finished = true
             }
         }
     }

@@ -101,11 +101,76 @@ import Testing
     @Test func messagesRoundTripThroughTheirEncoding() throws {
         let messages: [SyncMessage] = [
             .hello(two, live: true), .bundlePart(bytes: [1, 2, 3], final: true), .have(one), .done, .bye(reason: "why"), .heartbeat,
+            .heartbeatWithDigest(HoldingsDigest.of(two)), .holds(two),
         ]
         for message in messages { #expect(try SyncMessage(decoding: message.encoded()) == message) }
         #expect(SyncMessage.heartbeat.encoded() == [6])
         #expect(throws: DecodingError.self) { try SyncMessage(decoding: [6, 0]) }
         #expect(throws: DecodingError.self) { try SyncMessage(decoding: [7]) }
+        #expect(throws: DecodingError.self) { try SyncMessage(decoding: [6] + [UInt8](repeating: 0, count: 9)) }
+        #expect(SyncMessage.heartbeatWithDigest(1).encoded() == [6, 0, 0, 0, 0, 0, 0, 0, 1])
+    }
+
+    // MARK: Live connections heal (docs/sync-protocol.md)
+
+    /// A live session that sent `two` to a peer that said it held `one`, and whose heartbeat
+    /// carried that belief.
+    private func believer() -> SyncSession {
+        var session = SyncSession(mode: .live)
+        _ = session.start(localVector: two)
+        _ = session.receive(.hello(one, live: true))
+        session.deltaSent(upTo: two, bundles: 1)
+        #expect(session.heartbeat() == .heartbeatWithDigest(HoldingsDigest.of(two)))
+        return session
+    }
+
+    @Test func aHeartbeatCarriesTheBeliefOnlyWhenLive() {
+        var oneShot = SyncSession(mode: .oneShot)
+        _ = oneShot.receive(.hello(one, live: true))
+        #expect(oneShot.heartbeat() == .heartbeat, "an older build's one-shot sync stays byte-identical")
+        #expect(believer().peerHolds == two)
+    }
+
+    @Test func aBeliefThatMatchesWhatTheSideSaidCostsNoStoreRead() {
+        var peer = SyncSession(mode: .live)
+        _ = peer.start(localVector: two)
+        _ = peer.receive(.hello(one, live: true))
+        #expect(peer.receive(.heartbeatWithDigest(HoldingsDigest.of(two))).isEmpty)
+        #expect(peer.receive(.heartbeatWithDigest(HoldingsDigest.of(one))) == [.readHoldings])
+        #expect(peer.receive(.heartbeat).isEmpty, "an older build's empty heartbeat")
+    }
+
+    @Test func aWrongBeliefIsAnsweredWithTheHoldingsOnlyWithRoomAside() {
+        var peer = SyncSession(mode: .live)
+        _ = peer.start(localVector: one)
+        _ = peer.receive(.hello(one, live: true))
+        #expect(peer.receive(.heartbeatWithDigest(HoldingsDigest.of(two))) == [.readHoldings])
+        #expect(peer.holdingsRead(Holdings(vector: one, hasRoomAside: false)).isEmpty, "at a junk cap it would evict again")
+        #expect(peer.holdingsRead(Holdings(vector: two, hasRoomAside: true)).isEmpty, "the belief is right")
+        #expect(peer.holdingsRead(Holdings(vector: one, hasRoomAside: true)) == [.send(.holds(one))])
+    }
+
+    @Test func holdingsLowerTheBeliefAndTheDeltaFollows() {
+        var session = believer()
+        #expect(session.receive(.holds(one)) == [.sendDelta(above: one)])
+        #expect(session.peerHolds == one, "lowered")
+    }
+
+    @Test func holdingsThatMayMissABundleInFlightAreIgnored() {
+        var session = believer()
+        session.deltaSent(upTo: VersionVector([author: 3]), bundles: 1)
+        #expect(session.receive(.holds(one)).isEmpty)
+        #expect(session.peerHolds == VersionVector([author: 3]))
+        session.deltaSent(upTo: VersionVector([author: 3]), bundles: 0)
+        _ = session.heartbeat()
+        session.deltaSent(upTo: VersionVector([author: 3]), bundles: 0)
+        #expect(session.receive(.holds(one)) == [.sendDelta(above: one)], "an empty delta is nothing in flight")
+    }
+
+    @Test func holdingsOutsideALiveExchangeAreAViolation() {
+        var session = SyncSession(mode: .oneShot)
+        _ = session.receive(.hello(one, live: false))
+        #expect(session.receive(.holds(one)) == [.fail(.protocolViolation(.unexpectedHolds))])
     }
 }
 

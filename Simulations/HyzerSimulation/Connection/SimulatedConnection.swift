@@ -9,7 +9,9 @@ final class SimulatedConnection {
     /// One end: the device, its engine, and the frames on their way to it.
     struct End {
         let device: Int
-        var engine: SyncEngine
+        /// The end's driver; nil only while it runs (`Simulation.drive`).
+        var driver: ConnectionDriver?
+        var engine: SyncEngine? { driver?.engine }
         /// Frames travelling toward this end, oldest first, each with the instant it has crossed.
         var inbound: [(bytes: [UInt8], due: UInt64)] = []
         /// Whether a delivery event for the head of `inbound` is scheduled.
@@ -49,7 +51,7 @@ final class SimulatedConnection {
 
     /// The earlier of the two engines' deadlines (`SyncEngine.nextDeadline`).
     var nextDeadline: UInt64? {
-        switch (ends[0].engine.nextDeadline, ends[1].engine.nextDeadline) {
+        switch (ends[0].engine?.nextDeadline, ends[1].engine?.nextDeadline) {
         case (let a?, let b?): min(a, b)
         case (let a, let b): a ?? b
         }

@@ -51,10 +51,8 @@ struct NetworkModel {
         return fate
     }
 
-    /// The pause before reconnect attempt `attempt` (0 first): 100 ms doubling to the cap, ±20 %.
-    mutating func backoff(attempt: Int) -> UInt64 {
-        let cap = UInt64(max(1, settings.reconnectMaxSeconds)) * 1_000
-        let base = min(cap, 100 << UInt64(min(attempt, 16)))
-        return base * UInt64(random.integer(in: 80...120)) / 100
+    /// A number in `range`: the jitter of a reconnect (`Redialer.nextDelay`).
+    mutating func draw(in range: ClosedRange<UInt64>) -> UInt64 {
+        range.lowerBound + UInt64(random.integer(in: 0...Int(clamping: range.upperBound - range.lowerBound)))
     }
 }

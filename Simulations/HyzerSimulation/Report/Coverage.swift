@@ -79,6 +79,15 @@ public struct Coverage: Hashable, Sendable, Encodable {
         /// Connections closed because one end was the removed phone (refused in the handshake,
         /// or cut when the removal arrived).
         case removedMemberRefused
+        /// Live connections the removal reached while they were open: the member that learned
+        /// of it sent the removed phone nothing more (`SyncFailure.peerRemoved`).
+        case removedWhileConnected
+        /// Ingests over a live connection that applied a round's finish: the receiver signed its
+        /// receipts (docs/domain.md, "Round receipts").
+        case receiptsAfterLiveFinish
+        /// Heartbeats whose digest of what the peer holds disagreed with the peer's holdings, so
+        /// that the peer answered with them (docs/sync-protocol.md, "Live connections heal").
+        case beliefsCorrected
         /// Connections a dialer opened on an older epoch, to a peer the rekey had not reached.
         case olderEpochDials
         /// Phones whose store was replaced by an older backup of it.

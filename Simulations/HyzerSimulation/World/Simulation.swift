@@ -38,13 +38,11 @@ public final class Simulation {
     /// Open connections by id.
     var connections: [Int: SimulatedConnection] = [:]
     var nextConnectionID = 0
-    /// Failed attempts since a dialer's last established connection: its backoff.
-    var dialAttempts: [DialKey: Int] = [:]
+    /// Each dialer's reconnect policy toward each peer it dials: its backoff and the epoch it
+    /// dials with next (the shipped `Redialer`).
+    var redialers: [DialKey: Redialer] = [:]
     /// Devices whose stores changed since their connections were last told.
     var changedDevices: Set<Int> = []
-    /// While a device's connections are told of a change: the deltas read so far, by what the
-    /// peer held.
-    var sharedDeltas: [Int: [VersionVector: (bundles: [[UInt8]], vector: VersionVector, ops: Int)]] = [:]
     var bytesSent = 0
     var root: URL?
     var convergedAt: UInt64?
@@ -76,8 +74,6 @@ public final class Simulation {
     /// did, the last op of it that counts.
     var removedPhone: Int?
     var removedThrough: UInt64?
-    /// The older epoch a dialer tries next, after the peer closed on its newest.
-    var dialEpochs: [DialKey: UInt32] = [:]
     /// The phone restored from an old backup, if the configuration has one, and its cursor in
     /// the registry when the backup was taken.
     var restoredPhone: Int?

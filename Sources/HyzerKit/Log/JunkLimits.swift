@@ -6,7 +6,9 @@ import GRDB
 ///
 /// Eviction is deterministic over what is kept: segments of authors with no op held go first,
 /// then the highest `(author, first sequence, digest)`. An evicted segment is not lost for
-/// good: it lies above the replica's version vector, so any peer that holds it sends it again.
+/// good: it lies above the replica's version vector, so a new connection's hello or a folder
+/// sync brings it again, and a live connection heals it at the next heartbeat once the replica
+/// has room aside again (`Replica.holdings`, docs/sync-protocol.md, "Live connections heal").
 enum JunkLimits {
     struct Caps {
         let segments: Int

@@ -5,7 +5,7 @@ import HyzerKit
 /// process. Each connection's mailbox holds at most one pending signal of each kind, and
 /// delivering one needs no task of the connection's own: a burst of commits costs one delta,
 /// a busy connection does not pile up ticks, and an idle connection costs no timer.
-public final class ConnectionSignals: @unchecked Sendable {
+public final class ConnectionSignals: DeltaSharing, @unchecked Sendable {
     // @unchecked: `mailboxes` and `nextID` are only touched under `lock`.
     public enum Signal: Sendable, Hashable { case tick, storeChanged }
 
@@ -80,24 +80,13 @@ public final class ConnectionSignals: @unchecked Sendable {
     /// first connection that asks after a change is published, and the others share its answer,
     /// so a push to n peers reads the vector once, not n times (docs/performance.md, "A
     /// tournament"). A vector read after a change was published holds that change.
-    func vectorAfterLatestChange(_ read: () throws -> VersionVector) rethrows -> VersionVector {
+    public func vectorAfterLatestChange(_ read: () throws -> VersionVector) rethrows -> VersionVector {
         let change = lock.withLock { changes }
         if let latest = lock.withLock({ latestVector }), latest.change >= change { return latest.vector }
         let vector = try read()
         lock.withLock { if (latestVector?.change ?? -1) < change { latestVector = (change, vector) } }
         return vector
     }
-
-    /// What a connection asks of the store for a delta: the ops above `above`, in bundles of at
-    /// most `bytesMax` bytes for group `group`.
-    struct DeltaRequest: Hashable {
-        let above: VersionVector
-        let group: UUID
-        let bytesMax: Int
-    }
-
-    /// A delta as `Replica.deltaBundles` reads it.
-    typealias Delta = (bundles: [[UInt8]], vector: VersionVector, ops: Int)
 
     /// Deltas kept for the latest change: at most this many, of at most `sharedDeltaBytesMax` each.
     static let sharedDeltasMax = 16
@@ -108,7 +97,7 @@ public final class ConnectionSignals: @unchecked Sendable {
     /// is read and signed once, not 150 times (docs/performance.md, "A tournament"). A delta read
     /// after a change was published holds that change, as `vectorAfterLatestChange`'s vector
     /// does; a newer change is read afresh.
-    func deltaAfterLatestChange(_ request: DeltaRequest, _ read: () throws -> Delta) rethrows -> Delta {
+    public func deltaAfterLatestChange(_ request: DeltaRequest, _ read: () throws -> Delta) rethrows -> Delta {
         let change = lock.withLock { changes }
         if let shared = lock.withLock({ latestDeltas.change == change ? latestDeltas.byRequest[request] : nil }) { return shared }
         let delta = try read()

@@ -1,26 +1,32 @@
 import HyzerDomain
 import HyzerKit
+import Logging
+import NIOPosix
 
 extension PeerConnection {
-    /// Feeds the engine and performs its actions for one connection.
+    /// Feeds one connection's `ConnectionDriver` with frames, ticks and store changes, and
+    /// writes what it returns. The driver's calls that may touch the store run on NIO's thread
+    /// pool, never on an event loop or the cooperative pool; ticks, which never do, run inline.
     struct Shell {
         let connection: PeerConnection
         let writes: AsyncStream<[UInt8]>.Continuation
+        let driver: DriverBox
         var outcome = ConnectionOutcome()
         var writerStarted = false
         /// Whether the server was told the dialer's first message verified.
         var firstMessageVerified = false
         /// What the progress listener was last told the peer holds.
         var reportedHolds: VersionVector?
-        /// Whether the actions being performed answer "the store changed": their delta is
-        /// shared with the process's other connections (`ConnectionSignals.deltaAfterLatestChange`).
-        var answeringChange = false
 
-        /// Handles events until the engine closes.
-        mutating func drive(
-            _ engine: inout SyncEngine, events: AsyncStream<Delivery>, now: () -> UInt64, startWriter: () -> Void
-        ) async {
-            guard await perform(engine.start(now: now()), &engine, now: now, startWriter: startWriter) else { return }
+        init(connection: PeerConnection, driver: ConnectionDriver, writes: AsyncStream<[UInt8]>.Continuation) {
+            self.connection = connection
+            self.writes = writes
+            self.driver = DriverBox(driver)
+        }
+
+        /// Handles events until the driver closes.
+        mutating func drive(events: AsyncStream<Delivery>, now: @escaping @Sendable () -> UInt64, startWriter: () -> Void) async {
+            guard await step({ try $0.start(now: now()) }, startWriter: startWriter) else { return }
             for await delivery in events {
                 // A signal leaves its mailbox before it is handled, so a commit that lands while
                 // this one reads the store posts a new signal instead of being folded into this
@@ -28,134 +34,62 @@ extension PeerConnection {
                 let isSignal = if case .signal = delivery.event { true } else { false }
                 if isSignal { delivery.handled() }
                 defer { if !isSignal { delivery.handled() } }
-                let actions: [SyncEngine.Action]
+                let goesOn: Bool
                 switch delivery.event {
                 case .frame(let bytes):
-                    outcome.bytesReceived += bytes.count + 4
-                    actions = engine.receive(frame: bytes, now: now())
+                    goesOn = await step({ try $0.receive(frame: bytes, now: now()) }, startWriter: startWriter)
                 case .signal(.tick):
-                    actions = engine.tick(now: now())
+                    goesOn = perform(Self.run(driver) { try $0.tick(now: now()) }, startWriter: startWriter)
                 case .signal(.storeChanged):
-                    guard engine.isOpen else { continue }
-                    guard let vector = await localVector(sharedAfterChange: true) else { return }
-                    actions = engine.localChanged(localVector: vector, now: now())
-                    answeringChange = true
+                    goesOn = await step({ try $0.storeChanged(now: now()) }, startWriter: startWriter)
                 case .ended(nil), .ended(.connectionLost?):
                     // A reset is a close too: the engine knows whether it came during the handshake.
-                    actions = engine.connectionClosed()
+                    goesOn = perform(Self.run(driver) { try $0.connectionClosed() }, startWriter: startWriter)
                 case .ended(let failure?):
                     outcome.failure = failure
-                    return
+                    goesOn = false
                 }
-                let performed = await perform(actions, &engine, now: now, startWriter: startWriter)
-                answeringChange = false
-                guard performed else { return }
-                reportPeerHolds(engine)
-                if !firstMessageVerified, engine.verifiedFirstMessage {
-                    firstMessageVerified = true
-                    await connection.onFirstMessageVerified()
-                }
-                if outcome.peer == nil, let peer = engine.peer {
-                    // The peer proved it is a member: now the store is worth reading (for the
-                    // hello, sent once the stream opens).
-                    outcome.peer = peer.hex
-                    connection.signals.progress(.opened(peer: peer))
-                    await connection.onAuthenticated()
-                    guard let vector = await localVector() else { return }
-                    guard await perform(engine.localChanged(localVector: vector, now: now()), &engine, now: now, startWriter: startWriter)
-                    else { return }
-                }
+                guard goesOn else { return }
+                await observe()
             }
         }
 
-        /// Tells the progress listener what the peer holds, when that changed.
-        private mutating func reportPeerHolds(_ engine: SyncEngine) {
-            guard engine.isOpen, let peer = engine.peer, engine.peerHolds != reportedHolds else { return }
-            reportedHolds = engine.peerHolds
-            connection.signals.progress(.peerHolds(peer: peer, engine.peerHolds))
-        }
-
-        /// The store's version vector; `nil` (and the failure recorded) when the store fails.
-        /// After a change, the read is shared with the process's other connections.
-        private mutating func localVector(sharedAfterChange: Bool = false) async -> VersionVector? {
-            let signals = connection.signals
+        /// Runs one driver call on the thread pool and performs its outputs; false once the connection is over.
+        private mutating func step(
+            _ call: @escaping @Sendable (inout ConnectionDriver) throws -> [ConnectionDriver.Output], startWriter: () -> Void
+        ) async -> Bool {
+            let driver = driver
+            let outputs: [ConnectionDriver.Output]
             do {
-                return try await connection.store { replica in
-                    sharedAfterChange ? try signals.vectorAfterLatestChange { try replica.versionVector() } : try replica.versionVector()
-                }
+                outputs = try await NIOThreadPool.singleton.runIfActive { Self.run(driver, call) }
             } catch {
                 outcome.failure = .storeFailed("\(error)")
-                return nil
+                return false
             }
+            return perform(outputs, startWriter: startWriter)
         }
 
-        /// Performs actions in order, with the store's answers; `false` once the engine closed.
-        private mutating func perform(
-            _ actions: [SyncEngine.Action], _ engine: inout SyncEngine, now: () -> UInt64, startWriter: () -> Void
-        ) async -> Bool {
-            var pending = actions[...]
-            while let action = pending.popFirst() {
-                switch action {
+        private static func run(
+            _ box: DriverBox, _ call: (inout ConnectionDriver) throws -> [ConnectionDriver.Output]
+        ) -> [ConnectionDriver.Output] {
+            do { return try call(&box.driver) } catch { return [.close(.storeFailed("\(error)"))] }
+        }
+
+        /// Writes, or ends; false once the connection is over.
+        private mutating func perform(_ outputs: [ConnectionDriver.Output], startWriter: () -> Void) -> Bool {
+            let counts = driver.driver.counts
+            outcome.opsSent = counts.opsSent
+            outcome.opsReceived = counts.opsReceived
+            outcome.bytesSent = counts.bytesSent
+            outcome.bytesReceived = counts.bytesReceived
+            for output in outputs {
+                switch output {
                 case .write(let bytes):
                     if !writerStarted {
                         writerStarted = true
                         startWriter()
                     }
                     writes.yield(bytes)
-                    outcome.bytesSent += bytes.count + 4
-                case .prepareDelta(let above):
-                    let group = connection.group
-                    let bytesMax = engine.configuration.bundleBytesMax
-                    let peer = engine.peer
-                    let shared = answeringChange ? connection.signals : nil
-                    do {
-                        let delta = try await connection.store { replica in
-                            // A peer removed while connected is sent nothing more (docs/security.md).
-                            if let peer, try replica.removedMembers()[peer] != nil { throw SyncFailure.peerRemoved(peer) }
-                            guard let shared else { return try replica.deltaBundles(above: above, group: group, bytesMax: bytesMax) }
-                            let request = ConnectionSignals.DeltaRequest(above: above, group: group.id, bytesMax: bytesMax)
-                            return try shared.deltaAfterLatestChange(request) {
-                                try replica.deltaBundles(above: above, group: group, bytesMax: bytesMax)
-                            }
-                        }
-                        outcome.opsSent += delta.ops
-                        pending = engine.deltaPrepared(delta.bundles, upTo: delta.vector, now: now())[...] + pending
-                    } catch {
-                        outcome.failure = error as? SyncFailure ?? .storeFailed("\(error)")
-                        return false
-                    }
-                case .ingest(let bundle):
-                    let live = connection.mode == .live
-                    do {
-                        let (report, vector) = try await connection.store { replica in
-                            let report = try replica.ingest(bundle.segments)
-                            // A live device signs its receipt of a round whose finish just arrived
-                            // (docs/domain.md, "Round receipts"); the change goes out as any other.
-                            if live, report.finishesApplied > 0 { try replica.signReceipts() }
-                            return (report, try replica.versionVector())
-                        }
-                        outcome.opsReceived += report.opsApplied
-                        for rejected in report.rejected {
-                            connection.logger.warning(
-                                "segment refused", metadata: ["peer": "\(outcome.peer ?? "")", "reason": "\(rejected)"])
-                        }
-                        pending = engine.ingested(senderVector: bundle.senderVector, localVector: vector, now: now())[...] + pending
-                    } catch {
-                        outcome.failure = .storeFailed("\(error)")
-                        return false
-                    }
-                case .admit(let request):
-                    do {
-                        let admission = try await connection.store { replica in try replica.admit(request) }
-                        if admission.refusal == nil {
-                            connection.logger.notice(
-                                "admitted a device with an invitation", metadata: ["device": "\(request.device.short)"])
-                        }
-                        pending = engine.admitted(admission, now: now())[...] + pending
-                    } catch {
-                        outcome.failure = .storeFailed("\(error)")
-                        return false
-                    }
                 case .close(let failure):
                     outcome.failure = failure
                     return false
@@ -163,7 +97,50 @@ extension PeerConnection {
                     return false
                 }
             }
-            return !engine.isClosed
+            return !driver.driver.isOver
+        }
+
+        /// Tells the progress listener that the peer proved itself and what it holds, when that changed.
+        private mutating func observe() async {
+            let engine = driver.driver.engine
+            if !firstMessageVerified, engine.verifiedFirstMessage {
+                firstMessageVerified = true
+                await connection.onFirstMessageVerified()
+            }
+            if outcome.peer == nil, let peer = engine.peer {
+                outcome.peer = peer.hex
+                connection.signals.progress(.opened(peer: peer))
+                await connection.onAuthenticated()
+            }
+            guard engine.isOpen, let peer = engine.peer, engine.peerHolds != reportedHolds else { return }
+            reportedHolds = engine.peerHolds
+            connection.signals.progress(.peerHolds(peer: peer, engine.peerHolds))
+        }
+    }
+
+    /// The driver, handed to the thread pool one call at a time: the shell awaits each call
+    /// before the next, so it is never touched from two threads at once.
+    final class DriverBox: @unchecked Sendable {
+        var driver: ConnectionDriver
+        init(_ driver: ConnectionDriver) { self.driver = driver }
+    }
+
+    /// Logs what a connection's store work refused or admitted.
+    final class LogObserver: ConnectionObserver {
+        let logger: Logger
+
+        init(logger: Logger) { self.logger = logger }
+
+        func ingested(_ segments: [AuthorSegment], of bundle: Bundle, report: IngestReport, vector: VersionVector) throws -> Bool {
+            for rejected in report.rejected {
+                logger.warning("segment refused", metadata: ["peer": "\(bundle.sender.hex)", "reason": "\(rejected)"])
+            }
+            return true
+        }
+
+        func admitted(_ request: JoinRequest, _ admission: Admission) {
+            guard admission.refusal == nil else { return }
+            logger.notice("admitted a device with an invitation", metadata: ["device": "\(request.device.short)"])
         }
     }
 }

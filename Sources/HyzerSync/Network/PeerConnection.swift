@@ -5,10 +5,10 @@ import Logging
 import NIOCore
 import NIOPosix
 
-/// One TCP connection to a peer: a thin shell around a `SyncEngine`. It feeds the engine
-/// frames, ticks and store changes, and performs what the engine returns: writes frames,
-/// runs store work on NIO's thread pool (never on an event loop), closes. Every protocol
-/// decision is the engine's.
+/// One TCP connection to a peer: a thin shell around a `ConnectionDriver`. It feeds the driver
+/// frames, ticks and store changes on NIO's thread pool (never on an event loop), writes the
+/// frames it returns, closes. Every protocol decision is the engine's, and every action is
+/// carried out by the driver.
 public struct PeerConnection: Sendable {
     public let replica: Replica
     public let group: GroupMembership
@@ -63,26 +63,25 @@ public struct PeerConnection: Sendable {
     func run(_ channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>) async -> ConnectionOutcome {
         let clock = ContinuousClock()
         let started = clock.now
-        func now() -> UInt64 { UInt64((clock.now - started) / .milliseconds(1)) }
+        let now: @Sendable () -> UInt64 = { UInt64((clock.now - started) / .milliseconds(1)) }
         var outcome = ConnectionOutcome()
         let (events, eventSink) = AsyncStream<Delivery>.makeStream()
         let subscription = signals.subscribe { signal, handled in eventSink.yield(Delivery(event: .signal(signal), handled: handled)) }
         defer { signals.unsubscribe(subscription) }
         do {
             try await channel.executeThenClose { inbound, outbound in
-                let replica = replica
-                // The local vector is read once the peer has proved it is a member: a stranger costs no store work.
-                var engine = SyncEngine(
-                    role: role, mode: mode, author: replica.author, sign: { replica.signature(of: $0) }, group: group,
-                    ephemeral: KeyExchange(), localVector: VersionVector(), budget: budget, configuration: configuration,
-                    dialEpoch: dialEpoch, seenHellos: seenHellos, now: now())
+                var driver = ConnectionDriver(
+                    replica: replica, group: group, role: role, mode: mode, ephemeral: KeyExchange(), budget: budget,
+                    configuration: configuration, dialEpoch: dialEpoch, seenHellos: seenHellos, now: now())
+                driver.sharing = signals
+                driver.observer = LogObserver(logger: logger)
                 let (writes, writeSink) = AsyncStream<[UInt8]>.makeStream()
                 await withTaskGroup(of: Void.self) { writing in
                     await withTaskGroup(of: Void.self) { reading in
                         reading.addTask { await Self.read(inbound, into: eventSink) }
-                        var shell = Shell(connection: self, writes: writeSink)
+                        var shell = Shell(connection: self, driver: driver, writes: writeSink)
                         // The writer starts with the first write: a stranger, answered nothing, costs no writer task.
-                        await shell.drive(&engine, events: events, now: now) {
+                        await shell.drive(events: events, now: now) {
                             writing.addTask { await Self.write(writes, to: outbound, timeout: writeTimeout, failures: eventSink) }
                         }
                         outcome = shell.outcome
@@ -157,11 +156,5 @@ public struct PeerConnection: Sendable {
                 return
             }
         }
-    }
-
-    /// Runs store work off the event loops.
-    func store<T: Sendable>(_ work: @escaping @Sendable (Replica) throws -> T) async throws -> T {
-        let replica = replica
-        return try await NIOThreadPool.singleton.runIfActive { try work(replica) }
     }
 }

@@ -43,19 +43,18 @@ public enum PeerDialer {
     }
 
     /// The longest wait between dials: a healed link is used within about this long.
-    static let backoffMaxMilliseconds = 2_000
+    static let backoffMaxMilliseconds: UInt64 = 2_000
 
-    /// Keeps a live connection to `address` until cancelled: after a failure or a closed
-    /// connection (a peer declared dead by the engine's heartbeat check included) it waits
-    /// 100 ms, doubling up to 2 s, with jitter, and dials again. A peer that stays unreachable
+    /// Keeps a live connection to `address` until cancelled, dialing again after a failure or a
+    /// closed connection (a peer declared dead by the engine's heartbeat check included) as
+    /// `Redialer` says, with the system's randomness as jitter. A peer that stays unreachable
     /// is logged once a minute, not at every dial.
     static func keepConnected(
         _ address: PeerAddress, replica: Replica, group: GroupMembership, logger: Logger, signals: ConnectionSignals,
         budget: BundleBudget, configuration: SyncEngine.Configuration, observer: @Sendable (ConnectionOutcome) -> Void
     ) async {
-        var delayMilliseconds = 100
+        var redialer = Redialer(backoffMaxMilliseconds: Self.backoffMaxMilliseconds)
         let unreachable = RepeatedNotice()
-        var dialEpoch: UInt32?
         while !Task.isCancelled {
             do {
                 // Each dial uses the newest group key the store holds, or an older one while
@@ -63,10 +62,9 @@ public enum PeerDialer {
                 let current = (try? replica.group()) ?? group
                 let outcome = try await connectAndRun(
                     address, replica: replica, group: current, mode: .live, logger: logger, signals: signals, budget: budget,
-                    configuration: configuration, dialEpoch: dialEpoch)
+                    configuration: configuration, dialEpoch: redialer.dialEpoch)
                 observer(outcome)
-                if outcome.peer != nil { delayMilliseconds = 100 }
-                dialEpoch = outcome.failure == .closedDuringHandshake ? current.epochBefore(dialEpoch ?? current.epoch) : nil
+                redialer.connectionEnded(authenticated: outcome.peer != nil, failure: outcome.failure, group: current)
             } catch let failure as DialFailure {
                 logger.log(
                     level: unreachable.isDue(failure.reason) ? .info : .debug, "could not connect",
@@ -74,9 +72,8 @@ public enum PeerDialer {
             } catch {
                 return  // cancelled: `serve` is stopping
             }
-            let jitter = Int.random(in: 0...(delayMilliseconds / 5))
-            try? await Task.sleep(for: .milliseconds(delayMilliseconds + jitter))
-            delayMilliseconds = min(delayMilliseconds * 2, Self.backoffMaxMilliseconds)
+            let delay = redialer.nextDelay { UInt64.random(in: $0) }
+            try? await Task.sleep(for: .milliseconds(delay))
         }
     }
 }

@@ -47,6 +47,9 @@ public struct SyncEngine {
         /// A device with an invitation asks to be admitted (docs/security.md, "Invitations"):
         /// decide with `Replica.admit` and hand the result to `admitted(_:now:)`.
         case admit(JoinRequest)
+        /// Read `Replica.holdings()` and hand them to `holdingsRead(_:now:)`: the peer's belief of
+        /// what this side holds may be wrong (docs/sync-protocol.md, "Live connections heal").
+        case readHoldings
         /// Close the connection: the exchange failed.
         case close(SyncFailure)
         /// Close the connection: the exchange completed.
@@ -78,6 +81,7 @@ public struct SyncEngine {
         case acknowledge
         case finish
         case ingest(Bundle, bytes: Int)
+        case readHoldings
     }
 
     public let configuration: Configuration
@@ -203,7 +207,10 @@ public struct SyncEngine {
             guard let plain = receiver.open(frame) else { return close(.frameAuthenticationFailed) }
             stage = .open(keys, sender, receiver)
             guard let message = try? SyncMessage(decoding: plain) else { return close(.malformedMessage) }
-            if message != .heartbeat { lastProgress = now }
+            switch message {
+            case .heartbeat, .heartbeatWithDigest: break
+            default: lastProgress = now
+            }
             return run(session.receive(message), now: now)
         }
     }
@@ -234,7 +241,7 @@ public struct SyncEngine {
                 offset = end
             } while offset < bundle.count
         }
-        session.deltaSent(upTo: vector)
+        session.deltaSent(upTo: vector, bundles: bundles.count)
         return actions + drain(now: now)
     }
 
@@ -247,6 +254,13 @@ public struct SyncEngine {
         ingestingBytes = 0
         self.localVector = localVector
         return run(session.ingested(senderVector: senderVector, acknowledged: acknowledgement.reports(localVector, senderVector)), now: now)
+    }
+
+    /// The shell's answer to `readHoldings`.
+    public mutating func holdingsRead(_ holdings: Holdings, now: UInt64) -> [Action] {
+        guard !isClosed else { return [] }
+        awaitingStore = false
+        return run(session.holdingsRead(holdings), now: now)
     }
 
     /// The local store changed (another process, or another connection ingested).
@@ -293,7 +307,7 @@ public struct SyncEngine {
         case .open:
             if now &- lastReceived >= configuration.deadMilliseconds { return close(.peerDead) }
             if !session.isLive, now &- lastProgress >= configuration.idleMilliseconds { return close(.idleTimeout) }
-            return now &- lastSent >= configuration.heartbeatMilliseconds ? seal(.heartbeat, now: now) : []
+            return now &- lastSent >= configuration.heartbeatMilliseconds ? seal(session.heartbeat(), now: now) : []
         }
     }
 
@@ -333,6 +347,7 @@ public struct SyncEngine {
             case .sendDelta(let above): steps.append(.prepareDelta(above: above))
             case .acknowledge: steps.append(.acknowledge)
             case .finish: steps.append(.finish)
+            case .readHoldings: steps.append(.readHoldings)
             }
         }
         return immediate + drain(now: now)
@@ -357,6 +372,9 @@ public struct SyncEngine {
                 stage = .closed
                 release()
                 actions.append(.finish)
+            case .readHoldings:
+                awaitingStore = true
+                actions.append(.readHoldings)
             }
         }
         return actions

@@ -61,7 +61,7 @@ public enum SyncFailure: Error, Equatable, Sendable, CustomStringConvertible, En
 
     /// What the protocol refused.
     public enum ProtocolViolation: Equatable, Sendable {
-        case secondHello, bundleBeforeHello, haveBeforeHello, unexpectedDone, messageDuringAdmission
+        case secondHello, bundleBeforeHello, haveBeforeHello, unexpectedDone, messageDuringAdmission, unexpectedHolds
     }
 
     public var description: String {

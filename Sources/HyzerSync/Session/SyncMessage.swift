@@ -11,7 +11,11 @@ import HyzerKit
 ///                               the answer to `done`
 /// 4 done    —                   one-shot: the sender has sent its whole delta
 /// 5 bye     reason:string       the sender closes, and why
-/// 6 heartbeat —                   the sender is alive (sent after a silence; docs/sync-protocol.md)
+/// 6 heartbeat [digest:u64]       the sender is alive (sent after a silence; docs/sync-protocol.md);
+///                               live, it carries the digest of what the sender believes the
+///                               peer holds (`HoldingsDigest`); an empty heartbeat still decodes
+/// 7 holds   vector              live: everything the sender holds or holds aside, whole; the
+///                               answer to a heartbeat whose digest disagrees with it
 /// ```
 public enum SyncMessage: Equatable, Sendable {
     case hello(VersionVector, live: Bool)
@@ -20,6 +24,9 @@ public enum SyncMessage: Equatable, Sendable {
     case done
     case bye(reason: String)
     case heartbeat
+    /// A heartbeat that carries the digest of what its sender believes the peer holds.
+    case heartbeatWithDigest(UInt64)
+    case holds(VersionVector)
 
     public func encoded() -> [UInt8] {
         var writer = ByteWriter()
@@ -42,6 +49,12 @@ public enum SyncMessage: Equatable, Sendable {
             writer.write(String(reason.prefix(200)))
         case .heartbeat:
             writer.write(UInt8(6))
+        case .heartbeatWithDigest(let digest):
+            writer.write(UInt8(6))
+            writer.write(digest)
+        case .holds(let vector):
+            writer.write(UInt8(7))
+            Bundle.write(vector, into: &writer)
         }
         return writer.bytes
     }
@@ -58,7 +71,8 @@ public enum SyncMessage: Equatable, Sendable {
         case 3: self = .have(try Bundle.readVector(&reader))
         case 4: self = .done
         case 5: self = .bye(reason: try reader.readString(maximumBytes: 1024))
-        case 6: self = .heartbeat
+        case 6: self = reader.remaining == 0 ? .heartbeat : .heartbeatWithDigest(try reader.readUInt64())
+        case 7: self = .holds(try Bundle.readVector(&reader))
         case let other: throw .unknownTag(other, field: "sync message")
         }
         try reader.expectEnd()

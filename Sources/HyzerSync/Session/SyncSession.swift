@@ -17,6 +17,12 @@ import HyzerKit
 /// the receiver applies them to what the sender told it before, which gives it the sender's
 /// whole vector, as if the `have` had carried it (docs/sync-protocol.md, "What a sync costs as
 /// the group grows").
+///
+/// A live exchange heals any wrong belief (docs/sync-protocol.md, "Live connections heal"): each
+/// heartbeat carries the digest of what its sender believes the peer holds; a peer whose
+/// holdings (held or set aside) disagree with it, and that has room to take what it lacks,
+/// answers with its whole holdings (`holds`). The believer takes them as the truth, unless it
+/// sent a bundle after that heartbeat, and sends the delta above them.
 public struct SyncSession: Sendable {
     public enum Mode: Sendable { case oneShot, live }
 
@@ -33,6 +39,9 @@ public struct SyncSession: Sendable {
         case finish
         /// Close the connection, and why.
         case fail(SyncFailure)
+        /// Read what the store holds or holds aside, and hand it to `holdingsRead`: the peer's
+        /// belief, whose digest a heartbeat carried, may be wrong.
+        case readHoldings
     }
 
     /// Where the exchange stands.
@@ -59,6 +68,11 @@ public struct SyncSession: Sendable {
     private var peerDone = false
     /// One-shot: the peer has ingested our delta (its `have` arrived after our `done`).
     private var peerAcknowledged = false
+    /// Live: a bundle went out after our last heartbeat with a digest, so a `holds` answering
+    /// that heartbeat does not show it yet.
+    private var sentSinceDigest = true
+    /// Live: the digest the peer's latest heartbeat carried.
+    private var peerBelief: UInt64?
 
     public init(mode: Mode) {
         self.requestedMode = mode
@@ -110,12 +124,41 @@ public struct SyncSession: Sendable {
             return [.fail(.peerClosed(reason: reason))]
         case .heartbeat:
             return []  // the engine tracks liveness
+        case .heartbeatWithDigest(let digest):
+            guard isLive else { return [] }
+            peerBelief = digest
+            // A belief equal to what this side last said needs no store read: the usual idle case.
+            guard digest != HoldingsDigest.of(told) else { return [] }
+            return [.readHoldings]
+        case .holds(let vector):
+            guard isLive else { return close(.unexpectedHolds) }
+            // A bundle sent after the heartbeat this answers is not in it: the next heartbeat asks again.
+            guard !sentSinceDigest else { return [] }
+            peerHolds = vector
+            return [.sendDelta(above: vector)]
         }
     }
 
-    /// The shell sent a delta that brings the peer up to `vector`.
-    public mutating func deltaSent(upTo vector: VersionVector) {
+    /// The heartbeat to send after a silence: live, it carries the digest of what the peer is
+    /// believed to hold.
+    public mutating func heartbeat() -> SyncMessage {
+        guard isLive else { return .heartbeat }
+        sentSinceDigest = false
+        return .heartbeatWithDigest(HoldingsDigest.of(peerHolds))
+    }
+
+    /// The store's answer to `readHoldings`: when the peer's belief disagrees with it and the
+    /// store has room aside, tell the peer the truth.
+    public mutating func holdingsRead(_ holdings: Holdings) -> [Action] {
+        guard isLive, let belief = peerBelief else { return [] }
+        guard holdings.hasRoomAside, HoldingsDigest.of(holdings.vector) != belief else { return [] }
+        return [.send(.holds(holdings.vector))]
+    }
+
+    /// The shell sent a delta that brings the peer up to `vector` (`bundles` of them).
+    public mutating func deltaSent(upTo vector: VersionVector, bundles: Int = 1) {
         peerHolds.formMaximum(vector)
+        if bundles > 0 { sentSinceDigest = true }
     }
 
     /// The shell ingested a bundle from the peer, which held `senderVector` when it sent it;

@@ -1,0 +1,223 @@
+import HyzerCrypto
+import HyzerDomain
+import HyzerKit
+
+/// One connection's engine over its replica: the only code that carries out `SyncEngine`'s
+/// actions (docs/architecture.md, "One connection driver"). Synchronous and transport-free: the
+/// caller hands it frames, ticks and store changes, and gets back only bytes to write, a close
+/// or a finish. The NIO shell runs it off the event loops over TCP, the simulator over its
+/// simulated streams, the tests back to back, so none of them can differ in what an action does:
+/// - a delta is read for the peer, unless the peer was removed from the group while connected
+///   (`SyncFailure.peerRemoved`: it is sent nothing more, docs/security.md);
+/// - a delta answering a store change is shared with the process's other connections through
+///   `sharing` (`DeltaSharing`);
+/// - a bundle is ingested; live, a device signs its receipt of a round whose finish just
+///   arrived (docs/domain.md, "Round receipts"); the engine is told the bundle's own sender
+///   vector and the store's vector after it;
+/// - a joiner is admitted or refused by the store;
+/// - the peer's belief is checked against what the store holds or holds aside
+///   (docs/sync-protocol.md, "Live connections heal").
+///
+/// A store failure closes the connection with `storeFailed`. An observer hook that throws
+/// ends the call with its error.
+public struct ConnectionDriver {
+    /// What the caller does, in order.
+    public enum Output: Equatable, Sendable {
+        /// Write one frame's bytes.
+        case write([UInt8])
+        /// Close the connection: the exchange failed.
+        case close(SyncFailure)
+        /// Close the connection: the exchange completed.
+        case finish
+    }
+
+    /// What crossed the connection so far.
+    public struct Counts: Equatable, Sendable {
+        public var opsSent = 0
+        public var opsReceived = 0
+        public var bundlesReceived = 0
+        /// Times the peer's belief of what this side holds was corrected (`holds` sent).
+        public var holdingsSent = 0
+        /// Frame bytes with their 4-byte length prefix.
+        public var bytesSent = 0
+        public var bytesReceived = 0
+    }
+
+    public let replica: Replica
+    public let group: GroupMembership
+    public private(set) var engine: SyncEngine
+    public private(set) var counts = Counts()
+    /// Shares the reads that answer a store change with the process's other connections.
+    public var sharing: DeltaSharing?
+    public var observer: ConnectionObserver?
+    /// Whether a live connection signs the device's round receipts when a finish arrives
+    /// (`serve` does). The simulator does not yet: its op registry does not know receipt ops.
+    public var signsReceiptsAfterLiveFinish = true
+    /// Set once the driver closed or finished (by the engine, or a store failure).
+    public private(set) var isOver = false
+    /// Whether the store's vector was read since the peer proved itself.
+    private var toldVector = false
+
+    public init(
+        replica: Replica, group: GroupMembership, role: Handshake.Role, mode: SyncSession.Mode, ephemeral: KeyExchange,
+        budget: BundleBudget, configuration: SyncEngine.Configuration = .init(), acknowledgement: AcknowledgementRule = .whatTheStoreHolds,
+        dialEpoch: UInt32? = nil, seenHellos: SeenHellos? = nil, now: UInt64
+    ) {
+        self.replica = replica
+        self.group = group
+        // The local vector is read once the peer has proved it is a member: a stranger costs no store work.
+        engine = SyncEngine(
+            role: role, mode: mode, author: replica.author, sign: { replica.signature(of: $0) }, group: group, ephemeral: ephemeral,
+            localVector: VersionVector(), budget: budget, configuration: configuration, acknowledgement: acknowledgement,
+            dialEpoch: dialEpoch, seenHellos: seenHellos, now: now)
+    }
+
+    /// The peer the handshake proved, once it did.
+    public var peer: AuthorID? { engine.peer }
+
+    /// The dialer's first message.
+    public mutating func start(now: UInt64) throws -> [Output] {
+        try perform(engine.start(now: now), now: now)
+    }
+
+    /// One frame from the peer.
+    public mutating func receive(frame: [UInt8], now: UInt64) throws -> [Output] {
+        guard !isOver else { return [] }
+        counts.bytesReceived += frame.count + 4
+        return try perform(engine.receive(frame: frame, now: now), now: now)
+    }
+
+    /// Time passed: timeouts and heartbeats.
+    public mutating func tick(now: UInt64) throws -> [Output] {
+        guard !isOver else { return [] }
+        return try perform(engine.tick(now: now), now: now)
+    }
+
+    /// The store changed (a command, another connection's ingest, another process): a live
+    /// engine sends its peer what it lacks, with the reads shared through `sharing`.
+    public mutating func storeChanged(now: UInt64) throws -> [Output] {
+        guard !isOver, engine.isOpen else { return [] }
+        let replica = replica
+        let read = { try replica.versionVector() }
+        let vector: VersionVector
+        do { vector = try sharing?.vectorAfterLatestChange(read) ?? read() } catch { return storeFailed(error) }
+        try observer?.vectorRead(vector)
+        return try perform(engine.localChanged(localVector: vector, now: now), now: now, answeringChange: true)
+    }
+
+    /// The connection ended (the peer closed it, or reading failed).
+    public mutating func connectionClosed() throws -> [Output] {
+        guard !isOver else { return [] }
+        return try perform(engine.connectionClosed(), now: 0)
+    }
+
+    // MARK: - Actions
+
+    private mutating func perform(_ actions: [SyncEngine.Action], now: UInt64, answeringChange: Bool = false) throws -> [Output] {
+        var outputs: [Output] = []
+        var pending = actions[...]
+        while let action = pending.popFirst(), !isOver {
+            let next: [SyncEngine.Action]
+            do {
+                switch action {
+                case .write(let bytes):
+                    counts.bytesSent += bytes.count + 4
+                    outputs.append(.write(bytes))
+                    next = []
+                case .prepareDelta(let above):
+                    next = try prepareDelta(above: above, now: now, shared: answeringChange)
+                case .ingest(let bundle):
+                    guard let actions = try ingest(bundle, now: now) else {
+                        isOver = true
+                        return outputs
+                    }
+                    next = actions
+                case .admit(let request):
+                    let admission = try replica.admit(request)
+                    observer?.admitted(request, admission)
+                    next = engine.admitted(admission, now: now)
+                case .readHoldings:
+                    let holdings = try replica.holdings()
+                    next = engine.holdingsRead(holdings, now: now)
+                    if !next.isEmpty {
+                        counts.holdingsSent += 1
+                        observer?.holdingsSent(holdings)
+                    }
+                case .close(let failure):
+                    isOver = true
+                    return outputs + [.close(failure)]
+                case .finish:
+                    isOver = true
+                    return outputs + [.finish]
+                }
+            } catch let error as DriverError {
+                throw error.underlying
+            } catch let failure as SyncFailure {
+                return outputs + close(failure)
+            } catch {
+                return outputs + storeFailed(error)
+            }
+            pending = next[...] + pending
+        }
+        if !isOver, !toldVector, engine.peer != nil {
+            // The peer proved it is a member: now the store is worth reading (for the hello,
+            // sent once the stream opens).
+            toldVector = true
+            let vector: VersionVector
+            do { vector = try replica.versionVector() } catch { return outputs + storeFailed(error) }
+            try observer?.vectorRead(vector)
+            outputs += try perform(engine.localChanged(localVector: vector, now: now), now: now)
+        }
+        return outputs
+    }
+
+    private mutating func prepareDelta(above: VersionVector, now: UInt64, shared: Bool) throws -> [SyncEngine.Action] {
+        // A peer removed while connected is sent nothing more (docs/security.md).
+        if let peer = engine.peer, try replica.removedMembers()[peer] != nil { throw SyncFailure.peerRemoved(peer) }
+        let (replica, group) = (replica, group)
+        let bytesMax = engine.configuration.bundleBytesMax
+        let read = { try replica.deltaBundles(above: above, group: group, bytesMax: bytesMax) }
+        let delta: Delta
+        if shared, let sharing {
+            delta = try sharing.deltaAfterLatestChange(DeltaRequest(above: above, group: group.id, bytesMax: bytesMax), read)
+        } else {
+            delta = try read()
+        }
+        let extra: [[UInt8]]
+        do { extra = try observer?.deltaRead(delta, above: above) ?? [] } catch { throw DriverError(underlying: error) }
+        counts.opsSent += delta.ops
+        return engine.deltaPrepared(delta.bundles + extra, upTo: delta.vector, now: now)
+    }
+
+    /// Ingests a checked bundle; nil when the observer says the device is gone.
+    private mutating func ingest(_ bundle: Bundle, now: UInt64) throws -> [SyncEngine.Action]? {
+        let segments = observer?.segmentsToIngest(bundle) ?? bundle.segments
+        let report = try replica.ingest(segments)
+        // A live device signs its receipt of a round whose finish just arrived (docs/domain.md,
+        // "Round receipts"); the change goes out as any other. A store that may not write (its
+        // key writes elsewhere: docs/store.md) still syncs: a refused receipt is not a failure
+        // of the connection, and the next finish or `sync` signs it.
+        if signsReceiptsAfterLiveFinish, engine.mode == .live, report.finishesApplied > 0 { _ = try? replica.signReceipts() }
+        let vector = try replica.versionVector()
+        counts.opsReceived += report.opsApplied
+        counts.bundlesReceived += 1
+        do {
+            guard try observer?.ingested(segments, of: bundle, report: report, vector: vector) ?? true else { return nil }
+        } catch { throw DriverError(underlying: error) }
+        return engine.ingested(senderVector: bundle.senderVector, localVector: vector, now: now)
+    }
+
+    private mutating func close(_ failure: SyncFailure) -> [Output] {
+        isOver = true
+        return [.close(failure)]
+    }
+
+    private mutating func storeFailed(_ error: any Error) -> [Output] {
+        close(.storeFailed("\(error)"))
+    }
+
+    /// An observer's error, carried past the driver's own handling of store errors.
+    private struct DriverError: Error {
+        let underlying: any Error
+    }
+}

@@ -1,0 +1,31 @@
+import Foundation
+import HyzerKit
+
+/// A delta as `Replica.deltaBundles` reads it: the signed bundles, the vector they bring the
+/// peer up to, and how many ops they carry.
+public typealias Delta = (bundles: [[UInt8]], vector: VersionVector, ops: Int)
+
+/// What a connection asks of the store for a delta: the ops above `above`, in bundles of at
+/// most `bytesMax` bytes for group `group`.
+public struct DeltaRequest: Hashable, Sendable {
+    public let above: VersionVector
+    public let group: UUID
+    public let bytesMax: Int
+
+    public init(above: VersionVector, group: UUID, bytesMax: Int) {
+        self.above = above
+        self.group = group
+        self.bytesMax = bytesMax
+    }
+}
+
+/// The one seam through which a process's connections share the store reads that answer a
+/// change (docs/performance.md, "A tournament"): after a change, the first connection reads the
+/// vector and the delta its peer lacks, and the others whose peers hold the same thing share
+/// them. `serve` shares through `ConnectionSignals`; the simulator through a device's own table.
+public protocol DeltaSharing: AnyObject {
+    /// The store's vector after the latest change: `read` runs unless another connection read it.
+    func vectorAfterLatestChange(_ read: () throws -> VersionVector) throws -> VersionVector
+    /// The delta for `request` after the latest change: `read` runs unless another connection read it.
+    func deltaAfterLatestChange(_ request: DeltaRequest, _ read: () throws -> Delta) throws -> Delta
+}

@@ -1,0 +1,45 @@
+import HyzerKit
+
+/// When and how a device that keeps a live connection to a peer dials it again
+/// (docs/sync-protocol.md, "Heartbeats and dead peers"): the one policy of `serve --peer` and of
+/// the simulator. Pure: the caller draws the jitter (the system's randomness, or the
+/// simulator's seeded stream) and sleeps.
+///
+/// - After a failed dial or a closed connection it waits 100 ms, doubling up to
+///   `backoffMaxMilliseconds`, plus up to a fifth of it as jitter.
+/// - A connection on which the peer proved itself starts the backoff over.
+/// - A peer that closes during the handshake, or answers that this device is not a member,
+///   may not have received the newest rekey: the next dial uses the epoch before the one just
+///   tried, in turn down to the oldest this device holds; any other outcome goes back to the newest.
+public struct Redialer: Sendable {
+    public static let firstDelayMilliseconds: UInt64 = 100
+    public let backoffMaxMilliseconds: UInt64
+    /// The pause before the next dial, before jitter.
+    public private(set) var delayMilliseconds = Self.firstDelayMilliseconds
+    /// The older epoch to dial with next; nil dials with the newest.
+    public private(set) var dialEpoch: UInt32?
+
+    public init(backoffMaxMilliseconds: UInt64 = 2_000) {
+        self.backoffMaxMilliseconds = max(Self.firstDelayMilliseconds, backoffMaxMilliseconds)
+    }
+
+    /// A connection ended. `authenticated`: the peer proved itself on it; `group`: what the
+    /// device held when it dialed.
+    public mutating func connectionEnded(authenticated: Bool, failure: SyncFailure?, group: GroupMembership) {
+        if authenticated { delayMilliseconds = Self.firstDelayMilliseconds }
+        switch failure {
+        case .closedDuringHandshake?, .notAGroupMember?:
+            dialEpoch = group.epochBefore(dialEpoch ?? group.epoch)
+        default:
+            dialEpoch = nil
+        }
+    }
+
+    /// The pause before the next dial, in milliseconds; `jitter` draws a number in the range it
+    /// is given. Each call doubles the next pause, up to the cap.
+    public mutating func nextDelay(jitter: (ClosedRange<UInt64>) -> UInt64) -> UInt64 {
+        let delay = delayMilliseconds
+        delayMilliseconds = min(delayMilliseconds * 2, backoffMaxMilliseconds)
+        return delay + min(delay / 5, jitter(0...(delay / 5)))
+    }
+}
