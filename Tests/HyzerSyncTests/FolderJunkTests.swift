@@ -49,7 +49,7 @@ final class CountingFolder: SharedFolder, @unchecked Sendable {
 
     /// 64 junk requests (and 200) named to be decided before the real one: requests for
     /// invitations nobody issued, requests for the real invitation with a forged proof, and
-    /// 100 bytes of noise. The device is admitted on the first sync, and the junk is not read
+    /// noise of a request's size. The device is admitted on the first sync, and the junk is not read
     /// again by the syncs after it.
     @Test(arguments: [64, 200])
     func junkInJoinsDoesNotHoldBackTheRealRequest(junk: Int) throws {
@@ -71,7 +71,9 @@ final class CountingFolder: SharedFolder, @unchecked Sendable {
                 let nobodys = Invitation(groupID: group.id, secret: (0..<32).map { _ in UInt8(truncatingIfNeeded: rng.next()) })
                 bytes = JoinRequest(invitation: nobodys, device: device).bytes
             case 1:
-                bytes = Array("HZJ1".utf8) + group.id.bytes + invitation.id + device.bytes + [UInt8](repeating: 0, count: 32)
+                // The real invitation's layout, its proof and tag forged.
+                let real = JoinRequest(invitation: invitation, device: device).bytes
+                bytes = Array(real.prefix(68)) + [UInt8](repeating: 0, count: JoinRequest.byteCount - 68)
             default:
                 bytes = (0..<JoinRequest.byteCount).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
             }
