@@ -3,6 +3,7 @@ import FuzzSupport
 import HyzerCrypto
 import HyzerDomain
 import HyzerKit
+
 @testable import HyzerSync
 
 // Writes the seed corpora (`make fuzz-corpus`): real bundles, sealed files, vectors, ops,

@@ -1,6 +1,7 @@
 import HyzerCrypto
 import HyzerDomain
 import HyzerKit
+
 @testable import HyzerSync
 
 /// Makes fuzzed bytes pass a bundle's sender signature, so the decoder behind it is reached:

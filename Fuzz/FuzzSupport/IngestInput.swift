@@ -1,6 +1,7 @@
 import HyzerCrypto
 import HyzerDomain
 import HyzerKit
+
 @testable import HyzerSync
 
 /// The ingest target's input: segments given by their tails, which the target chains, signs

@@ -290,12 +290,15 @@ import Testing
     @Test(arguments: pairs)
     func mergeIsCommutative(x: Int, y: Int) throws {
         let scenario = try Scenario.concurrent.get()
-        let xy = try scenario.stores[x].copy(), yForXY = try scenario.stores[y].copy()
-        let yx = try scenario.stores[y].copy(), xForYX = try scenario.stores[x].copy()
+        let xy = try scenario.stores[x].copy()
+        let yForXY = try scenario.stores[y].copy()
+        let yx = try scenario.stores[y].copy()
+        let xForYX = try scenario.stores[x].copy()
         try merge(xy, yForXY)  // X ⊔ Y
         try merge(yx, xForYX)  // Y ⊔ X
 
-        let left = try snapshot(xy.replica), right = try snapshot(yx.replica)
+        let left = try snapshot(xy.replica)
+        let right = try snapshot(yx.replica)
         #expect(left.digest == right.digest)
         #expect(left.versionVector == right.versionVector)
         #expect(left.views == right.views)
@@ -305,8 +308,10 @@ import Testing
     func mergeIntoAThirdReplicaIsCommutative(x: Int, y: Int) throws {
         let scenario = try Scenario.concurrent.get()
         let target = (0..<4).first { $0 != x && $0 != y }!
-        let first = try scenario.stores[target].copy(), second = try scenario.stores[target].copy()
-        let sourceX = try scenario.stores[x].copy(), sourceY = try scenario.stores[y].copy()
+        let first = try scenario.stores[target].copy()
+        let second = try scenario.stores[target].copy()
+        let sourceX = try scenario.stores[x].copy()
+        let sourceY = try scenario.stores[y].copy()
         try merge(first, sourceX)
         try merge(first, sourceY)  // (T ⊔ X) ⊔ Y
         try merge(second, sourceY)
@@ -317,7 +322,8 @@ import Testing
     @Test(arguments: pairs)
     func mergeIsIdempotent(x: Int, y: Int) throws {
         let scenario = try Scenario.concurrent.get()
-        let target = try scenario.stores[x].copy(), source = try scenario.stores[y].copy()
+        let target = try scenario.stores[x].copy()
+        let source = try scenario.stores[y].copy()
 
         // X ⊔ X = X
         let alone = try snapshot(target.replica)
@@ -352,7 +358,8 @@ import Testing
         try merge(yz, try scenario.stores[z].copy())
         try merge(right, yz)
 
-        let l = try snapshot(left.replica), r = try snapshot(right.replica)
+        let l = try snapshot(left.replica)
+        let r = try snapshot(right.replica)
         #expect(l.digest == r.digest)
         #expect(l.versionVector == r.versionVector)
         #expect(l.views == r.views)

@@ -1,8 +1,9 @@
 import Foundation
 import GRDB
 import HyzerDomain
-@testable import HyzerKit
 import Testing
+
+@testable import HyzerKit
 
 /// docs/store.md, "The history cache": `history` from the cache equals `history` evaluated from
 /// the ops, byte for byte; an op that changes an input of one entry makes exactly that entry be

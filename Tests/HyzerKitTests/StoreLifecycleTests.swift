@@ -2,9 +2,10 @@ import Foundation
 import GRDB
 import HyzerCrypto
 import HyzerDomain
-@testable import HyzerKit
 import HyzerTestSupport
 import Testing
+
+@testable import HyzerKit
 
 /// Creating, opening and refusing stores; the seeded courses; the append-only log.
 @Suite struct StoreLifecycleTests {

@@ -109,7 +109,10 @@ extension LiveSyncTests {
             let b = try world.replica("b", owner: "Ben")
             let serverA = try await world.serve(a)
             let serverB = try await world.serve(b, peers: [serverA.address])
-            defer { serverA.stop(); serverB.stop() }
+            defer {
+                serverA.stop()
+                serverB.stop()
+            }
             #expect(try await eventually { try a.digest() == b.digest() })
             let round = try a.startRound(course: "Maple Hill", players: ["Ann"])
             for hole in 1...5 {
@@ -129,7 +132,10 @@ extension LiveSyncTests {
             let b = try world.replica("b", owner: "Ben")
             let serverA = try await world.serve(a)
             let serverB = try await world.serve(b, peers: [serverA.address])
-            defer { serverA.stop(); serverB.stop() }
+            defer {
+                serverA.stop()
+                serverB.stop()
+            }
             #expect(try await eventually { try a.digest() == b.digest() })
             for burst in 1...40 {
                 for player in 1...3 { try a.addPlayer(name: "Burst \(burst)-\(player)") }

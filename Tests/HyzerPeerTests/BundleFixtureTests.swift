@@ -2,9 +2,10 @@ import Foundation
 import HyzerCrypto
 import HyzerDomain
 import HyzerKit
-@testable import HyzerSync
 import HyzerTestSupport
 import Testing
+
+@testable import HyzerSync
 
 /// Bundles written by earlier versions stay readable: the fixtures in `Tests/Fixtures/` are
 /// checked in once and read back by every later version (never regenerate one in place; add a

@@ -1,6 +1,6 @@
+import Foundation
 import HyzerSimulation
 import HyzerTestSupport
-import Foundation
 import Testing
 
 /// The scenario `hyzer-peer simulate --seed N` runs: 18 holes over three hours.

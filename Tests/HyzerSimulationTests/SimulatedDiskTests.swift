@@ -193,7 +193,8 @@ import Testing
             #expect(try replica.players().count == commands)
             try replica.close()
         }
-        let files = try #require(timings["/dev/shm files"]), disk = try #require(timings["simulated disk"])
+        let files = try #require(timings["/dev/shm files"])
+        let disk = try #require(timings["simulated disk"])
         print("\(commands) commands: /dev/shm files \(files), simulated disk \(disk) (\(String(format: "%.2f", disk / files))×)")
     }
 

@@ -2,10 +2,11 @@ import Foundation
 import HyzerCrypto
 import HyzerDomain
 import HyzerKit
-@testable import HyzerSimulation
 import HyzerSync
 import HyzerTestSupport
 import Testing
+
+@testable import HyzerSimulation
 
 @Suite struct SimulatedFolderTests {
     func store(_ settings: FolderSettings, clock: VirtualClock) -> SimulatedFolderStore {

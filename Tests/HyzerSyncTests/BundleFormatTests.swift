@@ -2,9 +2,10 @@ import Foundation
 import HyzerCrypto
 import HyzerDomain
 import HyzerKit
-@testable import HyzerSync
 import HyzerTestSupport
 import Testing
+
+@testable import HyzerSync
 
 /// docs/replication.md, "Delta bundles" and "Shared-folder transport": the bundle format, its
 /// sealing for a group, and that a bundle failing any check as a whole changes nothing.

@@ -1,8 +1,9 @@
 import HyzerCrypto
 import HyzerDomain
 import HyzerKit
-@testable import HyzerSync
 import Testing
+
+@testable import HyzerSync
 
 /// A side of an engine test: the shipped `ConnectionDriver` over a real replica.
 struct EngineSide {

@@ -2,9 +2,10 @@ import Foundation
 import HyzerCrypto
 import HyzerDomain
 import HyzerKit
-@testable import HyzerSync
 import HyzerTestSupport
 import Testing
+
+@testable import HyzerSync
 
 /// docs/security.md, "Shared folder and files on disk": someone who can write into the shared
 /// folder but holds no group secret plants links, FIFOs and huge files. Nothing outside the

@@ -2,9 +2,10 @@ import Foundation
 import HyzerCrypto
 import HyzerDomain
 import HyzerKit
-@testable import HyzerSync
 import HyzerTestSupport
 import Testing
+
+@testable import HyzerSync
 
 /// A real directory that counts the bytes read from each file, so a test can tell what junk
 /// cost without timing anything.

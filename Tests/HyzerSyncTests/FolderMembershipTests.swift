@@ -2,9 +2,10 @@ import Foundation
 import HyzerCrypto
 import HyzerDomain
 import HyzerKit
-@testable import HyzerSync
 import HyzerTestSupport
 import Testing
+
+@testable import HyzerSync
 
 /// docs/folder-sync.md, "Members" and "Retiring files": a member is proven by a signed vector,
 /// remembered at the highest vector ever proven, and files are removed only a grace period

@@ -2,9 +2,10 @@ import Foundation
 import HyzerCrypto
 import HyzerDomain
 import HyzerKit
-@testable import HyzerSync
 import HyzerTestSupport
 import Testing
+
+@testable import HyzerSync
 
 // MARK: Fault-injecting folders
 

@@ -2,8 +2,9 @@ import Foundation
 import HyzerCrypto
 import HyzerDomain
 import HyzerKit
-@testable import HyzerSync
 import Testing
+
+@testable import HyzerSync
 
 /// Inputs the fuzz targets found (docs/fuzzing.md), byte for byte, through the real decoders.
 @Suite struct FuzzRegressionTests {

@@ -1,8 +1,9 @@
 import HyzerCrypto
 import HyzerDomain
 import HyzerKit
-@testable import HyzerSync
 import Testing
+
+@testable import HyzerSync
 
 /// The handshake message by message, with every refusal, and no sockets.
 @Suite struct HandshakeTests {

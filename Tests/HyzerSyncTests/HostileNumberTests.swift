@@ -2,9 +2,10 @@ import Foundation
 import HyzerCrypto
 import HyzerDomain
 import HyzerKit
-@testable import HyzerSync
 import HyzerTestSupport
 import Testing
+
+@testable import HyzerSync
 
 /// Numbers from outside at the edges of their types (docs/security.md, "Decoders and
 /// fuzzing"): sequences and stamps of 2^63 and 2^64 − 1 in bundles, vectors and sync messages,

@@ -2,9 +2,10 @@ import Foundation
 import HyzerCrypto
 import HyzerDomain
 import HyzerKit
-@testable import HyzerSync
 import HyzerTestSupport
 import Testing
+
+@testable import HyzerSync
 
 /// docs/replication.md, "Authors, logs and signatures", "Version vectors and deltas" and "Delta
 /// bundles": what ingest does with the segments of authentic bundles that carry forged,

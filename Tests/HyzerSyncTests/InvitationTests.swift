@@ -2,9 +2,10 @@ import Foundation
 import HyzerCrypto
 import HyzerDomain
 import HyzerKit
-@testable import HyzerSync
 import HyzerTestSupport
 import Testing
+
+@testable import HyzerSync
 
 /// docs/security.md, "Invitations": a token holds an invitation, not the group secret; a
 /// member admits a device only while the invitation, recorded as an op, has neither expired nor

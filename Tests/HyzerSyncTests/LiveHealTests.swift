@@ -1,8 +1,9 @@
 import HyzerCrypto
 import HyzerDomain
+import Testing
+
 @testable import HyzerKit
 @testable import HyzerSync
-import Testing
 
 /// A live connection heals any wrong belief of what the peer holds (docs/sync-protocol.md,
 /// "Live connections heal"): two `ConnectionDriver`s over real replicas, time in the test's hands.

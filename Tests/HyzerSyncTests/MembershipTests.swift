@@ -2,9 +2,10 @@ import Foundation
 import HyzerCrypto
 import HyzerDomain
 import HyzerKit
-@testable import HyzerSync
 import HyzerTestSupport
 import Testing
+
+@testable import HyzerSync
 
 /// docs/security.md, "Membership": in a group with an organizer only admitted devices and
 /// successors of members are members; a removal removes every key of a lineage; and only a

@@ -1,7 +1,8 @@
 import Foundation
+import Testing
+
 @testable import HyzerKit
 @testable import HyzerSync
-import Testing
 
 /// The one reconnect policy of `serve --peer` and the simulator (docs/architecture.md).
 @Suite struct RedialerTests {

@@ -2,9 +2,10 @@ import Foundation
 import HyzerCrypto
 import HyzerDomain
 import HyzerKit
-@testable import HyzerSync
 import HyzerTestSupport
 import Testing
+
+@testable import HyzerSync
 
 /// docs/security.md, "Re-keying": after the organizer removes a device and rekeys, the remaining
 /// members hold the new secret, and neither the removed device nor anyone who kept the old

@@ -2,9 +2,10 @@ import Foundation
 import HyzerCrypto
 import HyzerDomain
 import HyzerKit
-@testable import HyzerSync
 import HyzerTestSupport
 import Testing
+
+@testable import HyzerSync
 
 /// The delta bundle (Foundation has a `Bundle` too).
 typealias DeltaBundle = HyzerSync.Bundle

@@ -1,8 +1,9 @@
 import HyzerCrypto
 import HyzerDomain
 import HyzerKit
-@testable import HyzerSync
 import Testing
+
+@testable import HyzerSync
 
 /// The whole connection protocol driven directly: no sockets, time in the test's hands.
 @Suite struct SyncEngineTests {

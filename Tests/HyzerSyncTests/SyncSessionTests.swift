@@ -1,7 +1,8 @@
 import HyzerDomain
 import HyzerKit
-@testable import HyzerSync
 import Testing
+
+@testable import HyzerSync
 
 /// The exchange after the handshake, message by message.
 @Suite struct SyncSessionTests {

@@ -1,8 +1,9 @@
 import Foundation
 import HyzerBench
 import HyzerKit
-@testable import HyzerWeb
 import Testing
+
+@testable import HyzerWeb
 
 /// `/rounds/R/events`: the whole board at once, then again after each change that changed it.
 @Suite struct LiveEventsTests {

@@ -1,5 +1,6 @@
-@testable import HyzerWeb
 import Testing
+
+@testable import HyzerWeb
 
 /// Places gained or lost since the latest hole anyone played, ranked as the standings rank.
 @Suite struct PositionMovementTests {

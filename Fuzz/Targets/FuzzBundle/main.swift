@@ -1,6 +1,7 @@
 import FuzzDriver
 import FuzzSupport
 import HyzerDomain
+
 @testable import HyzerSync
 
 /// A decrypted bundle: decoded as it is (the sender's signature stops almost everything), then

@@ -2,6 +2,7 @@ import FuzzDriver
 import FuzzSupport
 import NIOCore
 import NIOEmbedded
+
 @testable import HyzerSync
 
 /// The TCP framing: the input's first byte sets the size of the chunks the rest arrives in

@@ -2,6 +2,7 @@ import FuzzDriver
 import FuzzSupport
 import HyzerCrypto
 import HyzerKit
+
 @testable import HyzerSync
 
 /// The handshake's `receive` in each state that waits for a message. The input's first byte

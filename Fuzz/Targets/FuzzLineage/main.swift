@@ -2,6 +2,7 @@ import FuzzDriver
 import FuzzSupport
 import HyzerCrypto
 import HyzerDomain
+
 @testable import HyzerKit
 
 /// The lineage a handshake shows (docs/sync-protocol.md, "Lineage") and the admission rule that

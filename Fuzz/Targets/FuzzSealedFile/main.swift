@@ -1,5 +1,6 @@
 import FuzzDriver
 import FuzzSupport
+
 @testable import HyzerSync
 
 /// A file in a shared folder or passed to `import`: opened with the group's key, then read as

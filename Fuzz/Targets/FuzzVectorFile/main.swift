@@ -2,6 +2,7 @@ import FuzzDriver
 import FuzzSupport
 import HyzerDomain
 import HyzerKit
+
 @testable import HyzerSync
 
 /// A member's vector file in a shared folder (a sealed bundle with no segments): the input

@@ -28,7 +28,10 @@ struct WhoamiCommand: ParsableCommand {
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var output: OutputOptions
 
-    struct Owner: Encodable { let id: String; let name: String }
+    struct Owner: Encodable {
+        let id: String
+        let name: String
+    }
     struct Document: Encodable {
         let replica: String
         let name: String
