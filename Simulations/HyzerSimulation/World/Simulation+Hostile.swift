@@ -85,6 +85,10 @@ extension Simulation {
         case garbageVector
         /// A directory named like an author, with a bundle in it: no vector proves a member, ignored.
         case madeUpMember
+        /// A join request of a made-up device in `joins/`: noise of a request's size, or the
+        /// request layout for the organizer's invitation with a forged proof. Refused once and
+        /// remembered; a real request is still found (docs/folder-sync.md).
+        case junkJoinRequest
     }
 
     /// The hostile member writes one crafted file into the shared folder.
@@ -120,6 +124,15 @@ extension Simulation {
         case .madeUpMember:
             let madeUp = AuthorID(bytes: random.bytes(AuthorID.byteCount))!
             path = FolderLayout.memberDirectory(held, madeUp) + "/" + FolderLayout.bundleName(contentHash: Blake2b.hash256(sealed))
+        case .junkJoinRequest:
+            let madeUp = AuthorID(bytes: random.bytes(AuthorID.byteCount))!
+            path = FolderJoin.requestPath(group: held.id, device: madeUp)
+            if let invitation = setUpInvitation, random.below(2) == 0 {
+                let real = JoinRequest(invitation: invitation, device: madeUp).bytes
+                bytes = Array(real.prefix(68)) + random.bytes(JoinRequest.byteCount - 68)
+            } else {
+                bytes = random.bytes(JoinRequest.byteCount)
+            }
         }
         do {
             try folder.write(path, bytes, writer: phone)

@@ -28,6 +28,11 @@ public struct FolderJoin {
         "hyzer/\(groupID.lowercased)/\(directoryName)"
     }
 
+    /// Where `device` asks to join group `groupID`: `hyzer/<group id>/joins/<device>.hzj`.
+    public static func requestPath(group groupID: UUID, device: AuthorID) -> String {
+        directory(groupID) + "/" + device.hex + requestExtension
+    }
+
     /// The invited side: reads a member's reply to this device's request if there is one (an
     /// answer makes this replica a member at once); otherwise writes the request (again, if it
     /// is not there or is for an older invitation) and returns `nil`. Once admitted, the
@@ -36,7 +41,7 @@ public struct FolderJoin {
         guard let invitation = try replica.pendingInvitation() else { return nil }
         let request = JoinRequest(invitation: invitation, device: replica.author)
         let directory = Self.directory(invitation.groupID)
-        let requestPath = directory + "/" + replica.author.hex + Self.requestExtension
+        let requestPath = Self.requestPath(group: invitation.groupID, device: replica.author)
         let replyPath = directory + "/" + replica.author.hex + Self.replyExtension
         try folder.makeDirectory(directory)
         let entries = Dictionary(try folder.list(directory).map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
