@@ -358,11 +358,7 @@ public struct FolderSync {
         case .unread: break
         }
         guard file.size <= FolderLayout.maximumVectorBytes else {
-            report.rejected.append(
-                .init(
-                    file: path,
-                    reason: Self.reason(FolderError.tooLarge(path: path, size: file.size, limit: FolderLayout.maximumVectorBytes))))
-            remember(Self.refusedPrefix + path, fingerprint + [Self.refusedForContent, Bundle.formatVersion], &records, &updates)
+            refuseTooLarge(path, file, limit: FolderLayout.maximumVectorBytes, key: Self.refusedPrefix + path, &records, &updates, &report)
             return nil
         }
         guard Self.mayRead(file, report) else {
@@ -418,12 +414,7 @@ public struct FolderSync {
         case .unread: break
         }
         guard file.size <= FolderLayout.maximumBundleBytes else {
-            // Refused by its size, before a byte is read; remembered like a refused content.
-            report.rejected.append(
-                .init(
-                    file: path,
-                    reason: Self.reason(FolderError.tooLarge(path: path, size: file.size, limit: FolderLayout.maximumBundleBytes))))
-            remember(key, fingerprint + [Self.refusedForContent, Bundle.formatVersion], &records, &updates)
+            refuseTooLarge(path, file, limit: FolderLayout.maximumBundleBytes, key: key, &records, &updates, &report)
             return
         }
         guard Self.mayRead(file, report) else {
@@ -468,109 +459,5 @@ public struct FolderSync {
             // try again next time.
             report.rejected.append(.init(file: path, reason: Self.reason(error)))
         }
-    }
-}
-
-extension FolderSync {
-    /// A file sealed under an epoch this replica does not hold yet: reported when it was read
-    /// this sync (`isNew`), and in either case a reason to read its directory's bundles and to
-    /// read again once a rekey arrives.
-    struct SetAside {
-        let rejection: FolderSyncReport.Rejection
-        let isNew: Bool
-    }
-
-    /// Records of refused vector files: `refused:<path>` → size and modification time, then
-    /// `refusedForContent` and the format version, or `setAside` and the epoch.
-    static let refusedPrefix = "refused:"
-    /// A file refused for its content (or size): not read again until it changes, or until a
-    /// build reads a newer format than the one recorded.
-    static let refusedForContent: UInt8 = 2
-    /// A file sealed under an epoch this replica did not hold: followed by the epoch (u32).
-    static let setAsideMarker: UInt8 = 3
-
-    static func setAsideRecord(_ epoch: UInt32) -> [UInt8] {
-        [setAsideMarker] + withUnsafeBytes(of: epoch.bigEndian) { Array($0) }
-    }
-
-    /// What a file's record says about reading it now.
-    enum Remembered {
-        /// Not read (or changed since): read it.
-        case unread
-        /// Read or refused already: skip it.
-        case decided
-        /// Sealed under an epoch this replica still does not hold: skip it, waiting.
-        case setAside(reason: String)
-    }
-
-    /// Whether a record (`file:` or `refused:`) matches `fingerprint`, and what it decided. A
-    /// bundle read (`1`) or refused for its content by this format version is skipped; one set
-    /// aside is read again once `group` holds its epoch.
-    static func refusal(_ record: [UInt8]?, _ fingerprint: [UInt8], _ group: GroupMembership) -> Remembered {
-        guard let record, record.starts(with: fingerprint) else { return .unread }
-        let outcome = Array(record.dropFirst(fingerprint.count))
-        switch outcome.first {
-        case setAsideMarker? where outcome.count == 5:
-            let epoch = outcome.dropFirst().reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
-            guard group.secrets[epoch] == nil else { return .unread }
-            return .setAside(reason: BundleError.unknownEpoch(epoch, newest: group.epoch).description)
-        case refusedForContent? where outcome.count == 2:
-            return outcome[1] >= Bundle.formatVersion ? .decided : .unread
-        case 1? where outcome.count == 1, nil:
-            return .decided
-        default:
-            return .unread
-        }
-    }
-
-    /// Whether `file` may be read now: always while nothing was refused this sync, else only
-    /// if refused bytes could not pass `FolderLayout.refusedBytesPerSyncMax` with it.
-    static func mayRead(_ file: FolderEntry, _ report: FolderSyncReport) -> Bool {
-        report.bytesRefused == 0
-            || UInt64(report.bytesRefused) + file.size <= UInt64(FolderLayout.refusedBytesPerSyncMax)
-    }
-
-    func remember(_ key: String, _ value: [UInt8]?, _ records: inout [String: [UInt8]], _ updates: inout [String: [UInt8]?]) {
-        guard records[key] != value else { return }
-        records[key] = value
-        updates[key] = .some(value)
-    }
-}
-
-/// The ops a bundle of ours holds: per author, the first and last sequence numbers.
-struct BundleRanges {
-    struct Range {
-        let author: AuthorID
-        let first: UInt64
-        let last: UInt64
-    }
-
-    let ranges: [Range]
-
-    init(_ segments: [AuthorSegment]) {
-        ranges = segments.map { Range(author: $0.author, first: $0.firstSequence, last: $0.lastSequence) }
-    }
-
-    init?(encoded bytes: [UInt8]) {
-        var reader = ByteReader(bytes)
-        guard let count = try? reader.readCount(maximum: 1_000_000) else { return nil }
-        var ranges: [Range] = []
-        for _ in 0..<count {
-            guard let author = try? reader.readAuthorID(), let first = try? reader.readVarint(), let last = try? reader.readVarint()
-            else { return nil }
-            ranges.append(Range(author: author, first: first, last: last))
-        }
-        self.ranges = ranges
-    }
-
-    func encoded() -> [UInt8] {
-        var writer = ByteWriter()
-        writer.writeVarint(UInt64(ranges.count))
-        for range in ranges {
-            writer.write(range.author)
-            writer.writeVarint(range.first)
-            writer.writeVarint(range.last)
-        }
-        return writer.bytes
     }
 }
