@@ -45,12 +45,14 @@ final class LiveWorld: Sendable {
 struct ServeProcess {
     let process: Process
     let address: PeerAddress
+    /// What `serve` logged (at `notice`): why it closed a connection, for a failure's message.
+    let log: OutputCollector
 
     /// Starts `serve` on the replica stored under `name` in `world` and waits until it listens.
     init(_ world: LiveWorld, store name: String) throws {
-        process = try BinaryRunner(store: world.directory.path(name)).start(["serve", "--listen", "127.0.0.1:0", "--log-level", "critical"])
+        process = try BinaryRunner(store: world.directory.path(name)).start(["serve", "--listen", "127.0.0.1:0", "--log-level", "notice"])
         let output = OutputCollector(process.standardOutput as! Pipe)
-        _ = OutputCollector(process.standardError as! Pipe)
+        log = OutputCollector(process.standardError as! Pipe)
         guard output.wait(until: { $0.contains("listening on") }),
             let port = Int(output.output.split(separator: ":").last?.split(separator: "\n").first ?? "")
         else {
