@@ -12,19 +12,33 @@ public enum PeerDialer {
         signals: ConnectionSignals? = nil, budget: BundleBudget = BundleBudget(), configuration: SyncEngine.Configuration = .init(),
         dialEpoch: UInt32? = nil
     ) async throws -> ConnectionOutcome {
-        let channel = try await connect(address)
+        try await run(
+            opening: TCPLink.Opener(address: address), replica: replica, group: group, mode: mode, logger: logger, signals: signals,
+            budget: budget, configuration: configuration, dialEpoch: dialEpoch)
+    }
+
+    /// Opens a link with `opener`, runs one exchange in `mode` over it as the dialer, and returns
+    /// what crossed it. Throws what `opener` throws when the link cannot be opened. Without
+    /// `signals` the connection ticks its own clock; with them, their owner ticks.
+    public static func run(
+        opening opener: some ByteLinkOpener, replica: Replica, group: GroupMembership, mode: SyncSession.Mode, logger: Logger,
+        signals: ConnectionSignals? = nil, budget: BundleBudget = BundleBudget(), configuration: SyncEngine.Configuration = .init(),
+        dialEpoch: UInt32? = nil
+    ) async throws -> ConnectionOutcome {
         var connection = PeerConnection(
             replica: replica, group: group, role: .dialer, mode: mode, logger: logger, signals: signals ?? ConnectionSignals(),
             budget: budget)
         connection.configuration = configuration
         connection.dialEpoch = dialEpoch
-        if signals != nil { return await connection.run(channel) }
-        // On its own (`sync --peer`), the connection needs its own ticks.
-        let ticks = connection.signals
-        return await withTaskGroup(of: Void.self) { [connection] tasks in
-            tasks.addTask { await ticks.tick() }
-            defer { tasks.cancelAll() }
-            return await connection.run(channel)
+        let ownTicks = signals == nil
+        return try await opener.withLink { [connection] link in
+            guard ownTicks else { return await connection.run(over: link) }
+            let ticks = connection.signals
+            return await withTaskGroup(of: Void.self) { tasks in
+                tasks.addTask { await ticks.tick() }
+                defer { tasks.cancelAll() }
+                return await connection.run(over: link)
+            }
         }
     }
 
@@ -45,12 +59,13 @@ public enum PeerDialer {
     /// The longest wait between dials: a healed link is used within about this long.
     static let backoffMaxMilliseconds: UInt64 = 2_000
 
-    /// Keeps a live connection to `address` until cancelled, dialing again after a failure or a
-    /// closed connection (a peer declared dead by the engine's heartbeat check included) as
-    /// `Redialer` says, with the system's randomness as jitter. A peer that stays unreachable
-    /// is logged once a minute, not at every dial.
-    static func keepConnected(
-        _ address: PeerAddress, replica: Replica, group: GroupMembership, logger: Logger, signals: ConnectionSignals,
+    /// Keeps a live connection to the peer `opener` reaches until cancelled, dialing again after
+    /// a failure or a closed connection (a peer declared dead by the engine's heartbeat check
+    /// included) as `Redialer` says, with the system's randomness as jitter: over TCP
+    /// (`TCPLink.Opener`) in `serve`, or over an app's own link. A peer that stays unreachable
+    /// is logged once a minute, not at every dial. `signals` must be ticked by their owner.
+    public static func keepConnected(
+        _ opener: some ByteLinkOpener, replica: Replica, group: GroupMembership, logger: Logger, signals: ConnectionSignals,
         budget: BundleBudget, configuration: SyncEngine.Configuration, observer: @Sendable (ConnectionOutcome) -> Void
     ) async {
         var redialer = Redialer(backoffMaxMilliseconds: Self.backoffMaxMilliseconds)
@@ -60,17 +75,17 @@ public enum PeerDialer {
                 // Each dial uses the newest group key the store holds, or an older one while
                 // the peer closes on the newer ones (it has not received the rekey yet).
                 let current = (try? replica.group()) ?? group
-                let outcome = try await connectAndRun(
-                    address, replica: replica, group: current, mode: .live, logger: logger, signals: signals, budget: budget,
+                let outcome = try await run(
+                    opening: opener, replica: replica, group: current, mode: .live, logger: logger, signals: signals, budget: budget,
                     configuration: configuration, dialEpoch: redialer.dialEpoch)
                 observer(outcome)
                 redialer.connectionEnded(authenticated: outcome.peer != nil, failure: outcome.failure, group: current)
-            } catch let failure as DialFailure {
-                logger.log(
-                    level: unreachable.isDue(failure.reason) ? .info : .debug, "could not connect",
-                    metadata: ["peer": "\(address)", "reason": "\(failure.reason)"])
             } catch {
-                return  // cancelled: `serve` is stopping
+                guard !Task.isCancelled, !(error is CancellationError) else { return }  // `serve` is stopping
+                let reason = (error as? DialFailure)?.reason ?? "\(error)"
+                logger.log(
+                    level: unreachable.isDue(reason) ? .info : .debug, "could not connect",
+                    metadata: ["peer": "\(opener)", "reason": "\(reason)"])
             }
             let delay = redialer.nextDelay { UInt64.random(in: $0) }
             try? await Task.sleep(for: .milliseconds(delay))

@@ -65,7 +65,7 @@ public struct PeerServer: Sendable {
             for peer in peers {
                 tasks.addTask {
                     await PeerDialer.keepConnected(
-                        peer, replica: replica, group: group, logger: logger, signals: signals, budget: budget,
+                        TCPLink.Opener(address: peer), replica: replica, group: group, logger: logger, signals: signals, budget: budget,
                         configuration: configuration,
                         observer: observer)
                 }

@@ -2,13 +2,14 @@ import HyzerCrypto
 import HyzerDomain
 import HyzerKit
 import Logging
-import NIOCore
 import NIOPosix
 
-/// One TCP connection to a peer: a thin shell around a `ConnectionDriver`. It feeds the driver
-/// frames, ticks and store changes on NIO's thread pool (never on an event loop), writes the
-/// frames it returns, closes. Every protocol decision is the engine's, and every action is
-/// carried out by the driver.
+/// One connection to a peer over any `ByteLink` (TCP, in memory, an app's channel): a thin
+/// shell around a `ConnectionDriver`. It feeds the driver frames, ticks and store changes on
+/// NIO's thread pool (never on an event loop or the cooperative pool), writes the frames it
+/// returns, closes. Every protocol decision is the engine's, and every action is carried out by
+/// the driver. Someone must tick `signals` (`ConnectionSignals.tick`) for timeouts and
+/// heartbeats to happen: `serve` does for all its connections, `PeerDialer` for a lone one.
 public struct PeerConnection: Sendable {
     public let replica: Replica
     public let group: GroupMembership
@@ -59,42 +60,38 @@ public struct PeerConnection: Sendable {
         let handled: @Sendable () -> Void
     }
 
-    /// Runs the connection to its end; never throws: the outcome says how it ended.
-    func run(_ channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>) async -> ConnectionOutcome {
+    /// Runs the connection over `link` to its end, then closes the link; never throws: the
+    /// outcome says how it ended. The same handshake and session run over any link.
+    public func run(over link: any ByteLink) async -> ConnectionOutcome {
         let clock = ContinuousClock()
         let started = clock.now
         let now: @Sendable () -> UInt64 = { UInt64((clock.now - started) / .milliseconds(1)) }
-        var outcome = ConnectionOutcome()
         let (events, eventSink) = AsyncStream<Delivery>.makeStream()
         let subscription = signals.subscribe { signal, handled in eventSink.yield(Delivery(event: .signal(signal), handled: handled)) }
         defer { signals.unsubscribe(subscription) }
-        do {
-            try await channel.executeThenClose { inbound, outbound in
-                var driver = ConnectionDriver(
-                    replica: replica, group: group, role: role, mode: mode, ephemeral: KeyExchange(), budget: budget,
-                    configuration: configuration, dialEpoch: dialEpoch, seenHellos: seenHellos, now: now())
-                driver.sharing = signals
-                driver.observer = LogObserver(logger: logger)
-                let (writes, writeSink) = AsyncStream<[UInt8]>.makeStream()
-                await withTaskGroup(of: Void.self) { writing in
-                    await withTaskGroup(of: Void.self) { reading in
-                        reading.addTask { await Self.read(inbound, into: eventSink) }
-                        var shell = Shell(connection: self, driver: driver, writes: writeSink)
-                        // The writer starts with the first write: a stranger, answered nothing, costs no writer task.
-                        await shell.drive(events: events, now: now) {
-                            writing.addTask { await Self.write(writes, to: outbound, timeout: writeTimeout, failures: eventSink) }
-                        }
-                        outcome = shell.outcome
-                        reading.cancelAll()
-                    }
-                    // The writer sends what is queued (a `bye`, the last `have`), then ends.
-                    writeSink.finish()
-                    await writing.waitForAll()
+        var driver = ConnectionDriver(
+            replica: replica, group: group, role: role, mode: mode, ephemeral: KeyExchange(), budget: budget,
+            configuration: configuration, dialEpoch: dialEpoch, seenHellos: seenHellos, now: now())
+        driver.sharing = signals
+        driver.observer = LogObserver(logger: logger)
+        let (writes, writeSink) = AsyncStream<[UInt8]>.makeStream()
+        var outcome = ConnectionOutcome()
+        await withTaskGroup(of: Void.self) { writing in
+            await withTaskGroup(of: Void.self) { reading in
+                reading.addTask { await Self.read(link, into: eventSink) }
+                var shell = Shell(connection: self, driver: driver, writes: writeSink)
+                // The writer starts with the first write: a stranger, answered nothing, costs no writer task.
+                await shell.drive(events: events, now: now) {
+                    writing.addTask { await Self.write(writes, to: link, timeout: writeTimeout, failures: eventSink) }
                 }
+                outcome = shell.outcome
+                reading.cancelAll()
             }
-        } catch {
-            outcome.failure = outcome.failure ?? .connectionLost
+            // The writer sends what is queued (a `bye`, the last `have`), then ends.
+            writeSink.finish()
+            await writing.waitForAll()
         }
+        await link.close()
         outcome.milliseconds = Int(now())
         var evicted = false
         if outcome.peer == nil, outcome.failure != nil { evicted = await wasEvicted() }
@@ -121,9 +118,17 @@ public struct PeerConnection: Sendable {
         for await _ in handled {}
     }
 
-    private static func read(_ inbound: NIOAsyncChannelInboundStream<ByteBuffer>, into sink: AsyncStream<Delivery>.Continuation) async {
+    /// Hands the link's frames to the shell one at a time, each checked against its bound first:
+    /// a link's frames are untrusted (`ByteLink`).
+    private static func read(_ link: any ByteLink, into sink: AsyncStream<Delivery>.Continuation) async {
+        var frames = 0
         do {
-            for try await frame in inbound { await send(.frame(Array(frame.readableBytesView)), sink) }
+            while let frame = try await link.receive() {
+                let bound = frames < SyncEngine.handshakeFrames ? SyncEngine.handshakeFrameBytesMax : Framing.frameBytesMax
+                guard frame.count <= bound else { return await send(.ended(.frameTooLarge(bytes: frame.count, limit: bound)), sink) }
+                frames += 1
+                await send(.frame(frame), sink)
+            }
             await send(.ended(nil), sink)
         } catch let error as FramingError {
             switch error {
@@ -136,13 +141,13 @@ public struct PeerConnection: Sendable {
 
     /// Writes frames in order, giving up on a peer that does not accept one within `timeout`.
     private static func write(
-        _ writes: AsyncStream<[UInt8]>, to outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>, timeout: Duration,
+        _ writes: AsyncStream<[UInt8]>, to link: any ByteLink, timeout: Duration,
         failures: AsyncStream<Delivery>.Continuation
     ) async {
         for await bytes in writes {
             do {
                 try await withThrowingTaskGroup(of: Void.self) { group in
-                    group.addTask { try await outbound.write(ByteBuffer(bytes: bytes)) }
+                    group.addTask { try await link.send(bytes) }
                     group.addTask {
                         try await Task.sleep(for: timeout)
                         throw SyncFailure.stalled
