@@ -1,9 +1,10 @@
 // swift-tools-version: 6.2
 import PackageDescription
 
-// Supported platform: Linux (the shared-folder code uses Glibc, the change monitor inotify). The
-// macOS line below only sets the minimum for the Apple-platform libraries we depend on; hyzer-peer
-// is built, tested and supported on Linux alone (docs/architecture.md).
+// Built, tested and supported on Linux. The libraries are meant for Apple platforms too (a
+// scoring app on a phone and a watch): the minimums below are those of the APIs they use
+// (`Synchronization.Mutex`), but no Apple build was made here, and one still needs libsodium as
+// a binary target and a change monitor without inotify (docs/architecture.md, "Platform").
 
 /// Settings every target of ours shares: Swift 6 language mode (the tools version's default),
 /// and warnings are errors everywhere, not only in CI.
@@ -11,7 +12,7 @@ let strict: [SwiftSetting] = [.treatAllWarnings(as: .error)]
 
 let package = Package(
     name: "hyzer-peer",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15), .iOS(.v18), .watchOS(.v11)],
     products: [
         .library(name: "HyzerDomain", targets: ["HyzerDomain"]),
         .library(name: "HyzerKit", targets: ["HyzerKit"]),

@@ -107,7 +107,7 @@ extension LiveSyncTests {
             let listening = PeerConnection(
                 replica: a, group: world.group, role: .listener, mode: .live, logger: world.logger, signals: ConnectionSignals(),
                 budget: BundleBudget())
-            let opener = InMemoryOpener(listener: listening)
+            let opener = InMemoryOpener(listener: listening, failing: 1)
             let signals = ConnectionSignals()
             let monitor = try b.changeMonitor()
             let dialing = Task {
@@ -126,6 +126,30 @@ extension LiveSyncTests {
             try b.recordScore(round: round.id.lowercased, player: "Ben", hole: 1, strokes: 2)
             #expect(try await eventually { try a.digest() == b.digest() }, "the score never crossed the live link")
             #expect(opener.attempts >= 2, "the first open failed, so it was dialed again")
+        }
+
+        /// `PeerSync`, as `sync --peer` runs it, over an app's own link: a device with an
+        /// invitation is admitted, then syncs.
+        @Test func aDeviceWithAnInvitationJoinsAndSyncsOverAnInMemoryLink() async throws {
+            let world = LiveWorld()
+            let a = try world.replica("a", owner: "Ann")
+            let round = try a.startRound(course: "Morley Field", players: ["Ann"])
+            let expires = UInt64(Date().timeIntervalSince1970 * 1_000) + 3_600_000
+            let invitation = try a.issueInvitation(
+                secret: [UInt8](repeating: 9, count: Invitation.secretBytes), expiresAt: expires, uses: 1)
+            let newcomer = try Replica.create(at: world.directory.path("newcomer"), name: "newcomer", kind: .phone, owner: "Neo")
+            try newcomer.accept(try Invitation(token: invitation.token))
+            let listening = PeerConnection(
+                replica: a, group: world.group, role: .listener, mode: .oneShot, logger: world.logger, signals: ConnectionSignals(),
+                budget: BundleBudget())
+            let opener = InMemoryOpener(listener: listening)
+            let peer = PeerSync(replica: newcomer, logger: world.logger)
+            #expect(try await peer.join(opener) == world.group.id)
+            #expect(try await peer.join(opener) == nil, "a member has nothing to join")
+            let outcome = try await peer.sync(opener)
+            #expect(outcome.peer == a.author.hex)
+            #expect(try newcomer.roundView(round.id) != nil)
+            #expect(try newcomer.digest() == a.digest())
         }
 
         /// A link is untrusted: a frame above the handshake's bound closes the connection before
@@ -195,14 +219,19 @@ private struct StopsReading: ByteLink {
     }
 }
 
-/// Opens in-memory links to `listener`, running it on the far end of each; the first open fails.
+/// Opens in-memory links to `listener`, running it on the far end of each; the first
+/// `failing` opens fail.
 private final class InMemoryOpener: ByteLinkOpener, @unchecked Sendable {
     // @unchecked: `opened` is only touched under `lock`.
     let listener: PeerConnection
+    let failing: Int
     private let lock = NSLock()
     private var opened = 0
 
-    init(listener: PeerConnection) { self.listener = listener }
+    init(listener: PeerConnection, failing: Int = 0) {
+        self.listener = listener
+        self.failing = failing
+    }
 
     var attempts: Int { lock.withLock { opened } }
 
@@ -213,7 +242,7 @@ private final class InMemoryOpener: ByteLinkOpener, @unchecked Sendable {
             opened += 1
             return opened
         }
-        guard attempt > 1 else { throw Unreachable() }
+        guard attempt > failing else { throw Unreachable() }
         let (near, far) = InMemoryLink.pair()
         let listener = listener
         let listening = Task { await listener.run(over: far) }

@@ -1,7 +1,10 @@
 import Foundation
 import GRDB
-import Glibc
 import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Tells when anything — this process or another one — committed to a replica's store, without
 /// polling (docs/sync-protocol.md, "Live changes across processes").
@@ -34,15 +37,7 @@ public final class StoreChangeMonitor: Sendable {
         configuration.readonly = true
         configuration.busyMode = .timeout(10)
         connection = try DatabaseQueue(path: directory.appendingPathComponent(Replica.databaseFileName).path, configuration: configuration)
-        inotify = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
-        guard inotify >= 0 else {
-            throw ReplicaError.storage(detail: Self.inotifyFailure("cannot start inotify", errno))
-        }
-        guard inotify_add_watch(inotify, directory.path, UInt32(IN_MODIFY) | UInt32(IN_CLOSE_WRITE)) >= 0 else {
-            let error = errno
-            close(inotify)
-            throw ReplicaError.storage(detail: Self.inotifyFailure("cannot watch \(directory.path)", error))
-        }
+        inotify = try Self.watch(directory)
         do {
             wakeup = try Wakeup()
         } catch {
@@ -55,6 +50,26 @@ public final class StoreChangeMonitor: Sendable {
 
     deinit {
         close(inotify)
+    }
+
+    /// An inotify descriptor watching `directory`'s files for writes. Linux only: an Apple build
+    /// needs a kqueue (`DispatchSource.makeFileSystemObjectSource`) watch of the WAL file in its
+    /// place (docs/architecture.md, "Platform"); until one is written, it refuses to start.
+    private static func watch(_ directory: URL) throws -> Int32 {
+        #if canImport(Glibc)
+            let inotify = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
+            guard inotify >= 0 else {
+                throw ReplicaError.storage(detail: Self.inotifyFailure("cannot start inotify", errno))
+            }
+            guard inotify_add_watch(inotify, directory.path, UInt32(IN_MODIFY) | UInt32(IN_CLOSE_WRITE)) >= 0 else {
+                let error = errno
+                close(inotify)
+                throw ReplicaError.storage(detail: Self.inotifyFailure("cannot watch \(directory.path)", error))
+            }
+            return inotify
+        #else
+            throw ReplicaError.storage(detail: "live changes need inotify, which this platform does not have")
+        #endif
     }
 
     private static func inotifyFailure(_ what: String, _ error: Int32) -> String {
@@ -123,24 +138,28 @@ public final class StoreChangeMonitor: Sendable {
 
     /// Reads every queued inotify event; true when one names a store file or the queue overflowed.
     private func drainInotify() -> Bool {
-        var written = false
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { read(inotify, $0.baseAddress, $0.count) }
-            guard count > 0 else { return written }
-            var offset = 0
-            let header = MemoryLayout<inotify_event>.size
-            while offset + header <= count {
-                let mask = buffer.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self) }
-                let length = Int(buffer.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self) })
-                let nameEnd = min(offset + header + length, count)
-                let name = buffer[(offset + header)..<nameEnd].prefix { $0 != 0 }
-                if mask & UInt32(IN_Q_OVERFLOW) != 0 || Self.storeFiles.contains(String(decoding: name, as: UTF8.self)) {
-                    written = true
+        #if canImport(Glibc)
+            var written = false
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let count = buffer.withUnsafeMutableBytes { read(inotify, $0.baseAddress, $0.count) }
+                guard count > 0 else { return written }
+                var offset = 0
+                let header = MemoryLayout<inotify_event>.size
+                while offset + header <= count {
+                    let mask = buffer.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self) }
+                    let length = Int(buffer.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self) })
+                    let nameEnd = min(offset + header + length, count)
+                    let name = buffer[(offset + header)..<nameEnd].prefix { $0 != 0 }
+                    if mask & UInt32(IN_Q_OVERFLOW) != 0 || Self.storeFiles.contains(String(decoding: name, as: UTF8.self)) {
+                        written = true
+                    }
+                    offset = nameEnd
                 }
-                offset = nameEnd
             }
-        }
+        #else
+            return true  // never reached: the monitor does not start without inotify
+        #endif
     }
 }
 

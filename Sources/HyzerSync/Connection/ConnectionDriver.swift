@@ -50,9 +50,6 @@ public struct ConnectionDriver {
     /// Shares the reads that answer a store change with the process's other connections.
     public var sharing: DeltaSharing?
     public var observer: ConnectionObserver?
-    /// Whether a live connection signs the device's round receipts when a finish arrives
-    /// (`serve` does). The simulator does not yet: its op registry does not know receipt ops.
-    public var signsReceiptsAfterLiveFinish = true
     /// Set once the driver closed or finished (by the engine, or a store failure).
     public private(set) var isOver = false
     /// Whether the store's vector was read since the peer proved itself.
@@ -197,7 +194,7 @@ public struct ConnectionDriver {
         // "Round receipts"); the change goes out as any other. A store that may not write (its
         // key writes elsewhere: docs/store.md) still syncs: a refused receipt is not a failure
         // of the connection, and the next finish or `sync` signs it.
-        if signsReceiptsAfterLiveFinish, engine.mode == .live, report.finishesApplied > 0 { _ = try? replica.signReceipts() }
+        if engine.mode == .live, report.finishesApplied > 0 { _ = try? replica.signReceipts() }
         let vector = try replica.versionVector()
         counts.opsReceived += report.opsApplied
         counts.bundlesReceived += 1

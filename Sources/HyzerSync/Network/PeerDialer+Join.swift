@@ -1,32 +1,37 @@
 import HyzerKit
-import NIOCore
-import NIOPosix
 
 extension PeerDialer {
-    /// Asks the member at `address` to admit this device: sends `request` as the connection's
-    /// first frame and returns the first frame the member replies with, or `nil` when it closes
-    /// without one (it does not hold the invitation, or is no member) or says nothing within
-    /// `timeout`. Throws `DialFailure` when the connection cannot be made.
+    /// Asks the member at `address` to admit this device (`askToJoin(_:request:timeout:)` over TCP).
     public static func askToJoin(_ address: PeerAddress, request: JoinRequest, timeout: Duration = .seconds(10)) async throws -> [UInt8]? {
-        let channel = try await connect(address)
-        let close = channel.channel
-        return try await withThrowingTaskGroup(of: [UInt8]?.self) { tasks in
-            tasks.addTask {
-                try await channel.executeThenClose { inbound, outbound in
-                    try await outbound.write(ByteBuffer(bytes: request.bytes))
+        try await askToJoin(TCPLink.Opener(address: address), request: request, timeout: timeout)
+    }
+
+    /// Asks the member `opener` reaches to admit this device: sends `request` as the link's first
+    /// frame and returns the first frame the member replies with, or `nil` when it closes
+    /// without one (it does not hold the invitation, or is no member), says nothing within
+    /// `timeout`, or replies with more than a handshake frame may hold. Throws what `opener`
+    /// throws when the link cannot be opened (`DialFailure` over TCP).
+    public static func askToJoin(_ opener: some ByteLinkOpener, request: JoinRequest, timeout: Duration = .seconds(10)) async throws
+        -> [UInt8]?
+    {
+        try await opener.withLink { link in
+            await withTaskGroup(of: [UInt8]?.self) { tasks in
+                tasks.addTask {
                     do {
-                        for try await frame in inbound { return Array(frame.readableBytesView) }
-                    } catch {}  // a reset is no reply
+                        try await link.send(request.bytes)
+                        guard let reply = try await link.receive(), reply.count <= SyncEngine.handshakeFrameBytesMax else { return nil }
+                        return reply
+                    } catch {
+                        return nil  // a reset is no reply
+                    }
+                }
+                tasks.addTask {
+                    try? await Task.sleep(for: timeout)
                     return nil
                 }
+                defer { tasks.cancelAll() }
+                return await tasks.next() ?? nil
             }
-            tasks.addTask {
-                try await Task.sleep(for: timeout)
-                try? await close.close()
-                return nil
-            }
-            defer { tasks.cancelAll() }
-            return try await tasks.next() ?? nil
         }
     }
 }

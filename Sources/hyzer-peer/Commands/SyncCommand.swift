@@ -17,8 +17,8 @@ struct SyncCommand: AsyncParsableCommand {
 
     func run() async throws {
         let replica = try storeOptions.open()
+        if let peer { return try await syncPeer(replica, peer) }
         if let folder { try syncFolder(replica, folder) }
-        if let peer { try await syncPeer(replica, peer) }
         // A round that finished elsewhere gets this device's receipt; it travels with the next sync.
         try replica.signReceipts()
     }
@@ -55,24 +55,18 @@ struct SyncCommand: AsyncParsableCommand {
         guard let address = PeerAddress(text) else {
             throw ReplicaError.invalidValue("'\(text)' is not HOST:PORT; give the address `hyzer-peer serve --listen` uses")
         }
-        if try replica.group() == nil, let invitation = try replica.pendingInvitation() {
-            try await join(replica, invitation, at: address)
-        }
-        let group = try replica.requireGroup()
-        var outcome: ConnectionOutcome
-        var dialEpoch: UInt32?
-        repeat {
-            do {
-                outcome = try await PeerDialer.connectAndRun(
-                    address, replica: replica, group: group, mode: .oneShot, logger: Log.make("sync"), dialEpoch: dialEpoch)
-            } catch let failure as DialFailure {
-                throw ReplicaError.invalidValue("\(failure); check that `hyzer-peer serve` runs there and the address is right")
+        let peer = PeerSync(replica: replica, logger: Log.make("sync"))
+        let opener = TCPLink.Opener(address: address)
+        let outcome: ConnectionOutcome
+        do {
+            if let group = try await peer.join(opener), !output.json {
+                print("joined group \(group.lowercased): a member admitted this device")
             }
-            // A peer the newest rekey has not reached closes on our hello: try the older epochs we hold.
-            dialEpoch = outcome.failure == .closedDuringHandshake ? group.epochBefore(dialEpoch ?? group.epoch) : nil
-        } while dialEpoch != nil
-        if let failure = outcome.failure {
-            throw ReplicaError.invalidValue("sync with \(address) failed: \(failure); nothing partial was kept")
+            outcome = try await peer.sync(opener)
+        } catch let failure as DialFailure {
+            throw ReplicaError.invalidValue("\(failure); check that `hyzer-peer serve` runs there and the address is right")
+        } catch let error as PeerSyncError {
+            throw ReplicaError.invalidValue(Self.message(error, address: address))
         }
         if output.json { return try JSONOutput.print(outcome) }
         print(
@@ -80,27 +74,15 @@ struct SyncCommand: AsyncParsableCommand {
                 + "received \(outcome.opsReceived) ops (\(outcome.bytesReceived) bytes) in \(outcome.milliseconds) ms")
     }
 
-    /// Asks the member at `address` to admit this device with its invitation.
-    private func join(_ replica: Replica, _ invitation: Invitation, at address: PeerAddress) async throws {
-        let bytes: [UInt8]?
-        do {
-            bytes = try await PeerDialer.askToJoin(address, request: JoinRequest(invitation: invitation, device: replica.author))
-        } catch let failure as DialFailure {
-            throw ReplicaError.invalidValue("\(failure); check that `hyzer-peer serve` runs there and the address is right")
-        }
-        if let bytes, let busy = ListenerBusy(frame: bytes) {
-            throw ReplicaError.invalidValue("\(address) did not take the join request: \(SyncFailure.listenerBusy(busy))")
-        }
-        switch bytes.flatMap({ JoinReply(decoding: $0, invitation: invitation, device: replica.author) }) {
-        case nil:
-            throw ReplicaError.invalidValue(
-                "\(address) did not admit this device: it does not hold the invitation yet (sync it with the device that printed the token first) or is not a member of the group"
-            )
-        case .refused(let refusal)?:
-            throw ReplicaError.invalidValue("a member refused this device: \(refusal)")
-        case .admitted(let answer)?:
-            guard try replica.complete(answer) else { throw ReplicaError.invalidValue("\(address) sent an answer for another device") }
-            if !output.json { print("joined group \(invitation.groupID.lowercased): a member admitted this device") }
+    /// The command line's sentence for a sync with `address` that did not happen.
+    static func message(_ error: PeerSyncError, address: PeerAddress) -> String {
+        switch error {
+        case .notAdmitted:
+            "\(address) did not admit this device: it does not hold the invitation yet (sync it with the device that printed the token first) or is not a member of the group"
+        case .joinRefused(let refusal): "a member refused this device: \(refusal)"
+        case .answerForAnotherDevice: "\(address) sent an answer for another device"
+        case .listenerBusy(let busy): "\(address) did not take the join request: \(SyncFailure.listenerBusy(busy))"
+        case .failed(let failure): "sync with \(address) failed: \(failure); nothing partial was kept"
         }
     }
 }
