@@ -4,15 +4,18 @@ import NIOCore
 /// `hyzer-peer bench`: every figure beside a baseline measured in the same run.
 public struct BenchSuite {
     public let quick: Bool
-    /// The groups to run (`ingest`, `sync`, `views`, `web`, `simulation`, `tournament`); all when empty.
+    /// The groups to run (`ingest`, `sync`, `curve`, `views`, `web`, `simulation`, `tournament`); all when empty.
     public let only: Set<String>
+    /// Where the cost curve's drawing (SVG) goes, when the `curve` group runs.
+    public var plot: URL?
 
-    public init(quick: Bool, only: Set<String> = []) {
+    public init(quick: Bool, only: Set<String> = [], plot: URL? = nil) {
         self.quick = quick
         self.only = only
+        self.plot = plot
     }
 
-    public static let groups = ["ingest", "sync", "views", "web", "simulation", "tournament"]
+    public static let groups = ["ingest", "sync", "curve", "views", "web", "simulation", "tournament"]
 
     private func runs(_ group: String) -> Bool { only.isEmpty || only.contains(group) }
 
@@ -40,6 +43,12 @@ public struct BenchSuite {
             figures += try IdleLiveConnectionBenchmark(scratch: scratch).run()
             progress("an idle serve's CPU")
             figures += try IdleBenchmark(window: .seconds(quick ? 1 : 20), scratch: scratch).run()
+        }
+        if runs("curve") {
+            progress("the cost curve: sync bytes by group size and differences")
+            let curve = try await CostCurveBenchmark(scratch: scratch).run()
+            figures += curve.figures
+            if let plot { try Data(CostCurvePlot.svg(curve.points).utf8).write(to: plot, options: .atomic) }
         }
         if runs("views") {
             progress("views on years of play")

@@ -18,6 +18,8 @@ import Testing
             "ingest", "verification", "bundle size", "store size", "live latency p50 (100 ops)", "idle serve CPU (1 s)",
             "open store + history", "folder sync, nothing new (8 devices)", "folder sync, one new bundle (8 devices)",
             "no-op sync (8 devices, 9 authors)", "serve holding 8 live peers, resident memory", "score to 8 live peers p99 (3 scores)",
+            "score to the last of 8 live peers p99 (3 scores)", "sync bytes, 1000 authors, 100 differing",
+            "sync time, 150 authors, 0 differing",
         ] {
             #expect(names.contains(expected), "missing figure \(expected) in \(names)")
         }
@@ -31,5 +33,17 @@ import Testing
             }
             #expect((figure["spread"] as? Double).map { $0 >= 0 } == true, "\(figure)")
         }
+    }
+
+    /// The cost curve's drawing is written by the run: one line per group size, and the floor.
+    @Test func theCostCurveIsDrawnByTheRun() throws {
+        let plot = directory.path("curve.svg")
+        let result = try BinaryRunner(store: directory.path("unused")).run("bench", "--only", "curve", "--plot", plot.path)
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.contains("sync bytes, 150 authors, 1 differing"))
+        let svg = try String(contentsOf: plot, encoding: .utf8)
+        #expect(svg.hasPrefix("<svg"))
+        #expect(svg.components(separatedBy: "<polyline").count - 1 == 4, "three group sizes and the floor")
+        for label in ["10 authors", "150 authors", "1000 authors", "the missing ops"] { #expect(svg.contains(label)) }
     }
 }

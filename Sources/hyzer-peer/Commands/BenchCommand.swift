@@ -7,8 +7,9 @@ struct BenchCommand: AsyncParsableCommand {
         commandName: "bench", abstract: "Measure performance, each figure beside a baseline from the same run.")
     @OptionGroup var output: OutputOptions
     @Flag(help: "A reduced run, under a minute.") var quick = false
-    @Option(name: .customLong("only"), help: "Run only these groups: ingest, sync, views, web, simulation, tournament (repeatable).")
+    @Option(name: .customLong("only"), help: "Run only these groups: ingest, sync, curve, views, web, simulation, tournament (repeatable).")
     var groups: [String] = []
+    @Option(help: ArgumentHelp("Write the cost curve's drawing (SVG) to this file.", valueName: "FILE")) var plot: String?
 
     func validate() throws {
         for group in groups where !BenchSuite.groups.contains(group) {
@@ -22,7 +23,8 @@ struct BenchCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let figures = try await BenchSuite(quick: quick, only: Set(groups)).run { step in
+        let suite = BenchSuite(quick: quick, only: Set(groups), plot: plot.map { URL(fileURLWithPath: $0) })
+        let figures = try await suite.run { step in
             if !output.json { Terminal.error("measuring \(step)…") }
         }
         if output.json { return try JSONOutput.print(Document(machine: BenchSuite.machine, figures: figures)) }
