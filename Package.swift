@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "HyzerDomain", targets: ["HyzerDomain"]),
         .library(name: "HyzerKit", targets: ["HyzerKit"]),
         .library(name: "HyzerSync", targets: ["HyzerSync"]),
+        .library(name: "HyzerEngine", targets: ["HyzerEngine"]),
         .executable(name: "hyzer-peer", targets: ["hyzer-peer"]),
     ],
     dependencies: [
@@ -64,6 +65,8 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // The façade an app embeds: typed commands, live queries, the group (docs/embedding.md).
+        .target(name: "HyzerEngine", dependencies: ["HyzerKit", "HyzerDomain", "HyzerCrypto"], swiftSettings: strict),
         // The read-only web side of `serve --http`: pages, JSON, live events and metrics (docs/web.md).
         .target(
             name: "HyzerWeb",
@@ -149,6 +152,11 @@ let package = Package(
                 "HyzerSimulation", "HyzerKit", "HyzerSync", "HyzerDomain", "HyzerTestSupport", "CSimulatedDisk",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "HyzerEngineTests",
+            dependencies: ["HyzerEngine", "HyzerKit", "HyzerDomain", "HyzerTestSupport"],
             swiftSettings: strict
         ),
         .testTarget(
