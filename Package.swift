@@ -156,7 +156,10 @@ let package = Package(
         ),
         .testTarget(
             name: "HyzerEngineTests",
-            dependencies: ["HyzerEngine", "HyzerKit", "HyzerDomain", "HyzerTestSupport"],
+            dependencies: [
+                "HyzerEngine", "HyzerKit", "HyzerDomain", "HyzerTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(
