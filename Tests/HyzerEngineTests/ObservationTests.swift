@@ -128,6 +128,28 @@ actor Arrivals<Value: Sendable> {
         try await engine.close()
     }
 
+    /// A burst of commits while the consumer is busy is one pending re-read: the next value is
+    /// the store after the whole burst, never one of the states in between.
+    @Test func aBurstIsOneReadOfItsEnd() async throws {
+        let (engine, round) = try await prepare()
+        let ann = try #require(try await engine.owner())
+        var observer = engine.observe(.standings(of: round)).makeAsyncIterator()
+        let first = try #require(try await observer.next())
+        #expect(Self.strokes(first) == ["Ann": 0, "Ben": 0])
+        for hole in 1...3 {
+            try await engine.recordScore(round: round, participant: .player(ann), hole: hole, strokes: hole)
+        }
+        let afterBurst = try #require(try await observer.next())
+        #expect(Self.strokes(afterBurst) == ["Ann": 6, "Ben": 0])
+        try await Self.offThePool {
+            try BinaryRunner(store: engine.directory).ok("score", round.description, "--player", "Ben", "--hole", "1", "--strokes", "5")
+        }
+        let next = try #require(try await observer.next())
+        #expect(Self.strokes(next) == ["Ann": 6, "Ben": 5])
+        try await engine.close()
+        #expect(try await observer.next() == nil, "closing the engine ends the observation")
+    }
+
     @Test func aCancelledObserverFreesItsPlaceAndClosingEndsTheRest() async throws {
         let (engine, round) = try await prepare()
         let first = Arrivals<StandingsDocument>()
