@@ -17,6 +17,8 @@ final class ChangeHub: Sendable {
         var observers: [UInt64: AsyncStream<Void>.Continuation] = [:]
         var nextObserver: UInt64 = 0
         var stopped = false
+        /// How many times the monitor stopped on its own.
+        var failures = 0
     }
 
     private let state = Mutex(State())
@@ -36,6 +38,7 @@ final class ChangeHub: Sendable {
                 state.monitor = monitor
                 state.pump = Task { [weak self] in
                     for await _ in changes { self?.broadcast() }
+                    self?.monitorEnded()
                 }
             }
             let id = state.nextObserver
@@ -62,6 +65,24 @@ final class ChangeHub: Sendable {
             return (state.pump, Array(state.observers.values))
         }
         pump?.cancel()
+        for observer in observers { observer.finish() }
+    }
+
+    /// Whether the monitor's stream ended while the engine was open (its thread met a
+    /// descriptor in error): the observers it ended throw instead of ending quietly.
+    var monitorFailed: Bool { state.withLock { $0.failures > 0 && !$0.stopped } }
+
+    /// The monitor stopped on its own: every observer's stream ends, and the next observer
+    /// starts a new monitor.
+    private func monitorEnded() {
+        let observers = state.withLock { state -> [AsyncStream<Void>.Continuation] in
+            guard !state.stopped else { return [] }
+            state.failures += 1
+            state.monitor = nil
+            state.pump = nil
+            defer { state.observers = [:] }
+            return Array(state.observers.values)
+        }
         for observer in observers { observer.finish() }
     }
 

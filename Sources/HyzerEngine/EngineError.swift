@@ -11,6 +11,9 @@ public enum EngineError: Error, Equatable, Sendable, LocalizedError {
     case notAParticipant(RoundParticipantID, round: RoundID)
     /// This device already belongs to a group.
     case alreadyInGroup
+    /// The store's change monitor stopped (its inotify or wake-up descriptor failed), so an
+    /// observation could no longer see changes. Observing again starts a new monitor.
+    case changeMonitorStopped
 
     /// A sentence saying what went wrong.
     public var errorDescription: String? {
@@ -19,6 +22,7 @@ public enum EngineError: Error, Equatable, Sendable, LocalizedError {
         case .invitationLifetimeOutOfRange: "An invitation lasts longer than zero and at most a year."
         case .notAParticipant(let participant, let round): "\(participant) is not a participant of round \(round)."
         case .alreadyInGroup: "This device already belongs to a group."
+        case .changeMonitorStopped: "The store's change monitor stopped; observe again to start a new one."
         }
     }
 }

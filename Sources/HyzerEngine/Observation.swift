@@ -9,7 +9,8 @@ import HyzerKit
 /// one; changes that arrive meanwhile leave a single re-read pending, so a burst of commits costs
 /// one read, and a read that finds the value unchanged yields nothing. The iteration ends when
 /// its task is cancelled or the engine closes; either frees its place. A read that fails (the
-/// round is unknown, the store unreadable) throws and ends the iteration.
+/// round is unknown, the store unreadable) throws and ends the iteration, and so does a change
+/// monitor that stopped on its own (`EngineError.changeMonitorStopped`).
 public struct Observation<Value: Equatable & Sendable>: AsyncSequence, Sendable {
     /// The values observed.
     public typealias Element = Value
@@ -45,6 +46,8 @@ public struct Observation<Value: Equatable & Sendable>: AsyncSequence, Sendable 
                     return value
                 }
             }
+            // Cancelled, closed, or the monitor stopped: only the last is an error.
+            if !Task.isCancelled, engine.hub.monitorFailed { throw EngineError.changeMonitorStopped }
             return nil
         }
     }
