@@ -13,13 +13,13 @@ extension HyzerEngine {
     /// its id. Another player may have the same name: ids tell them apart.
     @discardableResult
     public func addPlayer(named name: String) async throws -> PlayerID {
-        try await perform { PlayerID(try $0.addPlayer(name: name).id) }
+        try await perform(.write) { PlayerID(try $0.addPlayer(name: name).id) }
     }
 
     /// Adds a course named `name` with `pars` (one par per hole, 1 to 99 holes) and returns its id.
     @discardableResult
     public func addCourse(named name: String, pars: [Int]) async throws -> CourseID {
-        try await perform { CourseID(try $0.addCourse(name: name, pars: pars).id) }
+        try await perform(.write) { CourseID(try $0.addCourse(name: name, pars: pars).id) }
     }
 
     /// Starts a round on `course` with the registered `players` and the `guests` (names of
@@ -29,7 +29,7 @@ extension HyzerEngine {
     public func startRound(
         on course: CourseID, players: [PlayerID], guests: [String] = [], organizer: PlayerID? = nil
     ) async throws -> RoundID {
-        try await perform { replica in
+        try await perform(.write) { replica in
             guard try replica.course(course.uuid) != nil else { throw ReplicaError.unknown(kind: "course", text: course.description) }
             try Self.requirePlayers(players + (organizer.map { [$0] } ?? []), replica)
             let round = try replica.startRound(
@@ -44,7 +44,7 @@ extension HyzerEngine {
     /// its own earlier one, as re-entering a score on the same phone does.
     @discardableResult
     public func recordScore(round: RoundID, participant: RoundParticipantID, hole: Int, strokes: Int) async throws -> ScoreEventID {
-        try await perform { replica in
+        try await perform(.write) { replica in
             try Self.requireParticipant(participant, of: round, replica)
             return ScoreEventID(
                 try replica.recordScore(round: round.description, player: participant.description, hole: hole, strokes: strokes).id)
@@ -55,7 +55,7 @@ extension HyzerEngine {
     /// `strokes`: a new event that supersedes it, whose id is returned.
     @discardableResult
     public func correct(_ event: ScoreEventID, strokes: Int) async throws -> ScoreEventID {
-        try await perform { ScoreEventID(try $0.correct(event: event.description, strokes: strokes).id) }
+        try await perform(.write) { ScoreEventID(try $0.correct(event: event.description, strokes: strokes).id) }
     }
 
     /// The organizer's resolution of `participant`'s `hole`: one event with `strokes` that
@@ -63,7 +63,7 @@ extension HyzerEngine {
     /// round's organizer may resolve.
     @discardableResult
     public func resolve(round: RoundID, participant: RoundParticipantID, hole: Int, strokes: Int) async throws -> ScoreEventID {
-        try await perform { replica in
+        try await perform(.write) { replica in
             try Self.requireParticipant(participant, of: round, replica)
             return ScoreEventID(
                 try replica.resolve(round: round.description, player: participant.description, hole: hole, strokes: strokes).id)
@@ -74,7 +74,7 @@ extension HyzerEngine {
     /// participant needs a score on every hole and no hole may be disputed
     /// (`ReplicaError.roundNotReady` says what is missing).
     public func finishRound(_ round: RoundID, force: Bool = false) async throws {
-        _ = try await perform { try $0.finishRound(round.description, force: force) }
+        _ = try await perform(.write) { try $0.finishRound(round.description, force: force) }
     }
 
     /// Throws `ReplicaError.unknown` for the first of `players` the store does not hold.

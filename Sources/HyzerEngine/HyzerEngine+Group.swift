@@ -10,7 +10,7 @@ extension HyzerEngine {
     /// create` does. Throws when this device already belongs to a group.
     @discardableResult
     public func createGroup() async throws -> GroupID {
-        try await perform { replica in
+        try await perform(.write) { replica in
             if try replica.group() != nil { throw EngineError.alreadyInGroup }
             let group = GroupMembership.new(organizer: replica.author)
             try replica.join(group)
@@ -20,7 +20,7 @@ extension HyzerEngine {
 
     /// The group this device belongs to, if any.
     public func group() async throws -> GroupID? {
-        try await perform { try $0.group().map { GroupID($0.id) } }
+        try await perform(.read) { try $0.group().map { GroupID($0.id) } }
     }
 
     /// Issues an invitation that admits at most `uses` devices (1 to 100) until `expires` from
@@ -33,7 +33,7 @@ extension HyzerEngine {
         let (seconds, attoseconds) = expires.components
         // At most a year: 3.2e10 ms, far from overflowing.
         let milliseconds = UInt64(seconds) * 1_000 + UInt64(attoseconds / 1_000_000_000_000_000)
-        return try await perform { replica in
+        return try await perform(.write) { replica in
             let (expiresAt, overflow) = replica.wallClockMilliseconds().addingReportingOverflow(milliseconds)
             guard !overflow else { throw EngineError.invitationLifetimeOutOfRange }
             return try replica.issueInvitation(secret: SecureRandom.bytes(Invitation.secretBytes), expiresAt: expiresAt, uses: uses).token
@@ -46,7 +46,7 @@ extension HyzerEngine {
     @discardableResult
     public func acceptInvitation(token: String) async throws -> GroupID {
         let invitation = try Invitation(token: token)
-        return try await perform { replica in
+        return try await perform(.write) { replica in
             try replica.accept(invitation)
             return GroupID(invitation.groupID)
         }
@@ -55,6 +55,6 @@ extension HyzerEngine {
     /// The group's devices, as `hyzer-peer group members` lists them: name, kind, the players
     /// each owns, the last op this replica holds of it, and whether it was removed.
     public func members() async throws -> [GroupMember] {
-        try await perform { try $0.groupMembers() }
+        try await perform(.read) { try $0.groupMembers() }
     }
 }

@@ -9,7 +9,7 @@ extension HyzerEngine {
     /// Empty when none is; several when players share the name.
     public func players(named name: String) async throws -> [PlayerID] {
         let folded = NameFolding.folded(name)
-        return try await perform { replica in
+        return try await perform(.read) { replica in
             try replica.players().filter { NameFolding.folded($0.displayName) == folded }.map { PlayerID($0.id) }
         }
     }
@@ -17,7 +17,7 @@ extension HyzerEngine {
     /// Every course not deleted whose name is `name`.
     public func courses(named name: String) async throws -> [CourseID] {
         let folded = NameFolding.folded(name)
-        return try await perform { replica in
+        return try await perform(.read) { replica in
             try replica.courses().filter { NameFolding.folded($0.name) == folded }.map { CourseID($0.id) }
         }
     }
@@ -31,7 +31,7 @@ extension HyzerEngine {
 
     /// The participants of `round` with their names, in the order the round lists them.
     public func participants(of round: RoundID) async throws -> [(id: RoundParticipantID, name: String)] {
-        let participants = try await perform { replica in
+        let participants = try await perform(.read) { replica in
             guard let view = try replica.roundView(round.uuid) else { throw ReplicaError.unknown(kind: "round", text: round.description) }
             return view.round.participants
         }
@@ -40,6 +40,6 @@ extension HyzerEngine {
 
     /// The player with `id`, if the store holds it.
     public func player(_ id: PlayerID) async throws -> Player? {
-        try await perform { try $0.players().first { $0.id == id.uuid } }
+        try await perform(.read) { try $0.players().first { $0.id == id.uuid } }
     }
 }

@@ -37,7 +37,7 @@ public actor HyzerEngine {
     /// `hyzer-peer init`. Throws `ReplicaError.notAStore` when there is none.
     public static func open(at directory: URL) async throws -> HyzerEngine {
         let store = StoreQueue(label: "hyzer.engine.store")
-        let replica = try await store.run { try Replica.open(at: directory) }
+        let replica = try await store.run(.write) { try Replica.open(at: directory) }
         return HyzerEngine(replica: replica, store: store)
     }
 
@@ -49,7 +49,7 @@ public actor HyzerEngine {
         at directory: URL, deviceName: String, kind: DeviceKind = .phone, owner: String? = nil
     ) async throws -> HyzerEngine {
         let store = StoreQueue(label: "hyzer.engine.store")
-        let replica = try await store.run { try Replica.create(at: directory, name: deviceName, kind: kind, owner: owner) }
+        let replica = try await store.run(.write) { try Replica.create(at: directory, name: deviceName, kind: kind, owner: owner) }
         return HyzerEngine(replica: replica, store: store)
     }
 
@@ -65,25 +65,25 @@ public actor HyzerEngine {
 
     /// This device: its id, name, kind and owning player.
     public func identity() async throws -> ReplicaIdentity {
-        try await perform { try $0.identity() }
+        try await perform(.read) { try $0.identity() }
     }
 
     /// The player this device belongs to, if it has one.
     public func owner() async throws -> PlayerID? {
-        try await perform { try $0.identity().owner.map { PlayerID($0.id) } }
+        try await perform(.read) { try $0.identity().owner.map { PlayerID($0.id) } }
     }
 
-    /// Runs `body` with the replica on the store queue, unless the engine is closed.
-    func perform<T: Sendable>(_ body: @escaping @Sendable (Replica) throws -> T) async throws -> T {
+    /// Runs `body` with the replica on the store queue for `access`, unless the engine is closed.
+    func perform<T: Sendable>(_ access: StoreQueue.Access, _ body: @escaping @Sendable (Replica) throws -> T) async throws -> T {
         guard !isClosed else { throw EngineError.closed }
         let replica = replica
-        return try await store.run { try body(replica) }
+        return try await store.run(access) { try body(replica) }
     }
 
     /// A new signal stream of the shared change monitor (see `ChangeHub`).
     func subscribe() async throws -> AsyncStream<Void> {
         let hub = hub
-        return try await perform { try hub.subscribe($0) }
+        return try await perform(.read) { try hub.subscribe($0) }
     }
 
     /// How many observations are listening to the store now.

@@ -35,12 +35,12 @@ public struct Observation<Value: Equatable & Sendable>: AsyncSequence, Sendable 
                 guard !Task.isCancelled else { return nil }
                 // Subscribed before the first read: a change after the read is never missed.
                 signals = try await engine.subscribe().makeAsyncIterator()
-                let value = try await engine.perform(query.read)
+                let value = try await engine.perform(.read, query.read)
                 last = value
                 return value
             }
             while await signals!.next() != nil {
-                let value = try await engine.perform(query.read)
+                let value = try await engine.perform(.read, query.read)
                 if value != last {
                     last = value
                     return value
@@ -62,6 +62,6 @@ extension HyzerEngine {
 
     /// The value of `query` now.
     public func read<Value>(_ query: Query<Value>) async throws -> Value {
-        try await perform(query.read)
+        try await perform(.read, query.read)
     }
 }
