@@ -71,11 +71,9 @@ import Testing
         // Time for the writes to reach the engine and wait for the lock.
         try await Task.sleep(for: .milliseconds(200))
         let started = ContinuousClock.now
-        for _ in 0..<5 {
-            #expect(try await engine.read(.status).players == 0)
-            #expect(try await engine.players(named: "Player 0").isEmpty)
-        }
-        print("10 reads while \(count) writes waited for the lock: \(ContinuousClock.now - started)")
+        #expect(try await engine.read(.status).players == 0)
+        #expect(try await engine.players(named: "Player 0").isEmpty)
+        print("2 reads while \(count) writes waited for the lock: \(ContinuousClock.now - started)")
         #expect(finished.count.load(ordering: .relaxed) == 0, "every read returned while the writes waited")
         holder.release()
         var players: Set<PlayerID> = []
