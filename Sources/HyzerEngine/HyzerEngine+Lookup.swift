@@ -3,7 +3,8 @@ import HyzerDomain
 import HyzerKit
 
 /// Finding ids by name: explicit calls that return every match, never a guess. Names compare
-/// folded (case, accents and spacing aside), as a quick card matches them (docs/rules.md).
+/// folded (case, accents and surrounding spaces aside), as a quick card matches them
+/// (docs/domain.md).
 extension HyzerEngine {
     /// Every registered player whose name is `name`, in the store's order of names then ids.
     /// Empty when none is; several when players share the name.
