@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "HyzerDomain", targets: ["HyzerDomain"]),
         .library(name: "HyzerKit", targets: ["HyzerKit"]),
         .library(name: "HyzerSync", targets: ["HyzerSync"]),
+        .library(name: "HyzerEngine", targets: ["HyzerEngine"]),
         .executable(name: "hyzer-peer", targets: ["hyzer-peer"]),
     ],
     dependencies: [
@@ -65,6 +66,8 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // The façade an app embeds: typed commands, live queries, the group (docs/embedding.md).
+        .target(name: "HyzerEngine", dependencies: ["HyzerKit", "HyzerDomain", "HyzerCrypto"], swiftSettings: strict),
         // The read-only web side of `serve --http`: pages, JSON, live events and metrics (docs/web.md).
         .target(
             name: "HyzerWeb",
@@ -148,6 +151,14 @@ let package = Package(
             name: "HyzerSimulationTests",
             dependencies: [
                 "HyzerSimulation", "HyzerKit", "HyzerSync", "HyzerDomain", "HyzerTestSupport", "CSimulatedDisk",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "HyzerEngineTests",
+            dependencies: [
+                "HyzerEngine", "HyzerKit", "HyzerDomain", "HyzerTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strict

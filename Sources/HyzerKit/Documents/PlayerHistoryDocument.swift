@@ -2,8 +2,8 @@ import HyzerDomain
 
 /// A registered player's completed rounds, newest first, as the web's `/api/players/P` prints it:
 /// the player's line of each round's final standings.
-public struct PlayerHistoryDocument: Encodable, Sendable {
-    public struct Entry: Encodable, Sendable {
+public struct PlayerHistoryDocument: Encodable, Equatable, Sendable {
+    public struct Entry: Encodable, Equatable, Sendable {
         public let round: String
         public let course: String
         public let finishedAt: UInt64

@@ -1,7 +1,7 @@
 import HyzerDomain
 
 /// A round's leaderboard as `standings --json` and the web's `/api/rounds/R/standings` print it.
-public struct StandingsDocument: Encodable, Sendable {
+public struct StandingsDocument: Encodable, Equatable, Sendable {
     public let round: String
     public let course: String
     public let status: String

@@ -3,7 +3,7 @@ import GRDB
 import HyzerDomain
 
 /// What a replica holds and knows.
-public struct ReplicaStatus: Sendable {
+public struct ReplicaStatus: Equatable, Sendable {
     public let identity: ReplicaIdentity
     public let versionVector: VersionVector
     public let digest: String

@@ -1,0 +1,28 @@
+import Foundation
+
+/// What the engine itself refuses. The store's own refusals (an unknown entity, a completed
+/// round, a busy store) arrive as `ReplicaError`.
+public enum EngineError: Error, Equatable, Sendable, LocalizedError {
+    /// The engine was closed: it no longer reads or writes its store.
+    case closed
+    /// An invitation's lifetime must be longer than zero and at most a year.
+    case invitationLifetimeOutOfRange
+    /// The round has no participant with this id.
+    case notAParticipant(RoundParticipantID, round: RoundID)
+    /// This device already belongs to a group.
+    case alreadyInGroup
+    /// The store's change monitor stopped (its inotify or wake-up descriptor failed), so an
+    /// observation could no longer see changes. Observing again starts a new monitor.
+    case changeMonitorStopped
+
+    /// A sentence saying what went wrong.
+    public var errorDescription: String? {
+        switch self {
+        case .closed: "The engine is closed."
+        case .invitationLifetimeOutOfRange: "An invitation lasts longer than zero and at most a year."
+        case .notAParticipant(let participant, let round): "\(participant) is not a participant of round \(round)."
+        case .alreadyInGroup: "This device already belongs to a group."
+        case .changeMonitorStopped: "The store's change monitor stopped; observe again to start a new one."
+        }
+    }
+}
