@@ -41,15 +41,23 @@ import Testing
     /// The same message when `/proc/locks` names no holder at that instant.
     static let busyWithoutHolder = "the store is busy: another process holds it; wait for it to finish or stop it"
 
+    /// `/proc/locks` may not name the holder at the instant the writer gives up (seen once in a
+    /// full parallel run): the message is then `busyWithoutHolder`, and the writer tries again,
+    /// as a user would. Within three tries the holder is named.
     @Test func aStoreHeldByAnotherProcessNamesThatProcess() throws {
         let a = try member("a")
-        let started = Date()
-        let result = try holdingTheStore(of: a) { try a.run("player", "add", "Ann") }
-        let waited = Date().timeIntervalSince(started)
-        #expect(result.status == 1)
-        #expect(result.stderr == "error: \(Self.busy)\n", "\(result)")
-        #expect(result.stdout.isEmpty)
-        #expect(waited > 4.5 && waited < 15, "a writer waits five seconds, not \(waited)")
+        var messages: [String] = []
+        for _ in 0..<3 where !messages.contains("error: \(Self.busy)\n") {
+            let started = Date()
+            let result = try holdingTheStore(of: a) { try a.run("player", "add", "Ann") }
+            let waited = Date().timeIntervalSince(started)
+            #expect(result.status == 1)
+            #expect([Self.busy, Self.busyWithoutHolder].map { "error: \($0)\n" }.contains(result.stderr), "\(result)")
+            #expect(result.stdout.isEmpty)
+            #expect(waited > 4.5 && waited < 15, "a writer waits five seconds, not \(waited)")
+            messages.append(result.stderr)
+        }
+        #expect(messages.last == "error: \(Self.busy)\n", "the holder was never named: \(messages)")
         #expect(try a.ok("player", "list", "--json") == "[]", "nothing was written")
     }
 
