@@ -67,7 +67,10 @@ let package = Package(
             swiftSettings: strict
         ),
         // The façade an app embeds: typed commands, live queries, the group (docs/embedding.md).
-        .target(name: "HyzerEngine", dependencies: ["HyzerKit", "HyzerDomain", "HyzerCrypto"], swiftSettings: strict),
+        .target(
+            name: "HyzerEngine",
+            dependencies: ["HyzerKit", "HyzerSync", "HyzerDomain", "HyzerCrypto", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict),
         // The read-only web side of `serve --http`: pages, JSON, live events and metrics (docs/web.md).
         .target(
             name: "HyzerWeb",
@@ -158,7 +161,7 @@ let package = Package(
         .testTarget(
             name: "HyzerEngineTests",
             dependencies: [
-                "HyzerEngine", "HyzerKit", "HyzerDomain", "HyzerTestSupport",
+                "HyzerEngine", "HyzerKit", "HyzerSync", "HyzerDomain", "HyzerTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strict

@@ -11,6 +11,8 @@ public enum EngineError: Error, Equatable, Sendable, LocalizedError {
     case notAParticipant(RoundParticipantID, round: RoundID)
     /// This device already belongs to a group.
     case alreadyInGroup
+    /// This device belongs to no group and holds no invitation: there is nobody to sync with.
+    case notInAGroup
     /// The store's change monitor stopped (its inotify or wake-up descriptor failed), so an
     /// observation could no longer see changes. Observing again starts a new monitor.
     case changeMonitorStopped
@@ -22,6 +24,7 @@ public enum EngineError: Error, Equatable, Sendable, LocalizedError {
         case .invitationLifetimeOutOfRange: "An invitation lasts longer than zero and at most a year."
         case .notAParticipant(let participant, let round): "\(participant) is not a participant of round \(round)."
         case .alreadyInGroup: "This device already belongs to a group."
+        case .notInAGroup: "This device belongs to no group and holds no invitation: create a group or accept an invitation first."
         case .changeMonitorStopped: "The store's change monitor stopped; observe again to start a new one."
         }
     }

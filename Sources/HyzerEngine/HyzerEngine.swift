@@ -20,6 +20,8 @@ public actor HyzerEngine {
     let replica: Replica
     let store: StoreQueue
     let hub = ChangeHub()
+    /// The syncs started, stopped by `close()`.
+    var syncs: [SyncController] = []
     private var isClosed = false
 
     private init(replica: Replica, store: StoreQueue) {
@@ -53,11 +55,13 @@ public actor HyzerEngine {
         return HyzerEngine(replica: replica, store: store)
     }
 
-    /// Ends every observation, waits for the store calls under way and closes the database.
-    /// Every later call throws `EngineError.closed`.
+    /// Stops every sync, ends every observation, waits for the store calls under way and closes
+    /// the database. Every later call throws `EngineError.closed`.
     public func close() async throws {
         guard !isClosed else { return }
         isClosed = true
+        for sync in syncs { await sync.stop() }
+        syncs = []
         hub.stop()
         let replica = replica
         try await store.runAlone { try replica.close() }

@@ -10,7 +10,10 @@ public struct PeerServer: Sendable {
     public let replica: Replica
     public let group: GroupMembership
     public let logger: Logger
+    /// Peers to dial over TCP and keep connected.
     public var peers: [PeerAddress] = []
+    /// Peers to dial over other links (an app's own transport) and keep connected.
+    public var links: [any ByteLinkOpener] = []
     public var folder: (any SharedFolder)?
     public var folderInterval: Duration = .seconds(10)
     /// Connections accepted at once; more are told `ListenerBusy.full` and closed at once.
@@ -33,6 +36,8 @@ public struct PeerServer: Sendable {
     public var observer: @Sendable (ConnectionOutcome) -> Void = { _ in }
     /// Told what every live connection does while it runs (`ConnectionProgress`).
     public var progress: @Sendable (ConnectionProgress) -> Void = { _ in }
+    /// Told how every folder sync ended.
+    public var folderObserver: @Sendable (Result<FolderSyncReport, any Error>) -> Void = { _ in }
 
     public init(replica: Replica, group: GroupMembership, logger: Logger) {
         self.replica = replica
@@ -43,36 +48,50 @@ public struct PeerServer: Sendable {
     /// Listens on `address` and serves until cancelled. `onListening` receives the bound port
     /// (useful with port 0).
     public func run(listeningOn address: PeerAddress, onListening: @escaping @Sendable (Int) -> Void = { _ in }) async throws {
-        ProcessMemory.prepareForServe()
+        try await run(listening: address, onListening: onListening)
+    }
+
+    /// Dials `peers` and `links` and syncs `folder` until cancelled, accepting no connection.
+    public func run() async throws {
+        try await run(listening: nil, onListening: { _ in })
+    }
+
+    private func run(listening address: PeerAddress?, onListening: @escaping @Sendable (Int) -> Void) async throws {
         let signals = ConnectionSignals(progress: progress)
         let monitor = try replica.changeMonitor()
-        let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            .serverChannelOption(.backlog, value: 256)
-            .bind(host: address.host, port: address.port) { channel in
-                channel.eventLoop.makeCompletedFuture { try channel.framedAsyncChannel() }
-            }
-        let port = server.channel.localAddress?.port ?? address.port
-        logger.info("listening", metadata: ["address": "\(address.host):\(port)"])
-        onListening(port)
+        var listener: NIOAsyncChannel<NIOAsyncChannel<ByteBuffer, ByteBuffer>, Never>?
+        if let address {
+            ProcessMemory.prepareForServe()
+            let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+                .serverChannelOption(.backlog, value: 256)
+                .bind(host: address.host, port: address.port) { channel in
+                    channel.eventLoop.makeCompletedFuture { try channel.framedAsyncChannel() }
+                }
+            let port = server.channel.localAddress?.port ?? address.port
+            logger.info("listening", metadata: ["address": "\(address.host):\(port)"])
+            onListening(port)
+            listener = server
+        }
         let limits = ConnectionLimits(total: connectionsMax, unauthenticatedPerSource: unauthenticatedPerSourceMax)
         let seenHellos = SeenHellos()
         let (refusals, evictions) = (RepeatedNotice(), RepeatedNotice())
         let groups = GroupSource(replica: replica, group: group, signals: signals)
+        let openers: [any ByteLinkOpener] = peers.map { TCPLink.Opener(address: $0) } + links
         try await withThrowingDiscardingTaskGroup { tasks in
             tasks.addTask { await signals.watch(monitor) }
             tasks.addTask { await signals.tick() }
-            for peer in peers {
+            for opener in openers {
                 tasks.addTask {
                     await PeerDialer.keepConnected(
-                        TCPLink.Opener(address: peer), replica: replica, group: group, logger: logger, signals: signals, budget: budget,
-                        configuration: configuration,
-                        observer: observer)
+                        opener, replica: replica, group: group, logger: logger, signals: signals, budget: budget,
+                        configuration: configuration, observer: observer)
                 }
             }
             if let folder {
                 tasks.addTask { await syncFolder(folder) }
             }
+            guard let server = listener else { return }
             try await server.executeThenClose { inbound in
                 for try await connection in inbound {
                     let source = connection.channel.remoteAddress?.ipAddress ?? "unknown"
@@ -129,6 +148,7 @@ public struct PeerServer: Sendable {
                     if report.finishesIngested > 0 { try replica.signReceipts() }
                     return report
                 }
+                folderObserver(.success(report))
                 if failure != nil {
                     logger.notice("folder sync works again")
                     failure = nil
@@ -142,6 +162,7 @@ public struct PeerServer: Sendable {
                 }
             } catch {
                 guard !Task.isCancelled else { return }  // shutting down: not a failure
+                folderObserver(.failure(error))
                 // A busy store is one failure whoever holds it: `/proc/locks` may name the holder
                 // at one look and not at the next, and that is no news worth an error line.
                 let reason = if case ReplicaError.storeBusy = error { "storeBusy" } else { "\(error)" }

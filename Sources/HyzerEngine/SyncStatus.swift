@@ -1,0 +1,49 @@
+import Foundation
+import HyzerDomain
+import HyzerKit
+import HyzerSync
+
+/// Where an engine's sync stands (`SyncController.statuses()`).
+public struct SyncStatus: Equatable, Sendable {
+    /// Waiting to be admitted with an invitation: sync starts once a member admits this device.
+    public var joining = false
+    /// The TCP address peers reach this device at, once it listens.
+    public var listening: PeerAddress?
+    /// The peers connected now, in id order, each with how many ops it lacks of what this
+    /// device holds (as far as this device knows: what the peer said and was sent).
+    public var peers: [PeerLag] = []
+    /// The latest failure, until a later connection or folder sync succeeds.
+    public var lastFailure: SyncProblem?
+    /// Whether the sync was stopped (`SyncController.stop()`): the last status.
+    public var stopped = false
+
+    public init() {}
+
+    /// A connected peer and its lag.
+    public struct PeerLag: Equatable, Sendable {
+        public let peer: AuthorID
+        public let lag: UInt64
+    }
+}
+
+/// Why a connection, a folder sync or a join did not work out.
+public enum SyncProblem: Equatable, Sendable, CustomStringConvertible {
+    /// A connection with a peer failed (the peer when the handshake proved it).
+    case connection(peer: AuthorID?, SyncFailure)
+    /// A join with an invitation did not happen.
+    case join(PeerSyncError)
+    /// The shared folder's sync failed.
+    case folder(String)
+    /// The sync could not run at all (the listening address was taken, the store's change
+    /// monitor could not start); it stopped.
+    case stopped(String)
+
+    public var description: String {
+        switch self {
+        case .connection(let peer, let failure): "a connection\(peer.map { " with \($0.short)" } ?? "") failed: \(failure)"
+        case .join(let error): "joining failed: \(error)"
+        case .folder(let reason): "the folder sync failed: \(reason)"
+        case .stopped(let reason): "the sync stopped: \(reason)"
+        }
+    }
+}
