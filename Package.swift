@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "HyzerSync", targets: ["HyzerSync"]),
         .library(name: "HyzerEngine", targets: ["HyzerEngine"]),
         .executable(name: "hyzer-peer", targets: ["hyzer-peer"]),
+        .executable(name: "scorekeeper", targets: ["scorekeeper"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -70,6 +71,10 @@ let package = Package(
         .target(
             name: "HyzerEngine",
             dependencies: ["HyzerKit", "HyzerSync", "HyzerDomain", "HyzerCrypto", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict),
+        // The worked example of docs/embedding.md: the public API of HyzerEngine alone, built with everything else.
+        .executableTarget(
+            name: "scorekeeper", dependencies: ["HyzerEngine", "HyzerKit", "HyzerSync"], path: "Examples/Scorekeeper",
             swiftSettings: strict),
         // The read-only web side of `serve --http`: pages, JSON, live events and metrics (docs/web.md).
         .target(
