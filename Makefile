@@ -3,7 +3,7 @@ SWIFT ?= swift
 PREFIX ?= /usr/local
 BIN := .build/debug/hyzer-peer
 
-.PHONY: deps build test demo install release soak bench nettest clean fuzz fuzz-smoke fuzz-build fuzz-release-build fuzz-corpus format lint
+.PHONY: deps build test demo install release soak bench nettest clean fuzz fuzz-smoke fuzz-build fuzz-release-build fuzz-corpus format lint docs
 
 # System libraries: installed when missing, every time, idempotently.
 deps:
@@ -37,6 +37,13 @@ install: release
 # The performance suite on a release build (docs/performance.md records a run).
 bench: release
 	.build/release/hyzer-peer bench
+
+# The API documentation of the embeddable engine (DocC, swift-docc-plugin; docs/embedding.md),
+# into .build/docs/HyzerEngine; a broken symbol link fails it. Not part of `make test`.
+docs: deps
+	rm -rf .build/docs/HyzerEngine && mkdir -p .build/docs
+	$(SWIFT) package --disable-sandbox generate-documentation --target HyzerEngine --warnings-as-errors \
+		--output-path .build/docs/HyzerEngine
 
 # The simulator's soak: 10,000 swarm seeds, each its own devices and faults, on a release build,
 # one thread per core (docs/simulation.md, "The soak"). Any failure prints the line that

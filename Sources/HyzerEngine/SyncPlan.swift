@@ -15,6 +15,7 @@ public struct SyncPlan: Sendable {
     /// Time between folder syncs.
     public var folderInterval: Duration
 
+    /// A plan of any of these; by default nothing, which syncs nothing.
     public init(
         listen: PeerAddress? = nil, peers: [PeerAddress] = [], links: [any ByteLinkOpener] = [], folder: URL? = nil,
         folderInterval: Duration = .seconds(10)

@@ -17,11 +17,14 @@ public struct SyncStatus: Equatable, Sendable {
     /// Whether the sync was stopped (`SyncController.stop()`): the last status.
     public var stopped = false
 
+    /// A status before anything happened: not joining, not listening, no peer, no failure.
     public init() {}
 
     /// A connected peer and its lag.
     public struct PeerLag: Equatable, Sendable {
+        /// The peer's device id, as its handshake proved it.
         public let peer: AuthorID
+        /// The ops this device holds that the peer is not known to hold.
         public let lag: UInt64
     }
 }
@@ -38,6 +41,7 @@ public enum SyncProblem: Equatable, Sendable, CustomStringConvertible {
     /// monitor could not start); it stopped.
     case stopped(String)
 
+    /// A sentence saying what failed.
     public var description: String {
         switch self {
         case .connection(let peer, let failure): "a connection\(peer.map { " with \($0.short)" } ?? "") failed: \(failure)"
