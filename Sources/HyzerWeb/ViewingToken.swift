@@ -35,7 +35,7 @@ public enum ViewingToken {
             let salt = UInt64(
                 String(decoding: try Data(contentsOf: file), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines), radix: 16)
         else {
-            throw ReplicaError.invalidValue("\(file.path) is not a viewing-token salt; remove it, or run `serve` with --rotate-view-token")
+            throw ViewingTokenError.notASalt(path: file.path)
         }
         return salt
     }
@@ -47,10 +47,10 @@ public enum ViewingToken {
         guard
             FileManager.default.createFile(
                 atPath: temporary.path, contents: Data(String(salt, radix: 16).utf8), attributes: [.posixPermissions: 0o600])
-        else { throw ReplicaError.invalidValue("cannot write \(temporary.path); check the replica directory's permissions") }
+        else { throw ViewingTokenError.cannotWrite(path: temporary.path) }
         guard rename(temporary.path, file.path) == 0 else {
             try? FileManager.default.removeItem(at: temporary)
-            throw ReplicaError.invalidValue("cannot replace \(file.path); check the replica directory's permissions")
+            throw ViewingTokenError.cannotReplace(path: file.path)
         }
         return salt
     }

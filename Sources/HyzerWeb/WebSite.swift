@@ -62,6 +62,8 @@ struct WebSite: Sendable {
             return try replica.roundView(matching: text)
         } catch let error as ReplicaError {
             throw HTTPError(.notFound, message: "\(error)")
+        } catch let error as RoundError {
+            throw HTTPError(.notFound, message: "\(error)")  // `latest` on a replica with no round
         }
     }
 

@@ -33,13 +33,12 @@ enum Main {
             } else {
                 try command.run()
             }
-        } catch let error as ReplicaError {
-            Terminal.error("error: \(error)")
-            exit(1)
         } catch let failure as ReportedFailure {
             exit(failure.exitCode)
         } catch {
-            HyzerPeer.exit(withError: error)
+            guard let sentence = ErrorSentence.sentence(for: error) else { HyzerPeer.exit(withError: error) }
+            Terminal.error("error: \(sentence)")
+            exit(1)
         }
     }
 

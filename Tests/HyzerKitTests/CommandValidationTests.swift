@@ -91,11 +91,19 @@ import Testing
         let label: String
         let onBensPhone: Bool
         let command: @Sendable (Fixture, Replica) throws -> Void
-        let expected: @Sendable (Fixture) throws -> ReplicaError
+        let expected: @Sendable (Fixture) throws -> any Error & Equatable
 
         init(
             _ label: String, onBensPhone: Bool = false, _ command: @escaping @Sendable (Fixture, Replica) throws -> Void,
             expect expected: @escaping @Sendable (Fixture) throws -> ReplicaError
+        ) {
+            self.init(label, onBensPhone: onBensPhone, command, expecting: expected)
+        }
+
+        /// A refusal whose error is of another type than `ReplicaError`.
+        init<Refusal: Error & Equatable>(
+            _ label: String, onBensPhone: Bool = false, _ command: @escaping @Sendable (Fixture, Replica) throws -> Void,
+            expecting expected: @escaping @Sendable (Fixture) throws -> Refusal
         ) {
             self.label = label
             self.onBensPhone = onBensPhone
@@ -196,11 +204,7 @@ import Testing
             expect: { f in .notYourEvent(event: f.benEvent.id.lowercased, device: f.ben.author.short) }),
         BadInput(
             "correcting an already corrected event", { f, r in try r.correct(event: f.avaSuperseded.id.lowercased, strokes: 6) },
-            expect: { f in
-                .invalidValue(
-                    "event \(f.avaSuperseded.id.lowercased) was already corrected; correct the newer event instead (see `hyzer-peer breakdown`)"
-                )
-            }),
+            expecting: { f in CorrectionError.alreadyCorrected(event: f.avaSuperseded.id.lowercased) }),
         BadInput(
             "resolving from a non-organizer device", onBensPhone: true,
             { f, r in try r.resolve(round: f.roundID, player: "Ben", hole: 1, strokes: 4) },
@@ -233,29 +237,34 @@ import Testing
         // Names and shapes.
         BadInput(
             "empty player name", { _, r in try r.addPlayer(name: "") },
-            expect: { _ in .invalidValue("a player name cannot be empty") }),
+            expecting: { _ in InputError.emptyName(kind: "player") }),
         BadInput(
             "player name with spaces around it", { _, r in try r.addPlayer(name: " Ava") },
-            expect: { _ in .invalidValue("a player name cannot start or end with spaces") }),
+            expecting: { _ in InputError.nameHasSurroundingSpaces(kind: "player") }),
         BadInput(
             "player name over 200 bytes", { _, r in try r.addPlayer(name: String(repeating: "é", count: 101)) },
-            expect: { _ in .invalidValue("a player name is limited to 200 bytes") }),
+            expecting: { _ in InputError.nameTooLong(kind: "player", limit: 200) }),
         BadInput(
             "course with no holes", { _, r in try r.addCourse(name: "Empty", pars: []) },
-            expect: { _ in .invalidValue("a course has 1 to 36 holes; give one par per hole, like --pars 3,3,4") }),
+            expecting: { _ in InputError.parCountOutOfRange(count: 0, limit: 36) }),
         BadInput(
             "course with 37 holes", { _, r in try r.addCourse(name: "Long", pars: Array(repeating: 3, count: 37)) },
-            expect: { _ in .invalidValue("a course has 1 to 36 holes; give one par per hole, like --pars 3,3,4") }),
+            expecting: { _ in InputError.parCountOutOfRange(count: 37, limit: 36) }),
         BadInput(
             "par 8", { _, r in try r.setPar(course: "Morley Field", hole: 1, par: 8) },
-            expect: { _ in .invalidValue("par 8 is impossible: a hole's par is 2 to 7") }),
+            expecting: { _ in InputError.parOutOfRange(par: 8, range: 2...7) }),
         BadInput(
             "a player listed twice", { _, r in try r.startRound(course: "Morley Field", players: ["Ava", "Ava"]) },
-            expect: { _ in .invalidValue("Ava is listed twice; name each player once") }),
+            expecting: { _ in RoundError.playerListedTwice("Ava") }),
         BadInput(
             "a round with nobody", { _, r in try r.startRound(course: "Morley Field", players: []) },
-            expect: { _ in .invalidValue("a round needs at least one player: use --players A,B or --guest NAME") }),
+            expecting: { _ in RoundError.noParticipants }),
     ]
+
+    /// Whether `thrown` is `expected` (of the same type, and equal).
+    static func matches<Refusal: Error & Equatable>(_ expected: Refusal, _ thrown: any Error) -> Bool {
+        (thrown as? Refusal) == expected
+    }
 
     @Test(arguments: badInputs)
     func aBadInputIsRefusedAndChangesNothing(_ input: BadInput) throws {
@@ -264,7 +273,8 @@ import Testing
         let expected = try input.expected(fixture)
         let before = try Fingerprint(replica)
 
-        #expect(throws: expected) { try input.command(fixture, replica) }
+        let thrown = #expect(throws: (any Error).self) { try input.command(fixture, replica) }
+        #expect(thrown.map { Self.matches(expected, $0) } == true, "\(String(describing: thrown)) is not \(expected)")
 
         let after = try Fingerprint(replica)
         #expect(after.digest == before.digest)

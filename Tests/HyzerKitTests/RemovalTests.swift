@@ -100,9 +100,7 @@ import Testing
         try observer.replica.pull(from: group.phone.replica)
         #expect(try observer.replica.removedMembers().isEmpty)
         #expect(try observer.replica.players().map(\.displayName).contains("Still Here"))
-        #expect(
-            throws: ReplicaError.invalidValue("the organizer cannot remove itself; to end the group, stop syncing and create a new one")
-        ) {
+        #expect(throws: GroupError.organizerCannotRemoveItself) {
             try group.organizer.replica.removeMember(group.organizer.author.hex, newSecret: [UInt8](repeating: 8, count: 32))
         }
     }

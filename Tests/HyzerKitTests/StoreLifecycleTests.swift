@@ -117,7 +117,7 @@ import Testing
     func creatingWithABadDeviceNameLeavesNoStore(name: String) throws {
         let directory = TemporaryDirectory("hyzer-kit-badname")
         let store = directory.path("store")
-        #expect(throws: ReplicaError.self) {
+        #expect(throws: InputError.self) {
             try Replica.create(at: store, name: name, kind: .phone, keys: seededKeys(7))
         }
         #expect(throws: ReplicaError.notAStore(path: store.path)) { try Replica.open(at: store) }

@@ -228,10 +228,9 @@ import Testing
         }
         #expect(try StoreState(rex.replica) == before)
 
-        // A replica of no group cannot import at all, and says how to join one.
+        // A replica of no group cannot import at all, and says it needs one.
         let loner = try Peer("loner", keySeed: 9, group: nil)
-        let lonerError = #expect(throws: ReplicaError.self) { try BundleFiles.import(foreign, into: loner.replica) }
-        #expect(lonerError?.description.contains("group join") == true)
+        #expect(throws: GroupError.noGroup(.sync)) { try BundleFiles.import(foreign, into: loner.replica) }
     }
 
     // MARK: The sender

@@ -46,10 +46,10 @@ import Testing
         #expect(!contains(Array(token.utf8), Array(Hex.encode(group.secret).utf8)), "no group secret in the token")
         var damaged = Array(token)
         damaged[20] = damaged[20] == "0" ? "1" : "0"
-        #expect(throws: ReplicaError.invalidValue("the invite token is damaged (its checksum does not match); copy it again")) {
+        #expect(throws: InvitationError.damagedToken) {
             _ = try Invitation(token: String(damaged))
         }
-        #expect(throws: ReplicaError.self) { _ = try Invitation(token: "hyzer2-" + String(repeating: "00", count: 56)) }
+        #expect(throws: InvitationError.olderToken) { _ = try Invitation(token: "hyzer2-" + String(repeating: "00", count: 56)) }
     }
 
     @Test func aMemberAdmitsWithTheGroupSecretOfTheNewestEpoch() throws {

@@ -45,10 +45,14 @@ import Testing
         let directory = TemporaryDirectory("hyzer-token")
         let salt = directory.path(ViewingToken.saltFileName)
         try FileManager.default.createSymbolicLink(at: salt, withDestinationURL: URL(fileURLWithPath: "/etc/hostname"))
-        #expect(throws: ReplicaError.self) { try ViewingToken.current(groupSecret: [UInt8](repeating: 7, count: 32), store: directory.url) }
+        #expect(throws: ViewingTokenError.notASalt(path: salt.path)) {
+            try ViewingToken.current(groupSecret: [UInt8](repeating: 7, count: 32), store: directory.url)
+        }
         try FileManager.default.removeItem(at: salt)
         try Data(repeating: 0x41, count: 4096).write(to: salt)
-        #expect(throws: ReplicaError.self) { try ViewingToken.current(groupSecret: [UInt8](repeating: 7, count: 32), store: directory.url) }
+        #expect(throws: ViewingTokenError.notASalt(path: salt.path)) {
+            try ViewingToken.current(groupSecret: [UInt8](repeating: 7, count: 32), store: directory.url)
+        }
     }
 
     @Test func comparisonNeedsEveryCharacter() {

@@ -6,8 +6,9 @@ extension Simulation {
     /// What became of a command.
     enum Outcome<Value> {
         case done(Value)
-        /// The replica refused it, with one clear error (a round not synced yet, a finished round).
-        case refused(ReplicaError)
+        /// The replica refused it, with one clear error (a round not synced yet, a finished round,
+        /// an event already corrected): a `ReplicaError` or one of the library's typed refusals.
+        case refused(any Error)
         /// The device is down, or was killed before the command committed.
         case unavailable
     }
@@ -46,10 +47,22 @@ extension Simulation {
                 record("\(device.name) \(label) -> refused: \(error)")
                 return .refused(error)
             }
+        } catch  where Self.isRefusal(error) {
+            if let armed, try powerWentOut(index, armed, during: label) { return .unavailable }
+            coverage.count(.refusedCommands)
+            record("\(device.name) \(label) -> refused: \(error)")
+            return .refused(error)
         } catch {
             if let armed, try powerWentOut(index, armed, during: label) { return .unavailable }
             throw error
         }
+    }
+
+    /// Whether `error` is one of the library's typed refusals of a command (besides
+    /// `ReplicaError`): a rule of groups, invitations, rounds, cards, corrections or input.
+    static func isRefusal(_ error: any Error) -> Bool {
+        error is GroupError || error is InvitationError || error is InputError || error is RoundError || error is CorrectionError
+            || error is CardError
     }
 
     func perform(_ action: WorkloadAction) throws {
@@ -97,7 +110,7 @@ extension Simulation {
             plan.cards[planned.card].latestEvents[.init(device: planned.device, participant: planned.participant, hole: planned.hole)] =
                 event.id
             if devices[planned.device].kind == .watch { coverage.count(.watchScores) }
-        case .refused(.unknown(kind: "round", _)):
+        case .refused(ReplicaError.unknown(kind: "round", _)):
             retry(planned)
         default:
             break

@@ -31,7 +31,7 @@ extension Replica {
                 let names = [other.displayName] + (aliases[other.id] ?? [])
                 guard names.contains(where: { NameFolding.folded($0) == folded }) else { continue }
                 if other.id == id { return }
-                throw ReplicaError.invalidValue("'\(alias)' already names \(other.displayName); choose an alias nobody else answers to")
+                throw CardError.aliasTaken(alias: alias, player: other.displayName)
             }
             try append(.playerAliasAdded(playerID: id, alias: alias), in: db)
         }
@@ -46,7 +46,7 @@ extension Replica {
         do {
             card = try QuickCard(parsing: text)
         } catch {
-            throw ReplicaError.invalidValue(error.description)
+            throw CardError.unreadable(error)
         }
         return try write { db in
             let reader = ViewReader(db: db)
@@ -62,14 +62,12 @@ extension Replica {
             for entry in card.entries {
                 let participant = try Self.match(entry.name, names, round: round)
                 if let earlier = seen[participant.id] {
-                    throw ReplicaError.invalidValue(
-                        "\(participant.name) is on the card twice ('\(earlier)' and '\(entry.text)'); give each player once")
+                    throw CardError.participantTwice(player: participant.name, first: earlier, second: entry.text)
                 }
                 seen[participant.id] = entry.text
                 let strokes = entry.score.strokes(par: par)
                 guard ScoreEvent.strokeRange.contains(strokes) else {
-                    throw ReplicaError.invalidValue(
-                        "'\(entry.text)' is \(strokes) strokes on hole \(hole) (par \(par)); a hole's score is 1 to 10 strokes")
+                    throw CardError.strokesOutOfRange(entry: entry.text, strokes: strokes, hole: hole, par: par)
                 }
                 planned.append((participant, strokes))
             }
@@ -92,7 +90,7 @@ extension Replica {
         for offset in 0..<round.holeCount where !scored[(after + offset) % round.holeCount] {
             return (after + offset) % round.holeCount + 1
         }
-        throw ReplicaError.invalidValue("every hole of round \(round.id.lowercased) has a score; name the hole with --hole N")
+        throw CardError.everyHoleScored(round: round.id.lowercased)
     }
 
     /// Each participant with the folded names a card may call them: their name, and a registered
@@ -124,12 +122,9 @@ extension Replica {
         case 1:
             return candidates[0].participant
         case 0:
-            throw ReplicaError.invalidValue(
-                "'\(text)' matches no participant of round \(round.id.lowercased.prefix(8)); "
-                    + "the participants are listed by `hyzer-peer round show \(round.id.lowercased.prefix(8))`")
+            throw CardError.noParticipantMatches(text: text, round: String(round.id.lowercased.prefix(8)))
         default:
-            let listed = candidates.map(\.participant.name).joined(separator: ", ")
-            throw ReplicaError.invalidValue("'\(text)' could be any of \(listed); write more of the name")
+            throw CardError.ambiguousName(text: text, candidates: candidates.map(\.participant.name))
         }
     }
 }

@@ -45,7 +45,7 @@ extension Replica {
     /// (or the par they had before the course was shortened). Past rounds keep their own pars.
     public func setHoleCount(course: String, holes: Int) throws {
         guard (1...OpPayload.Limits.holesMax).contains(holes) else {
-            throw ReplicaError.invalidValue("a course has 1 to \(OpPayload.Limits.holesMax) holes, not \(holes)")
+            throw InputError.holeCountOutOfRange(holes: holes, limit: OpPayload.Limits.holesMax)
         }
         try write { db in
             let course = try Self.liveCourse(course, ViewReader(db: db))
@@ -81,17 +81,17 @@ extension Replica {
             for text in players {
                 let id = try Self.resolvePlayer(text, reader)
                 guard !playerIDs.contains(id) else {
-                    throw ReplicaError.invalidValue("\(text) is listed twice; name each player once")
+                    throw RoundError.playerListedTwice(text)
                 }
                 playerIDs.append(id)
             }
             try Self.requireDistinctGuests(guests, players: try playerIDs.map { ($0, try reader.playerName($0) ?? "") })
             let count = playerIDs.count + guests.count
             guard count >= 1 else {
-                throw ReplicaError.invalidValue("a round needs at least one player: use --players A,B or --guest NAME")
+                throw RoundError.noParticipants
             }
             guard count <= OpPayload.Limits.participantsMax else {
-                throw ReplicaError.invalidValue("a round has at most \(OpPayload.Limits.participantsMax) participants")
+                throw RoundError.tooManyParticipants(limit: OpPayload.Limits.participantsMax)
             }
             let organizerID: UUID
             if let organizer {
@@ -99,7 +99,7 @@ extension Replica {
             } else if let owner = try Meta.text(.owner, in: db).flatMap(UUID.init(uuidString:)) {
                 organizerID = owner
             } else {
-                throw ReplicaError.invalidValue("name the round's organizer with --organizer PLAYER (this device has no owner)")
+                throw RoundError.noOrganizer
             }
             let start = RoundStart(
                 courseID: course.id, courseName: course.name, organizer: .player(organizerID),
@@ -186,11 +186,10 @@ extension Replica {
             guard evaluation.status != .completed else { throw ReplicaError.roundCompleted(round: round.id.lowercased) }
             guard let participant = round.participants.first(where: { $0.id == original.playerID }),
                 (1...round.holeCount).contains(original.holeNumber)
-            else { throw ReplicaError.invalidValue("event \(eventID.lowercased) is not a valid score, so it cannot be corrected") }
+            else { throw CorrectionError.notAValidScore(event: eventID.lowercased) }
             let leaves = Self.leaves(evaluation.score(player: original.playerID, hole: original.holeNumber))
             guard leaves.contains(where: { $0.id == eventID }) else {
-                throw ReplicaError.invalidValue(
-                    "event \(eventID.lowercased) was already corrected; correct the newer event instead (see `hyzer-peer breakdown`)")
+                throw CorrectionError.alreadyCorrected(event: eventID.lowercased)
             }
             return try appendScore(
                 round: round, player: participant, hole: original.holeNumber, strokes: strokes, supersedes: [eventID], db)
@@ -266,13 +265,10 @@ extension Replica {
         for guest in guests {
             let folded = NameFolding.folded(guest)
             if guestNames.contains(folded) {
-                throw ReplicaError.invalidValue(
-                    "the guest name '\(guest)' is given twice; give each guest a distinct name, like --guest '\(guest) K'")
+                throw RoundError.guestNamedTwice(guest: guest)
             }
             if let player = taken[folded] {
-                throw ReplicaError.invalidValue(
-                    "the guest name '\(guest)' is the name of player \(player) in this round; give the guest a distinct name, like --guest '\(guest) K'"
-                )
+                throw RoundError.guestNamesPlayer(guest: guest, player: player)
             }
             guestNames.insert(folded)
         }

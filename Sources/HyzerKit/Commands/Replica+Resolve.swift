@@ -50,7 +50,7 @@ extension Replica {
         let ids = try reader.roundIDs()
         if text == "latest" {
             guard let latest = ids.first else {
-                throw ReplicaError.invalidValue("there is no round yet; start one with `hyzer-peer round start`")
+                throw RoundError.noRoundYet
             }
             return latest
         }

@@ -3,15 +3,15 @@ import HyzerDomain
 
 /// Checks of user input that every command applies before it writes.
 enum Validation {
-    static func name(_ name: String, of kind: String) throws {
+    static func name(_ name: String, of kind: String) throws(InputError) {
         let trimmed = name.trimmingCharacters(in: .whitespaces)
-        guard !trimmed.isEmpty else { throw ReplicaError.invalidValue("a \(kind) name cannot be empty") }
-        guard trimmed == name else { throw ReplicaError.invalidValue("a \(kind) name cannot start or end with spaces") }
+        guard !trimmed.isEmpty else { throw InputError.emptyName(kind: kind) }
+        guard trimmed == name else { throw InputError.nameHasSurroundingSpaces(kind: kind) }
         guard name.utf8.count <= OpPayload.Limits.nameBytesMax else {
-            throw ReplicaError.invalidValue("a \(kind) name is limited to \(OpPayload.Limits.nameBytesMax) bytes")
+            throw InputError.nameTooLong(kind: kind, limit: OpPayload.Limits.nameBytesMax)
         }
         guard !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-            throw ReplicaError.invalidValue("a \(kind) name cannot contain control characters")
+            throw InputError.nameHasControlCharacters(kind: kind)
         }
     }
 
@@ -20,15 +20,14 @@ enum Validation {
 
     static func pars(_ pars: [Int]) throws {
         guard (1...OpPayload.Limits.holesMax).contains(pars.count) else {
-            throw ReplicaError.invalidValue(
-                "a course has 1 to \(OpPayload.Limits.holesMax) holes; give one par per hole, like --pars 3,3,4")
+            throw InputError.parCountOutOfRange(count: pars.count, limit: OpPayload.Limits.holesMax)
         }
         for par in pars { try self.par(par) }
     }
 
     static func par(_ par: Int) throws {
         guard parRange.contains(par) else {
-            throw ReplicaError.invalidValue("par \(par) is impossible: a hole's par is \(parRange.lowerBound) to \(parRange.upperBound)")
+            throw InputError.parOutOfRange(par: par, range: parRange)
         }
     }
 

@@ -55,21 +55,18 @@ public struct Invitation: Equatable, Sendable {
     }
 
     /// Reads a token; surrounding white space is ignored.
-    public init(token: String) throws {
+    public init(token: String) throws(InvitationError) {
         let trimmed = token.trimmingCharacters(in: .whitespacesAndNewlines)
         if Self.secretBearingPrefixes.contains(where: trimmed.hasPrefix) {
-            throw ReplicaError.invalidValue(
-                "that token is from an older hyzer-peer and holds the group secret itself; ask a member for a new one (`hyzer-peer group invite`)"
-            )
+            throw InvitationError.olderToken
         }
         guard trimmed.hasPrefix(Self.prefix), let bytes = Hex.decode(String(trimmed.dropFirst(Self.prefix.count))), bytes.count == 52
         else {
-            throw ReplicaError.invalidValue(
-                "that is not a hyzer-peer invite token; copy the whole line that `hyzer-peer group invite` printed")
+            throw InvitationError.notAToken
         }
         let body = Array(bytes.prefix(48))
         guard Array(Blake2b.hash256(body).prefix(4)) == Array(bytes.suffix(4)) else {
-            throw ReplicaError.invalidValue("the invite token is damaged (its checksum does not match); copy it again")
+            throw InvitationError.damagedToken
         }
         self.init(groupID: UUID(bytes: body.prefix(16))!, secret: Array(body.suffix(32)))
     }

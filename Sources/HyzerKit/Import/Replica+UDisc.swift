@@ -21,8 +21,7 @@ extension Replica {
         try write { db in
             let reader = ViewReader(db: db)
             guard let owner = try Meta.text(.owner, in: db).flatMap(UUID.init(uuidString:)) else {
-                throw ReplicaError.invalidValue(
-                    "imported rounds are organized by this device's owner, and it has none; create the store with `init --owner NAME`")
+                throw UDiscImportError.noOwner
             }
             var report = UDiscImportReport()
             let aliases = try reader.aliases()
@@ -61,8 +60,7 @@ extension Replica {
                 for card in round.players {
                     let matches = players[NameFolding.folded(card.name)] ?? []
                     guard matches.count <= 1 else {
-                        throw ReplicaError.invalidValue(
-                            "row \(card.row) names \(card.name), which matches \(matches.count) players; rename one of them first")
+                        throw UDiscImportError.ambiguousPlayer(row: card.row, name: card.name, matches: matches.count)
                     }
                     if let id = matches.first {
                         participants.append(id)
@@ -74,8 +72,7 @@ extension Replica {
                     }
                 }
                 guard Set(participants).count == participants.count else {
-                    throw ReplicaError.invalidValue(
-                        "the round of \(round.course) on \(round.date) names one player twice (by name and alias)")
+                    throw UDiscImportError.playerTwiceInRound(course: round.course, date: round.date)
                 }
                 let start = try append(
                     .roundStarted(

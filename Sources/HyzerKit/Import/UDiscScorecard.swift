@@ -38,36 +38,35 @@ public struct UDiscScorecard: Sendable {
     public let rounds: [Round]
 
     /// Reads `text`; any row that does not add up refuses the whole file with a message naming it.
-    public init(text: String) throws(ReplicaError) {
+    public init(text: String) throws(UDiscImportError) {
         let csv: EnumeratedCSV
         do {
             csv = try EnumeratedCSV(string: text, delimiter: .comma, loadColumns: false)
         } catch {
-            throw ReplicaError.invalidValue("it is not valid CSV (\(error)); export the scorecards from UDisc again")
+            throw UDiscImportError.notCSV(detail: "\(error)")
         }
         let header = csv.header.map { $0.trimmingCharacters(in: .whitespaces) }
         guard let plusMinus = header.firstIndex(of: "+/-"), plusMinus == 5 || plusMinus == 6 else {
-            throw ReplicaError.invalidValue(
-                "it is not a UDisc scorecard export: the header needs PlayerName, CourseName, LayoutName, a date, Total and +/- columns")
+            throw UDiscImportError.notAScorecardHeader
         }
         let newer = plusMinus == 6
         let layout = Layout(
             date: 3, endDate: newer ? 4 : nil, total: plusMinus - 1, plusMinus: plusMinus, firstHole: plusMinus + (newer ? 2 : 1))
         let holeColumns = header.count - layout.firstHole
-        guard holeColumns >= 1 else { throw ReplicaError.invalidValue("it is not a UDisc scorecard export: it has no hole columns") }
+        guard holeColumns >= 1 else { throw UDiscImportError.noHoleColumns }
 
         var rounds: [(key: Key, endDate: String, pars: [Int], players: [Card])] = []
         for (index, cells) in csv.rows.enumerated() {
             let row = index + 2
             guard cells.contains(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty }) else { continue }
             guard cells.count == header.count else {
-                throw Self.error(row, "has \(cells.count) cells where the header has \(header.count)")
+                throw .row(row, .cellCount(cells: cells.count, header: header.count))
             }
             let cell = { (column: Int) in cells[column].trimmingCharacters(in: .whitespaces) }
             let key = Key(course: cell(1), layout: cell(2), date: cell(layout.date))
-            guard !key.course.isEmpty else { throw Self.error(row, "has no course name") }
+            guard !key.course.isEmpty else { throw .row(row, .noCourseName) }
             let name = cell(0)
-            let holes = try (0..<holeColumns).map { hole throws(ReplicaError) in
+            let holes = try (0..<holeColumns).map { hole throws(UDiscImportError) in
                 try Self.number(cell(layout.firstHole + hole), row, "hole \(hole + 1)")
             }
             let total = try Self.number(cell(layout.total), row, "Total")
@@ -76,56 +75,53 @@ public struct UDiscScorecard: Sendable {
                 // A Par row starts a round; the player rows after it with its course, layout and date belong to it.
                 let given = Array(holes.prefix { $0 != nil }.compactMap { $0 })
                 guard holes.dropFirst(given.count).allSatisfy({ $0 == nil }), !given.isEmpty else {
-                    throw Self.error(row, "is a Par row with a gap in its pars; every hole of the layout needs a par")
+                    throw .row(row, .parGap)
                 }
-                guard given.count <= OpPayload.Limits.holesMax, given.allSatisfy({ (2...7).contains($0) }) else {
-                    throw Self.error(row, "has pars hyzer-peer cannot hold: 1 to \(OpPayload.Limits.holesMax) holes of par 2 to 7")
+                guard given.count <= OpPayload.Limits.holesMax, given.allSatisfy({ Validation.parRange.contains($0) }) else {
+                    throw .row(row, .parsOutOfRange(holesMax: OpPayload.Limits.holesMax, parRange: Validation.parRange))
                 }
                 guard total == given.reduce(0, +) else {
-                    throw Self.error(row, "says Total \(total.map(String.init) ?? "(empty)") but its pars add up to \(given.reduce(0, +))")
+                    throw .row(row, .parTotalMismatch(total: total, sum: given.reduce(0, +)))
                 }
                 let endDate = layout.endDate.map(cell) ?? ""
                 guard key.date.utf8.count <= OpPayload.Limits.nameBytesMax, endDate.utf8.count <= OpPayload.Limits.nameBytesMax else {
-                    throw Self.error(row, "has a date longer than \(OpPayload.Limits.nameBytesMax) bytes")
+                    throw .row(row, .dateTooLong(limit: OpPayload.Limits.nameBytesMax))
                 }
                 rounds.append((key, endDate, given, []))
                 continue
             }
             guard let current = rounds.last, current.key == key else {
-                throw Self.error(row, "has no Par row above it for \(key.course) (\(key.layout)) on \(key.date)")
+                throw .row(row, .noParRow(course: key.course, layout: key.layout, date: key.date))
             }
             let pars = current.pars
             do {
                 try Validation.name(name, of: "player")
             } catch {
-                throw Self.error(row, "has an unusable player name (\(error))")
+                throw .row(row, .unusablePlayerName(error))
             }
             guard holes.dropFirst(pars.count).allSatisfy({ $0 == nil || $0 == 0 }) else {
-                throw Self.error(row, "has strokes beyond the layout's \(pars.count) holes")
+                throw .row(row, .strokesBeyondLayout(holes: pars.count))
             }
             let strokes = holes.prefix(pars.count).map { $0 == 0 ? nil : $0 }
             if let bad = strokes.enumerated().first(where: { $0.element.map { !ScoreEvent.strokeRange.contains($0) } ?? false }) {
-                throw Self.error(row, "(\(name)) has \(bad.element!) strokes on hole \(bad.offset + 1); a hole's score is 1 to 10 strokes")
+                throw .row(row, .strokesOutOfRange(name: name, strokes: bad.element!, hole: bad.offset + 1))
             }
             let sum = strokes.reduce(0) { $0 + ($1 ?? 0) }
             var parPlayed = 0
             for (hole, value) in strokes.enumerated() where value != nil { parPlayed += pars[hole] }
             guard total == sum else {
-                throw Self.error(row, "(\(name)) says Total \(total.map(String.init) ?? "(empty)") but its holes add up to \(sum)")
+                throw .row(row, .holeTotalMismatch(name: name, total: total, sum: sum))
             }
             if !relative.isEmpty {
                 guard let given = Int(relative), given == sum - parPlayed else {
-                    throw Self.error(
-                        row,
-                        "(\(name)) says +/- \(relative) but its holes are \(ScoreFormatting.formatted(sum - parPlayed)) against the par of the holes played"
-                    )
+                    throw .row(row, .plusMinusMismatch(name: name, given: relative, actual: sum - parPlayed))
                 }
             }
             guard !current.players.contains(where: { NameFolding.folded($0.name) == NameFolding.folded(name) }) else {
-                throw Self.error(row, "names \(name) a second time in the round of \(key.course) on \(key.date)")
+                throw .row(row, .playerTwice(name: name, course: key.course, date: key.date))
             }
             guard current.players.count < OpPayload.Limits.participantsMax else {
-                throw Self.error(row, "is one player too many: a round has at most \(OpPayload.Limits.participantsMax) participants")
+                throw .row(row, .tooManyPlayers(limit: OpPayload.Limits.participantsMax))
             }
             rounds[rounds.count - 1].players.append(Card(name: name, strokes: strokes, row: row))
         }
@@ -149,15 +145,11 @@ public struct UDiscScorecard: Sendable {
         let firstHole: Int
     }
 
-    private static func number(_ text: String, _ row: Int, _ column: String) throws(ReplicaError) -> Int? {
+    private static func number(_ text: String, _ row: Int, _ column: String) throws(UDiscImportError) -> Int? {
         if text.isEmpty { return nil }
         guard text.count <= 4, text.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Int(text) else {
-            throw error(row, "has '\(text)' as \(column), which is not a whole number")
+            throw .row(row, .notAWholeNumber(text: text, column: column))
         }
         return value
-    }
-
-    private static func error(_ row: Int, _ text: String) -> ReplicaError {
-        .invalidValue("row \(row) \(text)")
     }
 }

@@ -256,9 +256,7 @@ extension Replica {
         try write { db in
             if let current = try Meta.get(.groupID, in: db).flatMap({ UUID(bytes: $0) }) {
                 guard current == group.id else {
-                    throw ReplicaError.invalidValue(
-                        "this replica already belongs to group \(current.lowercased); use a new store (`hyzer-peer init --store DIR`) for another group"
-                    )
+                    throw GroupError.alreadyInGroup(current: current)
                 }
                 guard group.epoch > (try Self.tokenEpoch(db)) else { return }
             }
@@ -280,13 +278,9 @@ extension Replica {
     public func requireGroup() throws -> GroupMembership {
         guard let group = try group() else {
             if let invitation = try pendingInvitation() {
-                throw ReplicaError.invalidValue(
-                    "this device accepted an invitation to group \(invitation.groupID.lowercased), but no member has admitted it yet; run `hyzer-peer sync --peer HOST:PORT` or `hyzer-peer sync --folder DIR` with a member first"
-                )
+                throw GroupError.awaitingAdmission(group: invitation.groupID)
             }
-            throw ReplicaError.invalidValue(
-                "this replica belongs to no group, and sync needs one; run `hyzer-peer group create`, or `hyzer-peer group join TOKEN` with a token from `group invite`"
-            )
+            throw GroupError.noGroup(.sync)
         }
         return group
     }
@@ -339,7 +333,7 @@ extension Replica {
             let group = try requireOrganizer(db)
             let target = try Self.resolveDevice(device, ViewReader(db: db))
             guard target != author else {
-                throw ReplicaError.invalidValue("the organizer cannot remove itself; to end the group, stop syncing and create a new one")
+                throw GroupError.organizerCannotRemoveItself
             }
             if let through = try Self.removedThrough(target, db) { return (target, through, group.epoch) }
             let through = try AuthorRow.find(target, in: db)?.headSequence ?? 0
@@ -361,7 +355,7 @@ extension Replica {
 
     private func requireOrganizer(_ db: Database) throws -> GroupMembership {
         guard let group = try membership(db) else {
-            throw ReplicaError.invalidValue("this replica belongs to no group, so it has no members to remove or rekey")
+            throw GroupError.noGroup(.removeOrRekey)
         }
         guard GroupMembership.isOrganizer(author, of: group.id) else { throw ReplicaError.notGroupOrganizer }
         return group
@@ -371,7 +365,7 @@ extension Replica {
         precondition(newSecret.count == GroupMembership.secretBytes, "a group secret has 32 bytes")
         let group = try requireOrganizer(db)
         guard group.epoch < UInt32.max else {
-            throw ReplicaError.invalidValue("the group was rekeyed as often as it can be; create a new one")
+            throw GroupError.rekeysExhausted
         }
         // The members (docs/security.md, "Membership"): the organizer, the devices admitted with
         // an invitation and their own proof (one that has not synced yet included), and the
@@ -380,8 +374,7 @@ extension Replica {
         members.subtract(group.removed)
         members.insert(author)
         guard members.count <= OpPayload.Limits.rekeyRecipientsMax else {
-            throw ReplicaError.invalidValue(
-                "the group has more than \(OpPayload.Limits.rekeyRecipientsMax) devices, more than a rekey seals to; create a new group")
+            throw GroupError.tooManyDevicesToRekey(limit: OpPayload.Limits.rekeyRecipientsMax)
         }
         var sealed: [AuthorID: [UInt8]] = [:]
         for member in members { sealed[member] = GroupMembership.seal(newSecret, to: member) }

@@ -11,12 +11,11 @@ extension Replica {
     /// at most `uses` devices until `expiresAt` (ms since 1970): an op every member learns.
     public func issueInvitation(secret: [UInt8], expiresAt: UInt64, uses: Int) throws -> Invitation {
         guard (1...OpPayload.Limits.inviteUsesMax).contains(uses) else {
-            throw ReplicaError.invalidValue("an invitation admits 1 to \(OpPayload.Limits.inviteUsesMax) devices")
+            throw InvitationError.usesOutOfRange(uses: uses, limit: OpPayload.Limits.inviteUsesMax)
         }
         return try write { db in
             guard let group = try membership(db) else {
-                throw ReplicaError.invalidValue(
-                    "this replica belongs to no group, so it has nobody to invite; run `hyzer-peer group create` first")
+                throw GroupError.noGroup(.invite)
             }
             let invitation = Invitation(groupID: group.id, secret: secret)
             try append(
@@ -29,11 +28,8 @@ extension Replica {
     public func accept(_ invitation: Invitation) throws {
         try write { db in
             if let current = try Meta.get(.groupID, in: db).flatMap({ UUID(bytes: $0) }) {
-                throw ReplicaError.invalidValue(
-                    current == invitation.groupID
-                        ? "this replica is already a member of group \(current.lowercased)"
-                        : "this replica already belongs to group \(current.lowercased); use a new store (`hyzer-peer init --store DIR`) for another group"
-                )
+                throw current == invitation.groupID
+                    ? GroupError.alreadyMember(group: current) : GroupError.alreadyInGroup(current: current)
             }
             try Meta.set(.invitation, invitation.groupID.bytes + invitation.secret, in: db)
         }
@@ -107,10 +103,10 @@ extension Replica {
     public func join(with invitation: Invitation, through member: Replica) throws {
         try accept(invitation)
         let admission = try member.admit(joinRequest(for: invitation))
-        if let refusal = admission.refusal { throw ReplicaError.invalidValue(refusal.description) }
+        if let refusal = admission.refusal { throw InvitationError.refused(refusal) }
         guard let reply = admission.reply, case .admitted(let answer)? = JoinReply(decoding: reply, invitation: invitation, device: author),
             try complete(answer)
-        else { throw ReplicaError.invalidValue("the member's answer does not open with this device's key") }
+        else { throw InvitationError.answerNotForThisDevice }
     }
 
     /// Makes this replica a member with a member's answer to its request. `false` (and nothing

@@ -26,8 +26,7 @@ extension Replica {
     public func groupMembers() throws -> [GroupMember] {
         try read { db in
             guard let group = try membership(db) else {
-                throw ReplicaError.invalidValue(
-                    "this replica belongs to no group; run `hyzer-peer group create`, or `hyzer-peer group join TOKEN`")
+                throw GroupError.noGroup(.members)
             }
             let reader = ViewReader(db: db)
             let heard = Set(

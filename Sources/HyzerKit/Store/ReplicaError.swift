@@ -21,8 +21,6 @@ public enum ReplicaError: Error, Equatable, Sendable, CustomStringConvertible {
     case unknown(kind: String, text: String)
     /// The text matches several entities of that kind.
     case ambiguous(kind: String, text: String, matches: [String])
-    /// A value outside what the command accepts.
-    case invalidValue(String)
     /// A hole number outside the round or course.
     case holeOutOfRange(hole: Int, holeCount: Int)
     /// Strokes outside 1...10.
@@ -67,8 +65,6 @@ public enum ReplicaError: Error, Equatable, Sendable, CustomStringConvertible {
             "no \(kind) matches '\(text)'; \(Self.listingHint(kind))"
         case .ambiguous(let kind, let text, let matches):
             "'\(text)' matches several \(kind)s (\(matches.joined(separator: ", "))); use a longer id prefix"
-        case .invalidValue(let message):
-            message
         case .holeOutOfRange(let hole, let holeCount):
             "hole \(hole) does not exist: this course has holes 1 to \(holeCount)"
         case .strokesOutOfRange(let strokes):

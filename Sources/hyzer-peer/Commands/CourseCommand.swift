@@ -72,7 +72,7 @@ struct CourseCommand: ParsableCommand {
         func run() throws {
             let values = try pars.split(separator: ",", omittingEmptySubsequences: false).map { text in
                 guard let par = Int(text.trimmingCharacters(in: .whitespaces)) else {
-                    throw ReplicaError.invalidValue("'\(text)' in --pars is not a number; give one par per hole, like --pars 3,3,4")
+                    throw CommandLineError.parNotANumber(String(text))
                 }
                 return par
             }

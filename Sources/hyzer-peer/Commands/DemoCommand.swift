@@ -52,7 +52,7 @@ struct Tour {
         _ = try FolderSync(replica: jake, folder: folder).run()
         for replica in [maya, laptop] {
             guard case .admitted? = try FolderJoin(replica: replica, folder: folder).ask() else {
-                throw ReplicaError.invalidValue("the tour's devices were not admitted")
+                throw CommandLineError.tourNotAdmitted
             }
         }
         let everyone = [jake, maya, laptop]

@@ -16,8 +16,7 @@ struct GroupCommand: ParsableCommand {
         func run() throws {
             let replica = try storeOptions.open()
             if let current = try replica.group() {
-                throw ReplicaError.invalidValue(
-                    "this replica already belongs to group \(current.id.lowercased); `hyzer-peer group invite` prints its token")
+                throw CommandLineError.groupExists(current.id)
             }
             let group = GroupMembership.new(organizer: replica.author)
             try replica.join(group)
@@ -96,8 +95,7 @@ struct GroupCommand: ParsableCommand {
             }
             let bytes = Array(FileHandle.standardInput.readData(ofLength: Self.tokenBytesMax + 1))
             guard bytes.count <= Self.tokenBytesMax else {
-                throw ReplicaError.invalidValue(
-                    "standard input holds more than a token; pipe in only the line `hyzer-peer group invite` printed")
+                throw CommandLineError.standardInputTooLong
             }
             return String(decoding: bytes, as: UTF8.self)
         }

@@ -96,6 +96,6 @@ struct LiveTour {
             if try Set(replicas.map { try $0.digest() }).count == 1 { return }
             try await Task.sleep(for: .milliseconds(5))
         }
-        throw ReplicaError.invalidValue("the demo replicas did not converge within 10 seconds")
+        throw CommandLineError.demoDidNotConverge
     }
 }

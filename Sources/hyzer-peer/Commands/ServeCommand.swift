@@ -20,17 +20,17 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Draw a new viewing-token salt first, revoking every link handed out before.") var rotateViewToken = false
 
     func run() async throws {
-        guard let address = PeerAddress(listen) else { throw ReplicaError.invalidValue("'\(listen)' is not HOST:PORT") }
+        guard let address = PeerAddress(listen) else { throw CommandLineError.notHostPort(listen) }
         let dials = try peers.map { text in
-            guard let peer = PeerAddress(text) else { throw ReplicaError.invalidValue("'\(text)' is not HOST:PORT") }
+            guard let peer = PeerAddress(text) else { throw CommandLineError.notHostPort(text) }
             return peer
         }
         guard let level = Logger.Level(rawValue: logLevel) else {
-            throw ReplicaError.invalidValue("'\(logLevel)' is not a log level; use trace, debug, info, notice, warning, error or critical")
+            throw CommandLineError.notALogLevel(logLevel)
         }
         let web = try http.map { text in
             guard let web = PeerAddress(text) ?? Int(text).flatMap({ PeerAddress("127.0.0.1:\($0)") }) else {
-                throw ReplicaError.invalidValue("'\(text)' is not HOST:PORT or PORT for --http")
+                throw CommandLineError.notAWebAddress(text)
             }
             return web
         }

@@ -58,7 +58,7 @@ struct HeadToHeadCommand: ParsableCommand {
         let player = try StatsLookup.player(player, in: replica)
         let opponent = try StatsLookup.player(opponent, in: replica)
         guard player.id != opponent.id else {
-            throw ReplicaError.invalidValue("'\(self.player)' and '\(self.opponent)' are the same player; name two different players")
+            throw CommandLineError.samePlayer(self.player, self.opponent)
         }
         let record = HeadToHead(player: player, opponent: opponent, played: try replica.playedRounds())
         if output.json { return try JSONOutput.print(record) }

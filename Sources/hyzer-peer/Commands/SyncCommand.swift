@@ -34,7 +34,7 @@ struct SyncCommand: AsyncParsableCommand {
                         "asked to join group \(invitation.groupID.lowercased) through the folder; a member admits this device at its next "
                             + "folder sync (or `serve --folder`): run this again after that")
                 case .refused(let refusal)?:
-                    throw ReplicaError.invalidValue("a member refused this device: \(refusal)")
+                    throw CommandLineError.refusedByMember(refusal)
                 case .admitted?:
                     if !output.json { print("joined group \(invitation.groupID.lowercased): a member admitted this device") }
                 }
@@ -53,7 +53,7 @@ struct SyncCommand: AsyncParsableCommand {
 
     private func syncPeer(_ replica: Replica, _ text: String) async throws {
         guard let address = PeerAddress(text) else {
-            throw ReplicaError.invalidValue("'\(text)' is not HOST:PORT; give the address `hyzer-peer serve --listen` uses")
+            throw CommandLineError.notAPeerAddress(text)
         }
         let peer = PeerSync(replica: replica, logger: Log.make("sync"))
         let opener = TCPLink.Opener(address: address)
@@ -64,26 +64,14 @@ struct SyncCommand: AsyncParsableCommand {
             }
             outcome = try await peer.sync(opener)
         } catch let failure as DialFailure {
-            throw ReplicaError.invalidValue("\(failure); check that `hyzer-peer serve` runs there and the address is right")
+            throw CommandLineError.dialFailed(failure)
         } catch let error as PeerSyncError {
-            throw ReplicaError.invalidValue(Self.message(error, address: address))
+            throw CommandLineError.peerSync(error, address: address)
         }
         if output.json { return try JSONOutput.print(outcome) }
         print(
             "synced with \(outcome.peer.map { String($0.prefix(12)) } ?? "?") at \(address): sent \(outcome.opsSent) ops (\(outcome.bytesSent) bytes), "
                 + "received \(outcome.opsReceived) ops (\(outcome.bytesReceived) bytes) in \(outcome.milliseconds) ms")
-    }
-
-    /// The command line's sentence for a sync with `address` that did not happen.
-    static func message(_ error: PeerSyncError, address: PeerAddress) -> String {
-        switch error {
-        case .notAdmitted:
-            "\(address) did not admit this device: it does not hold the invitation yet (sync it with the device that printed the token first) or is not a member of the group"
-        case .joinRefused(let refusal): "a member refused this device: \(refusal)"
-        case .answerForAnotherDevice: "\(address) sent an answer for another device"
-        case .listenerBusy(let busy): "\(address) did not take the join request: \(SyncFailure.listenerBusy(busy))"
-        case .failed(let failure): "sync with \(address) failed: \(failure); nothing partial was kept"
-        }
     }
 }
 

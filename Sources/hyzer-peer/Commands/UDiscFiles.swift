@@ -10,18 +10,17 @@ enum UDiscFiles {
         for file in files {
             let size = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? nil
             guard let size, let data = size <= UDiscScorecard.maximumBytes ? FileManager.default.contents(atPath: file) : nil else {
-                throw ReplicaError.invalidValue(
-                    size == nil
-                        ? "\(file): the file cannot be read; nothing was imported"
-                        : "\(file): the file is larger than \(UDiscScorecard.maximumBytes / 1_048_576) MiB; nothing was imported")
+                throw size == nil
+                    ? CommandLineError.udiscFileUnreadable(path: file)
+                    : CommandLineError.udiscFileTooLarge(path: file, mebibytes: UDiscScorecard.maximumBytes / 1_048_576)
             }
             guard let text = String(data: data, encoding: .utf8) else {
-                throw ReplicaError.invalidValue("\(file): the file is not UTF-8 text; nothing was imported")
+                throw CommandLineError.udiscFileNotText(path: file)
             }
             do {
                 scorecards.append(try UDiscScorecard(text: text))
             } catch {
-                throw ReplicaError.invalidValue("\(file): \(error); nothing was imported")
+                throw CommandLineError.udiscFileRefused(path: file, error)
             }
         }
         let report = try replica.importUDisc(scorecards)

@@ -22,7 +22,7 @@ enum UserFile {
         do {
             return try DirectoryFolder(root: file.deletingLastPathComponent()).read(file.lastPathComponent, maximumBytes: maximumBytes)
         } catch let error as FolderError {
-            throw ReplicaError.invalidValue("\(path): \(error.reason)")
+            throw CommandLineError.unreadableFile(path: path, reason: error.reason)
         }
     }
 }
