@@ -1,7 +1,8 @@
 import Foundation
 
-/// What the engine itself refuses. The store's own refusals (an unknown entity, a completed
-/// round, a busy store) arrive as `ReplicaError`.
+/// What the engine itself refuses. The store's own refusals arrive as the library's typed errors
+/// (docs/architecture.md, "Errors"): `ReplicaError` (an unknown entity, a busy store),
+/// `GroupError`, `InvitationError`, `RoundError`, `InputError` and the others.
 public enum EngineError: Error, Equatable, Sendable, LocalizedError {
     /// The engine was closed: it no longer reads or writes its store.
     case closed

@@ -13,7 +13,7 @@ import Testing
 
     @Test func anInvitationAdmitsADeviceThroughTheJoinPath() async throws {
         let engine = try await HyzerEngine.create(at: directory.path("organizer"), deviceName: "phone", owner: "Ann")
-        await #expect(throws: ReplicaError.self) { try await engine.invite() }
+        await #expect(throws: GroupError.noGroup(.invite)) { try await engine.invite() }
         let group = try await engine.createGroup()
         await #expect(throws: EngineError.alreadyInGroup) { try await engine.createGroup() }
         #expect(try await engine.group() == group)
@@ -26,7 +26,7 @@ import Testing
         #expect(try joiner.group()?.id == group.uuid)
         // The invitation admitted one device: a second is refused.
         let other = try Replica.create(at: directory.path("laptop"), name: "laptop", kind: .laptop)
-        #expect(throws: ReplicaError.self) { try other.join(with: try Invitation(token: token), through: member) }
+        #expect(throws: InvitationError.refused(.usedUp(uses: 1))) { try other.join(with: try Invitation(token: token), through: member) }
         try member.close()
 
         let members = try await engine.members()
@@ -42,7 +42,7 @@ import Testing
         for lifetime: Duration in [.zero, .seconds(-60), .seconds(367 * 86_400)] {
             await #expect(throws: EngineError.invitationLifetimeOutOfRange) { try await engine.invite(expires: lifetime) }
         }
-        await #expect(throws: ReplicaError.self) { try await engine.invite(uses: 0) }
+        await #expect(throws: InvitationError.usesOutOfRange(uses: 0, limit: 1_000)) { try await engine.invite(uses: 0) }
         #expect(!(try await engine.invite(expires: .seconds(366 * 86_400))).isEmpty)
         try await engine.close()
     }
@@ -56,7 +56,7 @@ import Testing
         let pending = try Replica.open(at: watch.directory)
         #expect(try pending.pendingInvitation()?.groupID == group.uuid)
         try pending.close()
-        await #expect(throws: ReplicaError.self) { try await watch.acceptInvitation(token: "not a token") }
+        await #expect(throws: InvitationError.notAToken) { try await watch.acceptInvitation(token: "not a token") }
         try await organizer.close()
         try await watch.close()
     }
