@@ -1,11 +1,6 @@
 import HyzerKit
 
 extension PeerDialer {
-    /// Asks the member at `address` to admit this device (`askToJoin(_:request:timeout:)` over TCP).
-    public static func askToJoin(_ address: PeerAddress, request: JoinRequest, timeout: Duration = .seconds(10)) async throws -> [UInt8]? {
-        try await askToJoin(TCPLink.Opener(address: address), request: request, timeout: timeout)
-    }
-
     /// Asks the member `opener` reaches to admit this device: sends `request` as the link's first
     /// frame and returns the first frame the member replies with, or `nil` when it closes
     /// without one (it does not hold the invitation, or is no member), says nothing within
