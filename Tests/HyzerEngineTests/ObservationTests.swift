@@ -1,7 +1,9 @@
 import Foundation
 import HyzerDomain
 import HyzerKit
+import HyzerSync
 import HyzerTestSupport
+import Logging
 import Testing
 
 @testable import HyzerEngine
@@ -97,6 +99,70 @@ actor Arrivals<Value: Sendable> {
         for task in tasks { task.cancel() }
         for task in tasks { try await task.value }
         try await engine.close()
+    }
+
+    /// The done-when of docs/embedding.md, "Observation": two subscribers to a round's standings
+    /// on the laptop see scores from a phone over an in-memory link and from another process on
+    /// the laptop's store, each value once and in order, within 50 ms of the score being
+    /// committed (by the phone, or by the process that has exited). A batch is three scores from
+    /// the phone and one from the process; on a machine so loaded that a batch misses 50 ms, up
+    /// to two more are played, and one must make it (a monitor that polled would miss all three).
+    @Test func twoObserversSeeScoresFromAPeerOverALinkAndFromAnotherProcessWithin50Milliseconds() async throws {
+        var quiet = Logger(label: "test")
+        quiet.logLevel = .critical
+        let laptop = try await HyzerEngine.create(at: directory.path("laptop"), deviceName: "laptop", kind: .laptop, owner: "Ann")
+        try await laptop.createGroup()
+        let ann = try #require(try await laptop.owner())
+        let course = try await laptop.addCourse(named: "Twelve Holes", pars: Array(repeating: 3, count: 12))
+        let round = try await laptop.startRound(on: course, players: [ann])
+        let token = try await laptop.invite()
+        let far = try Replica.open(at: laptop.directory)
+        let phone = try await HyzerEngine.create(at: directory.path("phone"), deviceName: "phone")
+        try await phone.acceptInvitation(token: token)
+        let sync = try await phone.startSync(
+            SyncPlan(links: [InMemoryOpener(replica: far, logger: quiet)], folderInterval: .milliseconds(200)), logger: quiet)
+        let deadline = ContinuousClock.now + .seconds(20)
+        while (try? await phone.read(.standings(of: round))) == nil, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+
+        let observers = [Arrivals<StandingsDocument>(), Arrivals<StandingsDocument>()]
+        let tasks = observers.map { observe(laptop, .standings(of: round), into: $0) }
+        for observer in observers { #expect(try await observer.wait(for: 1).count == 1) }
+        let cli = BinaryRunner(store: laptop.directory)
+        var committed: [ContinuousClock.Instant] = []
+        var batchesWithin50Milliseconds = 0
+        for batch in 0..<3 where batchesWithin50Milliseconds == 0 {
+            for hole in 4 * batch + 1...4 * batch + 3 {
+                try await phone.recordScore(round: round, participant: .player(ann), hole: hole, strokes: 2)
+                committed.append(.now)
+                for observer in observers { #expect(try await observer.wait(for: committed.count + 1).count == committed.count + 1) }
+            }
+            try await Self.offThePool {
+                try cli.ok("score", round.description, "--player", "Ann", "--hole", "\(4 * batch + 4)", "--strokes", "2")
+            }
+            committed.append(.now)
+            var within = true
+            for (index, observer) in observers.enumerated() {
+                let values = try await observer.wait(for: committed.count + 1)
+                try #require(values.count == committed.count + 1, "observer \(index) saw \(values.count) values")
+                let delays = zip(values.suffix(4), committed.suffix(4)).map { $0.at - $1 }
+                print("batch \(batch), observer \(index): arrived \(delays) after each commit (three from the phone, one from another process)")
+                within = within && delays.allSatisfy { $0 < .milliseconds(50) }
+            }
+            batchesWithin50Milliseconds += within ? 1 : 0
+        }
+        #expect(batchesWithin50Milliseconds == 1, "no batch of scores reached both observers within 50 ms")
+        try await Task.sleep(for: .milliseconds(100))
+        for observer in observers {
+            let totals = await observer.values.map { Self.strokes($0.value)["Ann"] }
+            #expect(totals == Array(stride(from: 0, through: 2 * committed.count, by: 2)), "each value once, in order")
+        }
+        for task in tasks { task.cancel() }
+        await sync.stop()
+        try await phone.close()
+        try await laptop.close()
+        try far.close()
     }
 
     @Test func anUnchangedValueIsNeverYielded() async throws {
