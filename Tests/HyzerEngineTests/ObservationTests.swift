@@ -147,7 +147,9 @@ actor Arrivals<Value: Sendable> {
                 let values = try await observer.wait(for: committed.count + 1)
                 try #require(values.count == committed.count + 1, "observer \(index) saw \(values.count) values")
                 let delays = zip(values.suffix(4), committed.suffix(4)).map { $0.at - $1 }
-                print("batch \(batch), observer \(index): arrived \(delays) after each commit (three from the phone, one from another process)")
+                print(
+                    "batch \(batch), observer \(index): arrived \(delays) after each commit (three from the phone, one from another process)"
+                )
                 within = within && delays.allSatisfy { $0 < .milliseconds(50) }
             }
             batchesWithin50Milliseconds += within ? 1 : 0
