@@ -48,9 +48,12 @@ struct ServeProcess {
     /// What `serve` logged (at `notice`): why it closed a connection, for a failure's message.
     let log: OutputCollector
 
-    /// Starts `serve` on the replica stored under `name` in `world` and waits until it listens.
-    init(_ world: LiveWorld, store name: String) throws {
-        process = try BinaryRunner(store: world.directory.path(name)).start(["serve", "--listen", "127.0.0.1:0", "--log-level", "notice"])
+    /// Starts `serve` on the replica stored under `name` in `world`, dialing `peers`, and waits
+    /// until it listens.
+    init(_ world: LiveWorld, store name: String, peers: [PeerAddress] = [], environment: [String: String] = [:]) throws {
+        let dials = peers.flatMap { ["--peer", "\($0.host):\($0.port)"] }
+        process = try BinaryRunner(store: world.directory.path(name)).start(
+            ["serve", "--listen", "127.0.0.1:0", "--log-level", "notice"] + dials, environment: environment)
         let output = OutputCollector(process.standardOutput as! Pipe)
         log = OutputCollector(process.standardError as! Pipe)
         guard output.wait(until: { $0.contains("listening on") }),
