@@ -151,6 +151,26 @@ import Testing
         #expect(peer.holdingsRead(Holdings(vector: one, hasRoomAside: true)) == [.send(.holds(one))])
     }
 
+    /// A peer holding ops aside for its clock never reports them in a `have`, so the believer's
+    /// digest differs from what it said at every heartbeat: the holdings are read once, and again
+    /// only after the store changed (where a junk cap may have evicted).
+    @Test func aBeliefTheHoldingsMatchedIsNotReadAgainUntilTheStoreChanges() {
+        var peer = SyncSession(mode: .live)
+        _ = peer.start(localVector: one)
+        _ = peer.receive(.hello(one, live: true))
+        let held = HoldingsDigest.of(two)
+        #expect(peer.receive(.heartbeatWithDigest(held)) == [.readHoldings])
+        #expect(peer.holdingsRead(Holdings(vector: two, hasRoomAside: true)).isEmpty, "the belief is right")
+        #expect(peer.receive(.heartbeatWithDigest(held)).isEmpty, "the same belief: no read")
+        _ = peer.localChanged(localVector: one)
+        #expect(peer.receive(.heartbeatWithDigest(held)) == [.readHoldings], "the store changed")
+        #expect(peer.holdingsRead(Holdings(vector: two, hasRoomAside: true)).isEmpty)
+        _ = peer.ingested(senderVector: one, acknowledged: one)
+        #expect(peer.receive(.heartbeatWithDigest(held)) == [.readHoldings], "an ingest may have evicted")
+        #expect(peer.holdingsRead(Holdings(vector: one, hasRoomAside: false)).isEmpty, "at a cap")
+        #expect(peer.receive(.heartbeatWithDigest(held)) == [.readHoldings], "a cap is read again: the clock may be put right")
+    }
+
     @Test func holdingsLowerTheBeliefAndTheDeltaFollows() {
         var session = believer()
         #expect(session.receive(.holds(one)) == [.sendDelta(above: one)])

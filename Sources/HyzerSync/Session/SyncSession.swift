@@ -73,6 +73,11 @@ public struct SyncSession: Sendable {
     private var sentSinceDigest = true
     /// Live: the digest the peer's latest heartbeat carried.
     private var peerBelief: UInt64?
+    /// Live: a belief the store's holdings were read and found to match, since the store last
+    /// changed. Holdings change only with the store (an ingest is where a junk cap evicts), so the
+    /// same belief again needs no read: a peer that holds ops aside for its clock, which its
+    /// `have`s never report, is not read at every heartbeat for as long as they wait.
+    private var beliefConfirmed: UInt64?
 
     public init(mode: Mode) {
         self.requestedMode = mode
@@ -127,8 +132,9 @@ public struct SyncSession: Sendable {
         case .heartbeatWithDigest(let digest):
             guard isLive else { return [] }
             peerBelief = digest
-            // A belief equal to what this side last said needs no store read: the usual idle case.
-            guard digest != HoldingsDigest.of(told) else { return [] }
+            // A belief equal to what this side last said needs no store read: the usual idle case;
+            // nor does one the holdings already matched.
+            guard digest != HoldingsDigest.of(told), digest != beliefConfirmed else { return [] }
             return [.readHoldings]
         case .holds(let vector):
             guard isLive else { return close(.unexpectedHolds) }
@@ -151,7 +157,11 @@ public struct SyncSession: Sendable {
     /// store has room aside, tell the peer the truth.
     public mutating func holdingsRead(_ holdings: Holdings) -> [Action] {
         guard isLive, let belief = peerBelief else { return [] }
-        guard holdings.hasRoomAside, HoldingsDigest.of(holdings.vector) != belief else { return [] }
+        guard HoldingsDigest.of(holdings.vector) != belief else {
+            beliefConfirmed = belief
+            return []
+        }
+        guard holdings.hasRoomAside else { return [] }
         return [.send(.holds(holdings.vector))]
     }
 
@@ -164,6 +174,7 @@ public struct SyncSession: Sendable {
     /// The shell ingested a bundle from the peer, which held `senderVector` when it sent it;
     /// live, `have` tells the peer this side holds `acknowledged` (the store's vector).
     public mutating func ingested(senderVector: VersionVector, acknowledged: VersionVector) -> [Action] {
+        beliefConfirmed = nil
         peerHolds.formMaximum(senderVector)
         return mode == .live && state == .exchanging ? [.send(have(reporting: acknowledged))] : []
     }
@@ -171,6 +182,7 @@ public struct SyncSession: Sendable {
     /// The local store changed (a local op, or ops ingested from any peer): in live mode, send
     /// the peer what it lacks. This is how ops travel on to every other peer (relay).
     public mutating func localChanged(localVector: VersionVector) -> [Action] {
+        beliefConfirmed = nil
         guard mode == .live, state == .exchanging, !peerHolds.covers(localVector) else { return [] }
         return [.sendDelta(above: peerHolds)]
     }
