@@ -21,8 +21,9 @@ public enum OpPayload: Hashable, Sendable {
     case courseDeleted(courseID: UUID)
     /// A round starts: participants are fixed here, and pars are copied from the course.
     case roundStarted(RoundStart)
-    /// A round finishes (kind 9, superseded by `roundFinishedCovering` for new finishes): scores
-    /// stamped after the finish are late. `force` finishes with scores missing or disputed.
+    /// A round finishes, as older builds wrote it (new finishes are `roundFinishedCovering`): its
+    /// cutoff is its stamp, and nothing is listed as late. `force` finishes with scores missing or
+    /// disputed.
     case roundFinished(roundID: UUID, force: Bool)
     /// A participant's strokes on one hole: a first score, a correction or a resolution.
     case scoreRecorded(ScoreRecord)

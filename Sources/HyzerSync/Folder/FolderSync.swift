@@ -25,7 +25,7 @@ public struct FolderSync {
 
     /// One sync: reads the other members' new files, writes what some member lacks, publishes this
     /// replica's vector, decides join requests and retires bundles every member holds. Files refused
-    /// for their content are reported, not thrown. Throws `GroupError.noGroup` without a group,
+    /// for their content are reported, not thrown. Throws `GroupError` without a group (or before admission),
     /// `FolderError` when the folder cannot be listed or written, and `ReplicaError` when the store fails.
     /// Blocks the calling thread on file and store I/O.
     public func run() throws -> FolderSyncReport {

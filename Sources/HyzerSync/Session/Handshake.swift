@@ -146,9 +146,9 @@ public struct Handshake {
     }
 
     /// Takes the peer's next message and says what to send, or that the handshake is complete.
-    /// Throws `HandshakeError` for a message of the wrong size, a MAC that is not the group's, a
-    /// replayed first message, an identity signature that does not verify, or a peer the group
-    /// does not admit; the handshake is then over.
+    /// Throws `HandshakeError` for a message of the wrong size or out of turn, a MAC that is not
+    /// the group's, a replayed first message, an identity signature that does not verify, or a
+    /// peer the group does not admit; the handshake is then over.
     public mutating func receive(_ message: [UInt8]) throws(HandshakeError) -> Step {
         let current = state
         state = .failed  // until this step succeeds
