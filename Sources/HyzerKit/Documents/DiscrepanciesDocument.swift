@@ -6,7 +6,7 @@ import HyzerDomain
 public struct DiscrepanciesDocument: Encodable, Sendable {
     /// The round's id, lowercase.
     public let round: String
-    /// The holes whose current scores disagree, and their leaves.
+    /// Every disputed (player, hole) of the round: its leaves disagree.
     public let discrepancies: [Discrepancy]
     /// The round's late scores.
     public let late: [LateScoreDocument]

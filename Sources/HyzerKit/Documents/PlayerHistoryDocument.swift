@@ -11,13 +11,13 @@ public struct PlayerHistoryDocument: Encodable, Equatable, Sendable {
         public let course: String
         /// The finish's clock reading, in milliseconds since the Unix epoch.
         public let finishedAt: UInt64
-        /// The player's place in the final standings, from 1 (ties share a place).
+        /// The player's place in the final standings, from 1: equal scores share a place, and the next one skips.
         public let position: Int
-        /// Holes the player has a score on.
+        /// Holes the player has a score on, disputed ones included.
         public let holesPlayed: Int
         /// The player's strokes over those holes.
         public let totalStrokes: Int
-        /// Strokes minus the par of the holes played.
+        /// Σ(strokes − par) over the holes played.
         public let relativeToPar: Int
         /// `relativeToPar` as scores are shown: `E`, `+2`, `-1`.
         public let formatted: String

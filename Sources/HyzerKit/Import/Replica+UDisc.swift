@@ -8,7 +8,7 @@ public struct UDiscImportReport: Sendable {
     public var roundsImported = 0
     /// Rounds this replica already held (the same course, players, pars and scores).
     public var roundsAlreadyHeld = 0
-    /// Names of the courses the import created.
+    /// Names of the courses the import created (`Course · Layout`).
     public var coursesCreated: [String] = []
     /// Names of the players the import created.
     public var playersCreated: [String] = []

@@ -35,7 +35,7 @@ public struct ConnectionDriver {
     public struct Counts: Equatable, Sendable {
         /// Ops sent to the peer in bundles.
         public var opsSent = 0
-        /// Ops received from the peer in bundles.
+        /// Ops from the peer's bundles that were new to the store.
         public var opsReceived = 0
         /// Bundles received and ingested.
         public var bundlesReceived = 0

@@ -8,7 +8,7 @@ public struct ConnectionOutcome: Encodable, Sendable {
     public var bytesReceived = 0
     /// Ops sent in bundles.
     public var opsSent = 0
-    /// Ops received in bundles.
+    /// Ops from the peer's bundles that were new to the store.
     public var opsReceived = 0
     /// How long the connection lasted, in milliseconds.
     public var milliseconds = 0
