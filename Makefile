@@ -40,11 +40,12 @@ bench: release
 
 # The API documentation of the library products (DocC, swift-docc-plugin; docs/embedding.md,
 # "API docs"), one archive per target into .build/docs/TARGET; any warning, a broken symbol link
-# first, fails it. Not part of `make test` (CI runs it after). `scripts/undocumented.py` lists
-# the public declarations without a doc comment.
+# first, fails it, and so does a public declaration without a doc comment
+# (`scripts/undocumented.py` lists them). Not part of `make test` (CI runs it after).
 DOC_TARGETS := HyzerDomain HyzerKit HyzerSync HyzerEngine
 
 docs: deps
+	python3 scripts/undocumented.py $(DOC_TARGETS)
 	mkdir -p .build/docs
 	@for target in $(DOC_TARGETS); do \
 		rm -rf .build/docs/$$target; \
