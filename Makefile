@@ -38,12 +38,21 @@ install: release
 bench: release
 	.build/release/hyzer-peer bench
 
-# The API documentation of the embeddable engine (DocC, swift-docc-plugin; docs/embedding.md),
-# into .build/docs/HyzerEngine; a broken symbol link fails it. Not part of `make test`.
+# The API documentation of the library products (DocC, swift-docc-plugin; docs/embedding.md,
+# "API docs"), one archive per target into .build/docs/TARGET; any warning, a broken symbol link
+# first, fails it, and so does a public declaration without a doc comment
+# (`scripts/undocumented.py` lists them). Not part of `make test` (CI runs it after).
+DOC_TARGETS := HyzerDomain HyzerKit HyzerSync HyzerEngine
+
 docs: deps
-	rm -rf .build/docs/HyzerEngine && mkdir -p .build/docs
-	$(SWIFT) package --disable-sandbox generate-documentation --target HyzerEngine --warnings-as-errors \
-		--output-path .build/docs/HyzerEngine
+	python3 scripts/undocumented.py $(DOC_TARGETS)
+	mkdir -p .build/docs
+	@for target in $(DOC_TARGETS); do \
+		rm -rf .build/docs/$$target; \
+		echo "$(SWIFT) package --disable-sandbox generate-documentation --target $$target --warnings-as-errors --output-path .build/docs/$$target"; \
+		$(SWIFT) package --disable-sandbox generate-documentation --target $$target --warnings-as-errors \
+			--output-path .build/docs/$$target || exit 1; \
+	done
 
 # The simulator's soak: 10,000 swarm seeds, each its own devices and faults, on a release build,
 # one thread per core (docs/simulation.md, "The soak"). Any failure prints the line that

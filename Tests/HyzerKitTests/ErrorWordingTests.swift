@@ -57,6 +57,80 @@ import Testing
             .plusMinusMismatch(name: "Ava", given: "+1", actual: 2), .playerTwice(name: "Ava", course: "Morley", date: "2026-11-27"),
             .tooManyPlayers(limit: 50),
         ].map { UDiscImportError.row(4, $0) }
+        + replicaErrors.map { $0 as any Error & CustomStringConvertible }
+        + admissionRefusals.map { $0 as any Error & CustomStringConvertible }
+
+    /// Every case of `ReplicaError`: `everyReplicaCaseIsListed` fails when one is missing.
+    static let replicaErrors: [ReplicaError] = [
+        .storeExists(path: "/tmp/store"), .notAStore(path: "/tmp/empty"), .corruptStore(path: "/tmp/store", detail: "not a database"),
+        .badKeyFile(path: "/tmp/store/key", detail: "too short"), .storage(detail: "disk full"), .storeBusy(holder: nil),
+        .unknown(kind: "player", text: "Zed"), .unknown(kind: "participant", text: "Zed"), .unknown(kind: "event", text: "ffff"),
+        .unknown(kind: "late score", text: "ffff"), .ambiguous(kind: "player", text: "Bo", matches: ["Bo A", "Bo B"]),
+        .holeOutOfRange(hole: 19, holeCount: 18), .strokesOutOfRange(11), .notAParticipant(player: "Zed", round: "6f1c2a4e"),
+        .roundCompleted(round: "6f1c2a4e"), .roundNotReady(round: "6f1c2a4e", missingScores: 3, disputedHoles: 1),
+        .notYourEvent(event: "0a1b", device: "c3d4"), .notOrganizerDevice(round: "6f1c2a4e", organizer: "Ann"), .notOwner(player: "Ben"),
+        .courseDeleted(name: "Morley"), .writtenElsewhere(author: "c3d4", forkedAt: nil), .writtenElsewhere(author: "c3d4", forkedAt: 7),
+        .removedFromGroup(through: 12), .notGroupOrganizer,
+    ]
+
+    /// Every case of `AdmissionRefusal`: `everyRefusalIsListed` fails when one is missing.
+    static let admissionRefusals: [AdmissionRefusal] = [
+        .notThisGroup, .unknownInvitation, .badProof, .expired(at: 1_800_000_000_000), .usedUp(uses: 1), .usedUp(uses: 3), .removed,
+    ]
+
+    /// The case's name: a switch without `default`, so a new case does not compile until it is
+    /// named here, and then `everyReplicaCaseIsListed` asks for it in `replicaErrors`.
+    static func name(_ error: ReplicaError) -> String {
+        switch error {
+        case .storeExists: "storeExists"
+        case .notAStore: "notAStore"
+        case .corruptStore: "corruptStore"
+        case .badKeyFile: "badKeyFile"
+        case .storage: "storage"
+        case .storeBusy: "storeBusy"
+        case .unknown: "unknown"
+        case .ambiguous: "ambiguous"
+        case .holeOutOfRange: "holeOutOfRange"
+        case .strokesOutOfRange: "strokesOutOfRange"
+        case .notAParticipant: "notAParticipant"
+        case .roundCompleted: "roundCompleted"
+        case .roundNotReady: "roundNotReady"
+        case .notYourEvent: "notYourEvent"
+        case .notOrganizerDevice: "notOrganizerDevice"
+        case .notOwner: "notOwner"
+        case .courseDeleted: "courseDeleted"
+        case .writtenElsewhere: "writtenElsewhere"
+        case .removedFromGroup: "removedFromGroup"
+        case .notGroupOrganizer: "notGroupOrganizer"
+        }
+    }
+
+    /// The case's name, as for `ReplicaError`.
+    static func name(_ refusal: AdmissionRefusal) -> String {
+        switch refusal {
+        case .notThisGroup: "notThisGroup"
+        case .unknownInvitation: "unknownInvitation"
+        case .badProof: "badProof"
+        case .expired: "expired"
+        case .usedUp: "usedUp"
+        case .removed: "removed"
+        }
+    }
+
+    @Test func everyReplicaCaseIsListed() {
+        #expect(Set(Self.replicaErrors.map(Self.name)).count == 20)
+    }
+
+    @Test func everyRefusalIsListed() {
+        #expect(Set(Self.admissionRefusals.map(Self.name)).count == 6)
+    }
+
+    /// A refusal reaches an app unchanged inside an invitation error.
+    @Test func aRefusalInsideAnInvitationErrorIsTheRefusal() {
+        for refusal in Self.admissionRefusals {
+            #expect(InvitationError.refused(refusal).description == refusal.description)
+        }
+    }
 
     @Test(arguments: errors.map(\.description))
     func aMessageNamesNoFlagAndNoCommand(_ message: String) {

@@ -50,4 +50,20 @@ import Testing
         #expect(try cli.run("card", round, "Ann 3").status == 0)
         try refused("card", round, "Ann 4", error: "every hole of round \(round) has a score; name the hole with --hole N")
     }
+
+    /// `ReplicaError`'s messages name no command; the binary's sentence for a deleted course and
+    /// a player who is not in the round still does, as before they were typed.
+    @Test func aDeletedCourseAndAPlayerOutsideTheRound() throws {
+        try cli.run("init", "--name", "phone", "--owner", "Ann")
+        try cli.run("player", "add", "Ben")
+        try cli.run("course", "add", "Tiny", "--pars", "3")
+        let round = try cli.run("round", "start", "--course", "Tiny", "--players", "Ann").output
+        try refused(
+            "score", round, "--player", "Ben", "--hole", "1", "--strokes", "3",
+            error: "Ben is not playing round \(round); score one of its participants (see `hyzer-peer round show \(round)`)")
+        try cli.run("course", "delete", "Tiny")
+        try refused(
+            "round", "start", "--course", "Tiny", "--players", "Ann",
+            error: "course Tiny was deleted; choose another course (`hyzer-peer course list`)")
+    }
 }

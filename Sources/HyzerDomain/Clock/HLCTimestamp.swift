@@ -7,6 +7,7 @@ public struct HLCTimestamp: Hashable, Comparable, Sendable, CustomStringConverti
     /// Orders readings that share `physicalMilliseconds`.
     public var counter: UInt32
 
+    /// A reading of `physicalMilliseconds` since the Unix epoch and a `counter` within that millisecond.
     public init(physicalMilliseconds: UInt64, counter: UInt32 = 0) {
         self.physicalMilliseconds = physicalMilliseconds
         self.counter = counter
@@ -15,9 +16,11 @@ public struct HLCTimestamp: Hashable, Comparable, Sendable, CustomStringConverti
     /// The smallest reading: older than every op.
     public static let zero = HLCTimestamp(physicalMilliseconds: 0, counter: 0)
 
+    /// Whether `lhs` is older: by milliseconds first, then by counter.
     public static func < (lhs: HLCTimestamp, rhs: HLCTimestamp) -> Bool {
         (lhs.physicalMilliseconds, lhs.counter) < (rhs.physicalMilliseconds, rhs.counter)
     }
 
+    /// `MILLISECONDS.COUNTER`, as logs and `--json` documents print a reading.
     public var description: String { "\(physicalMilliseconds).\(counter)" }
 }

@@ -10,6 +10,7 @@ public struct HybridLogicalClock: Sendable, Equatable {
     /// The latest reading issued or observed.
     public private(set) var latest: HLCTimestamp
 
+    /// A clock whose readings will all exceed `latest` (a new replica's clock starts at `.zero`).
     public init(latest: HLCTimestamp = .zero) {
         self.latest = latest
     }

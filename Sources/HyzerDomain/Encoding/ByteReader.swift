@@ -21,22 +21,28 @@ public enum DecodingError: Error, Equatable, Sendable {
 /// Reads the canonical encoding that `ByteWriter` writes, refusing anything else.
 public struct ByteReader {
     private let bytes: [UInt8]
+    /// How many bytes were read so far.
     public private(set) var offset: Int
 
+    /// A reader at the start of a copy of `bytes`.
     public init<Bytes: Collection<UInt8>>(_ bytes: Bytes) {
         self.bytes = Array(bytes)
         offset = 0
     }
 
+    /// How many bytes are left to read.
     public var remaining: Int { bytes.count - offset }
+    /// Whether every byte was read.
     public var isAtEnd: Bool { offset == bytes.count }
 
+    /// One byte; throws `.truncated` at the end.
     public mutating func readByte() throws(DecodingError) -> UInt8 {
         try need(1)
         defer { offset += 1 }
         return bytes[offset]
     }
 
+    /// A big-endian 4-byte unsigned integer; throws `.truncated` when fewer bytes remain.
     public mutating func readUInt32() throws(DecodingError) -> UInt32 {
         try need(4)
         var value: UInt32 = 0
@@ -45,6 +51,7 @@ public struct ByteReader {
         return value
     }
 
+    /// A big-endian 8-byte unsigned integer; throws `.truncated` when fewer bytes remain.
     public mutating func readUInt64() throws(DecodingError) -> UInt64 {
         try need(8)
         var value: UInt64 = 0
@@ -82,6 +89,7 @@ public struct ByteReader {
         return Int(value)
     }
 
+    /// A bool as one byte, 0 or 1; throws `.unknownTag` for any other byte.
     public mutating func readBool() throws(DecodingError) -> Bool {
         switch try readByte() {
         case 0: return false
@@ -90,12 +98,15 @@ public struct ByteReader {
         }
     }
 
+    /// The next `count` bytes as they are; throws `.truncated` when fewer remain, `.outOfRange` for a
+    /// negative count.
     public mutating func readRaw(_ count: Int) throws(DecodingError) -> [UInt8] {
         try need(count)
         defer { offset += count }
         return Array(bytes[offset..<offset + count])
     }
 
+    /// A varint length of at most `maximum` (else `.tooLong`), then that many bytes.
     public mutating func readLengthPrefixed(maximum: Int) throws(DecodingError) -> [UInt8] {
         try readRaw(try readCount(maximum: maximum))
     }
@@ -131,6 +142,7 @@ public struct ByteReader {
         }
     }
 
+    /// A UUID as 16 raw bytes.
     public mutating func readUUID() throws(DecodingError) -> UUID {
         try need(16)
         let (raw, at) = (bytes, offset)
@@ -142,11 +154,13 @@ public struct ByteReader {
             ))
     }
 
+    /// An author id as 32 raw bytes.
     public mutating func readAuthorID() throws(DecodingError) -> AuthorID {
         guard let author = AuthorID(bytes: try readRaw(AuthorID.byteCount)) else { throw .outOfRange(field: "author") }
         return author
     }
 
+    /// A clock reading: its milliseconds (8 bytes), then its counter (4 bytes), big-endian.
     public mutating func readTimestamp() throws(DecodingError) -> HLCTimestamp {
         HLCTimestamp(physicalMilliseconds: try readUInt64(), counter: try readUInt32())
     }

@@ -22,6 +22,7 @@ public struct AuthorID: Hashable, Comparable, Sendable, CustomStringConvertible 
     /// Lowercase hexadecimal, 64 digits.
     public var hex: String { Hex.encode(bytes) }
 
+    /// The lowercase hexadecimal key, as `hex`.
     public var description: String { hex }
 
     /// The 32 bytes in one call: the derived hash combined them one at a time, and every vector
@@ -30,6 +31,7 @@ public struct AuthorID: Hashable, Comparable, Sendable, CustomStringConvertible 
         bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
     }
 
+    /// Byte-wise lexicographic order: the tie-break of last-writer-wins registers.
     public static func < (lhs: AuthorID, rhs: AuthorID) -> Bool {
         lhs.bytes.lexicographicallyPrecedes(rhs.bytes)
     }

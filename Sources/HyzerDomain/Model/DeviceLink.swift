@@ -1,10 +1,14 @@
 /// A signed claim that `linkedBy` made `device` an owner of `player`. It counts only while
 /// `linkedBy` itself owns the player.
 public struct DeviceLink: Hashable, Sendable {
+    /// The player the link is about.
     public let player: ParticipantID
+    /// The device that becomes an owner of `player`.
     public let device: AuthorID
+    /// The device that signed the link.
     public let linkedBy: AuthorID
 
+    /// A link of `device` to `player`, signed by `linkedBy`.
     public init(player: ParticipantID, device: AuthorID, linkedBy: AuthorID) {
         self.player = player
         self.device = device

@@ -2,9 +2,12 @@
 /// owns every player the predecessor owns, from the moment the succession op is known,
 /// identically on every replica.
 public struct DeviceSuccession: Hashable, Sendable {
+    /// The device's old key.
     public let predecessor: AuthorID
+    /// The device's new key, which owns what `predecessor` owns.
     public let successor: AuthorID
 
+    /// `successor` continuing `predecessor`.
     public init(predecessor: AuthorID, successor: AuthorID) {
         self.predecessor = predecessor
         self.successor = successor

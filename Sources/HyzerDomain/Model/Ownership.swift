@@ -6,6 +6,7 @@ public struct Ownership: Hashable, Sendable {
     /// Owning devices of each player, keyed by the player's participant id.
     public var owners: [ParticipantID: Set<AuthorID>]
 
+    /// Ownership as given: no closure over links is computed.
     public init(owners: [ParticipantID: Set<AuthorID>] = [:]) {
         self.owners = owners
     }

@@ -4,10 +4,12 @@ public typealias ParticipantID = String
 
 /// One entry of a round's fixed participant list.
 public struct Participant: Hashable, Sendable {
+    /// The participant's id: a player's lowercase UUID or `guest:<uuid>`.
     public let id: ParticipantID
     /// The name shown in views: a registered player's current display name, or the guest's name.
     public var name: String
 
+    /// A participant with the name views show.
     public init(id: ParticipantID, name: String) {
         self.id = id
         self.name = name

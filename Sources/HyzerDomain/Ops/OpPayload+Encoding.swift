@@ -3,10 +3,15 @@ import Foundation
 extension OpPayload {
     /// Bounds on what one op may hold, checked when encoding and decoding.
     public enum Limits {
+        /// The longest name, in UTF-8 bytes: players, courses, guests, devices, aliases.
         public static let nameBytesMax = 200
+        /// The most holes a course or round has.
         public static let holesMax = 36
+        /// The most participants a round has.
         public static let participantsMax = 64
+        /// The most events one score supersedes.
         public static let supersedesMax = 64
+        /// The most authors a covering finish lists.
         public static let coveredAuthorsMax = 1_024
         /// A sealed group secret: 32 bytes and `crypto_box_seal`'s 48.
         public static let sealedSecretBytes = 80
@@ -14,6 +19,7 @@ extension OpPayload {
         public static let rekeyRecipientsMax = 1_024
         /// An invitation's proof key and its id (docs/formats.md, "Invitations").
         public static let inviteKeyBytes = 32
+        /// An invitation's id, in bytes.
         public static let inviteIDBytes = 16
         /// The invitation key's Ed25519 signature in an admission (op kind 22).
         public static let joinProofBytes = 64

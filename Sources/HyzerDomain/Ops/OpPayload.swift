@@ -8,15 +8,24 @@ public enum OpPayload: Hashable, Sendable {
     case deviceRegistered(name: String, kind: DeviceKind)
     /// A new player; the authoring device owns it.
     case playerCreated(displayName: String)
+    /// A new display name for `playerID` (a last-writer-wins register).
     case playerRenamed(playerID: UUID, displayName: String)
     /// A new course with the par of each hole (its hole count is `pars.count`).
     case courseCreated(name: String, pars: [Int])
+    /// A new name for `courseID` (a last-writer-wins register).
     case courseRenamed(courseID: UUID, name: String)
+    /// The par of hole `hole` (1-based) of `courseID` (a last-writer-wins register per hole);
+    /// rounds already started keep the pars they copied.
     case holeParSet(courseID: UUID, hole: Int, par: Int)
+    /// The course's tombstone: no new round starts on it; rounds played on it stay.
     case courseDeleted(courseID: UUID)
     /// A round starts: participants are fixed here, and pars are copied from the course.
     case roundStarted(RoundStart)
+    /// A round finishes, as older builds wrote it (new finishes are `roundFinishedCovering`): its
+    /// cutoff is its stamp, and nothing is listed as late. `force` finishes with scores missing or
+    /// disputed.
     case roundFinished(roundID: UUID, force: Bool)
+    /// A participant's strokes on one hole: a first score, a correction or a resolution.
     case scoreRecorded(ScoreRecord)
     /// A device that owns `playerID` makes `device` an owner too.
     case deviceLinked(device: AuthorID, playerID: UUID)
@@ -65,31 +74,55 @@ public enum OpPayload: Hashable, Sendable {
 
     /// The one-byte tag of each kind in the canonical encoding. Never renumber a kind.
     public enum Kind: UInt8, CaseIterable, Sendable {
+        /// The tag of `deviceRegistered` ops.
         case deviceRegistered = 1
+        /// The tag of `playerCreated` ops.
         case playerCreated = 2
+        /// The tag of `playerRenamed` ops.
         case playerRenamed = 3
+        /// The tag of `courseCreated` ops.
         case courseCreated = 4
+        /// The tag of `courseRenamed` ops.
         case courseRenamed = 5
+        /// The tag of `holeParSet` ops.
         case holeParSet = 6
+        /// The tag of `courseDeleted` ops.
         case courseDeleted = 7
+        /// The tag of `roundStarted` ops.
         case roundStarted = 8
+        /// The tag of `roundFinished` ops.
         case roundFinished = 9
+        /// The tag of `scoreRecorded` ops.
         case scoreRecorded = 10
+        /// The tag of `deviceLinked` ops.
         case deviceLinked = 11
+        /// The tag of `playerAliasAdded` ops.
         case playerAliasAdded = 12
+        /// The tag of `roundReceipt` ops.
         case roundReceipt = 13
+        /// The tag of `courseHolesSet` ops.
         case courseHolesSet = 14
+        /// The tag of `deviceSucceeded` ops.
         case deviceSucceeded = 15
+        /// The tag of `roundFinishedCovering` ops.
         case roundFinishedCovering = 16
+        /// The tag of `memberRemoved` ops.
         case memberRemoved = 17
+        /// The tag of `groupRekeyed` ops.
         case groupRekeyed = 18
+        /// The tag of `roundImported` ops.
         case roundImported = 19
+        /// The tag of `inviteIssued` ops.
         case inviteIssued = 20
+        /// The tag of `memberAdmitted` ops.
         case memberAdmitted = 21
+        /// The tag of `memberAdmittedWithProof` ops.
         case memberAdmittedWithProof = 22
+        /// The tag of `inviteIssuedWithVerifier` ops.
         case inviteIssuedWithVerifier = 23
     }
 
+    /// The kind of op, as its one-byte tag.
     public var kind: Kind {
         switch self {
         case .deviceRegistered: .deviceRegistered
@@ -121,14 +154,18 @@ public enum OpPayload: Hashable, Sendable {
 
 /// The body of a round-start op.
 public struct RoundStart: Hashable, Sendable {
+    /// The course the round is played on.
     public let courseID: UUID
     /// The course's name when the round started.
     public let courseName: String
+    /// The participant who organizes the round (``Round/organizerID``).
     public let organizer: ParticipantRef
     /// In order; guests get their ids from the round id and their place in this list.
     public let participants: [ParticipantEntry]
+    /// The par of hole `n` at index `n - 1`, copied from the course.
     public let pars: [Int]
 
+    /// The body of a round start; the bounds of ``OpPayload/Limits`` are checked when it is encoded.
     public init(courseID: UUID, courseName: String, organizer: ParticipantRef, participants: [ParticipantEntry], pars: [Int]) {
         self.courseID = courseID
         self.courseName = courseName
@@ -140,13 +177,17 @@ public struct RoundStart: Hashable, Sendable {
 
 /// One participant as a round-start op lists it.
 public enum ParticipantEntry: Hashable, Sendable {
+    /// A registered player.
     case player(UUID)
+    /// A guest known only in this round, by name; the guest's id derives from the round.
     case guest(name: String)
 }
 
 /// A reference to a participant inside ops: a registered player or a guest of a round.
 public enum ParticipantRef: Hashable, Sendable {
+    /// A registered player, by id.
     case player(UUID)
+    /// A guest of a round, by the id the round gave it.
     case guest(UUID)
 
     /// The participant id as views and the command line show it.
@@ -171,14 +212,20 @@ public enum ParticipantRef: Hashable, Sendable {
 
 /// The body of a score op. The event's id, device and time come from the op itself.
 public struct ScoreRecord: Hashable, Sendable {
+    /// The round scored.
     public let roundID: UUID
+    /// The hole, 1-based.
     public let hole: Int
+    /// The participant who played the strokes.
     public let player: ParticipantRef
+    /// The strokes, 1 to 10 (``ScoreEvent/strokeRange``) for the score to count.
     public let strokes: Int
     /// Sorted ascending in the encoding.
     public let supersedes: [UUID]
+    /// The player who reported the score (the device's owner), if the device has one.
     public let reportedBy: ParticipantRef?
 
+    /// A score body; `supersedes` is kept sorted, as the encoding writes it.
     public init(roundID: UUID, hole: Int, player: ParticipantRef, strokes: Int, supersedes: [UUID], reportedBy: ParticipantRef?) {
         self.roundID = roundID
         self.hole = hole

@@ -42,6 +42,7 @@ public struct CompletedRound: Hashable, Sendable {
     /// The valid finish's clock reading.
     public var finishedAt: HLCTimestamp
 
+    /// A completed round with its history entry.
     public init(entry: HistoryEntry, round: UUID, finishedAt: HLCTimestamp) {
         self.entry = entry
         self.round = round

@@ -9,6 +9,7 @@ public struct MergeRule: Sendable {
     /// order), given whether an event's listed supersession of an id counts.
     public let leaves: @Sendable (_ valid: [ScoreEvent], _ supersessionCounts: (ScoreEvent, UUID) -> Bool) -> [ScoreEvent]
 
+    /// A rule from its leaf function (the simulator's tests hand in wrong ones; ships only `.supersession`).
     public init(leaves: @escaping @Sendable (_ valid: [ScoreEvent], _ supersessionCounts: (ScoreEvent, UUID) -> Bool) -> [ScoreEvent]) {
         self.leaves = leaves
     }

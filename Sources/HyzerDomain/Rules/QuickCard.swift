@@ -7,7 +7,9 @@ import Foundation
 public struct QuickCard: Hashable, Sendable {
     /// A score as written: strokes, or strokes relative to the hole's par.
     public enum Score: Hashable, Sendable {
+        /// Strokes, as a number or a word ("3", "three").
         case strokes(Int)
+        /// Strokes relative to par, as golf's words say them ("birdie" is -1, "double bogey" is +2).
         case relativeToPar(Int)
 
         /// The strokes this score means on a hole of `par`.
@@ -21,20 +23,26 @@ public struct QuickCard: Hashable, Sendable {
 
     /// One entry: the name as typed (spaces collapsed) and its score, with the entry's text for messages.
     public struct Entry: Hashable, Sendable {
+        /// The name as typed, its inner spaces collapsed: matched to a participant when the card is recorded.
         public let name: String
+        /// The score the entry gives.
         public let score: Score
+        /// The entry as written, for messages about it.
         public let text: String
     }
 
     /// A card that cannot be read, with the sentence that says why and what to write instead.
     public struct ParseError: Error, Hashable, Sendable, CustomStringConvertible {
+        /// What is wrong with the card and how to write it instead.
         public let description: String
     }
 
     /// The longest card text accepted, in UTF-8 bytes, and the most entries.
     public static let maximumBytes = 4_096
+    /// The most entries one card holds.
     public static let maximumEntries = 64
 
+    /// The card's entries, in the order written.
     public let entries: [Entry]
 
     /// Words for strokes, and golf's words for strokes relative to par. Two-word terms come first.
@@ -45,6 +53,8 @@ public struct QuickCard: Hashable, Sendable {
     ]
     static let hint = "write each entry as NAME SCORE, like \"Mike 3, Jake four, Sarah birdie\""
 
+    /// Parses one hole's card; throws ``ParseError`` for an empty card, text longer than ``maximumBytes``, more than
+    /// ``maximumEntries`` entries, or an entry that is not a name followed by a score.
     public init(parsing text: String) throws(ParseError) {
         guard text.utf8.count <= Self.maximumBytes else {
             throw ParseError(description: "the card is longer than \(Self.maximumBytes) bytes; enter one hole at a time")

@@ -19,8 +19,11 @@ public enum CardError: Error, Equatable, Sendable, LocalizedError, CustomStringC
     /// `text` matches each of `candidates` (their names).
     case ambiguousName(text: String, candidates: [String])
 
+    /// The message, the same as `description`.
     public var errorDescription: String? { description }
 
+    /// One sentence that says what failed and what to do, in words for any app: it names no
+    /// command or flag of the command line (which words these errors itself).
     public var description: String {
         switch self {
         case .aliasTaken(let alias, let player): "'\(alias)' already names \(player); choose an alias nobody else answers to"

@@ -7,8 +7,11 @@ public enum CorrectionError: Error, Equatable, Sendable, LocalizedError, CustomS
     /// The event (its id) was already superseded by a newer one.
     case alreadyCorrected(event: String)
 
+    /// The message, the same as `description`.
     public var errorDescription: String? { description }
 
+    /// One sentence that says what failed and what to do, in words for any app: it names no
+    /// command or flag of the command line (which words these errors itself).
     public var description: String {
         switch self {
         case .notAValidScore(let event): "event \(event) is not a valid score, so it cannot be corrected"

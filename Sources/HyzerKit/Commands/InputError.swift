@@ -18,8 +18,11 @@ public enum InputError: Error, Equatable, Sendable, LocalizedError, CustomString
     /// A par outside `range`.
     case parOutOfRange(par: Int, range: ClosedRange<Int>)
 
+    /// The message, the same as `description`.
     public var errorDescription: String? { description }
 
+    /// One sentence that says what failed and what to do, in words for any app: it names no
+    /// command or flag of the command line (which words these errors itself).
     public var description: String {
         switch self {
         case .emptyName(let kind): "a \(kind) name cannot be empty"

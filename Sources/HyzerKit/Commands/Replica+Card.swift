@@ -4,16 +4,23 @@ import HyzerDomain
 
 /// One line of a recorded card.
 public struct CardLine: Sendable {
+    /// The participant the entry named.
     public let participant: Participant
+    /// The strokes recorded, 1 to 10.
     public let strokes: Int
+    /// The hole's par in the round.
     public let par: Int
+    /// The score event the entry wrote.
     public let event: ScoreEvent
 }
 
 /// A card recorded by `card`: the hole and one line per entry, in the card's order.
 public struct RecordedCard: Sendable {
+    /// The round the card was recorded in.
     public let round: Round
+    /// The hole, 1-based.
     public let hole: Int
+    /// One line per entry, in the card's order.
     public let lines: [CardLine]
 }
 

@@ -5,6 +5,9 @@ import HyzerDomain
 /// The commands that change a replica. Each validates against the replica's current state and
 /// appends its op in one transaction: a refused command changes nothing.
 extension Replica {
+    /// Creates a registered player named `name`, owned by this device, and returns it.
+    /// Throws `InputError` for an empty, padded, over-long (more than 200 UTF-8 bytes) or
+    /// control-character name, and `ReplicaError` when the store cannot be written.
     @discardableResult
     public func addPlayer(name: String) throws -> Player {
         try Validation.name(name, of: "player")
@@ -14,6 +17,9 @@ extension Replica {
         }
     }
 
+    /// Renames the player `player` names (its id, its exact name or a unique id prefix) to `name`.
+    /// Throws `InputError` for an unusable name, `ReplicaError.unknown` or `.ambiguous` when
+    /// `player` names no player or several.
     public func renamePlayer(_ player: String, to name: String) throws {
         try Validation.name(name, of: "player")
         try write { db in
@@ -22,6 +28,8 @@ extension Replica {
         }
     }
 
+    /// Creates a course named `name` with the par of hole `n` at `pars[n - 1]` and returns it.
+    /// Throws `InputError` for an unusable name, 0 or more than 36 holes, or a par outside 2...7.
     @discardableResult
     public func addCourse(name: String, pars: [Int]) throws -> Course {
         try Validation.name(name, of: "course")
@@ -32,6 +40,9 @@ extension Replica {
         }
     }
 
+    /// Sets the par of hole `hole` (1-based) of the course `course` names; rounds already started keep
+    /// their pars. Throws `InputError.parOutOfRange` for a par outside 2...7,
+    /// `ReplicaError.holeOutOfRange`, `.unknown`, `.ambiguous` or `.courseDeleted`.
     public func setPar(course: String, hole: Int, par: Int) throws {
         try Validation.par(par)
         try write { db in
@@ -54,6 +65,8 @@ extension Replica {
         }
     }
 
+    /// Renames the course `course` names to `name`. Throws `InputError` for an unusable name and
+    /// `ReplicaError.unknown`, `.ambiguous` or `.courseDeleted`.
     public func renameCourse(_ course: String, to name: String) throws {
         try Validation.name(name, of: "course")
         try write { db in
@@ -62,6 +75,8 @@ extension Replica {
         }
     }
 
+    /// Deletes the course `course` names: no round starts on it any more, and rounds played on it
+    /// stay. Throws `ReplicaError.unknown`, `.ambiguous` or `.courseDeleted`.
     public func deleteCourse(_ course: String) throws {
         try write { db in
             let course = try Self.liveCourse(course, ViewReader(db: db))

@@ -5,6 +5,7 @@ import HyzerDomain
 
 /// A device's signed statement of how a finished round ended, as that device saw it.
 public struct RoundReceipt: Hashable, Sendable {
+    /// The device that signed the receipt.
     public let device: AuthorID
     /// The round signature (`RoundSignature`), 32 bytes.
     public let signature: [UInt8]
@@ -14,6 +15,7 @@ public struct RoundReceipt: Hashable, Sendable {
 /// canonical form (docs/formats.md, "Round signature"), so two devices that agree on the result
 /// sign the same 32 bytes.
 public enum RoundSignature {
+    /// The 32-byte round signature of `evaluation`'s round as it stands.
     public static func of(_ evaluation: RoundEvaluation) -> [UInt8] {
         var writer = ByteWriter()
         writer.write(raw: Array("hyzer-round/v1".utf8))

@@ -18,8 +18,11 @@ public enum RoundError: Error, Equatable, Sendable, LocalizedError, CustomString
     /// `latest` asked for on a replica that holds no round.
     case noRoundYet
 
+    /// The message, the same as `description`.
     public var errorDescription: String? { description }
 
+    /// One sentence that says what failed and what to do, in words for any app: it names no
+    /// command or flag of the command line (which words these errors itself).
     public var description: String {
         switch self {
         case .playerListedTwice(let text): "\(text) is listed twice; name each player once"

@@ -4,10 +4,14 @@ import HyzerDomain
 /// finish, received by the finisher after it: not counted), as `discrepancies --json` and the
 /// web's `/api/rounds/R/discrepancies` print them.
 public struct DiscrepanciesDocument: Encodable, Sendable {
+    /// The round's id, lowercase.
     public let round: String
+    /// Every disputed (player, hole) of the round: its leaves disagree.
     public let discrepancies: [Discrepancy]
+    /// The round's late scores.
     public let late: [LateScoreDocument]
 
+    /// The discrepancies and late scores of `view`'s round.
     public init(_ view: RoundView) {
         round = view.round.id.lowercased
         discrepancies = view.evaluation.discrepancies

@@ -3,17 +3,26 @@ import HyzerDomain
 /// A late score (docs/rules.md, "Late scores") as `discrepancies --json`, `round show --json`
 /// and the web's API print it: the score, what happened, and the command that counts it.
 public struct LateScoreDocument: Encodable, Sendable {
+    /// The participant id.
     public let playerID: String
+    /// The participant's name as the round lists it.
     public let name: String
+    /// The hole, 1-based.
     public let hole: Int
+    /// The strokes the score reports.
     public let strokes: Int
+    /// The score event's id, lowercase.
     public let eventID: String
+    /// The authoring device's key, lowercase hexadecimal.
     public let deviceID: String
+    /// The event's clock reading, `milliseconds.counter`.
     public let createdAt: String
+    /// What happened, in one sentence.
     public let reason: String
     /// What the organizer runs, on one of its devices, to count it.
     public let resolve: String
 
+    /// The document of `late` in the round whose id is `round`.
     public init(_ late: LateScore, round: String) {
         playerID = late.playerID
         name = late.name

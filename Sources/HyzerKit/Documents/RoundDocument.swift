@@ -3,34 +3,52 @@ import HyzerDomain
 
 /// A round as `round list --json`, `round show --json` and the web's `/api/rounds` print it.
 public struct RoundDocument: Encodable, Sendable {
+    /// One participant of the round.
     public struct Member: Encodable, Sendable {
+        /// The participant id: a player's lowercase UUID or `guest:<uuid>`.
         public let id: String
+        /// The participant's name in the round.
         public let name: String
+        /// Whether the participant is a guest of this round only.
         public let isGuest: Bool
     }
 
+    /// The round's id, lowercase.
     public let id: String
+    /// The course's name when the round started.
     public let course: String
+    /// The course's id, lowercase.
     public let courseID: String
+    /// `active`, `awaitingFinalization` or `completed` (`RoundStatus`'s raw values).
     public let status: String
+    /// The organizer's participant id.
     public let organizerID: String
+    /// The start op's clock reading, in milliseconds since the Unix epoch.
     public let startedAt: UInt64
+    /// The number of holes.
     public let holeCount: Int
+    /// The par of hole `n` at index `n - 1`, as the round copied them.
     public let pars: [Int]
+    /// The participants, in the start op's order.
     public let participants: [Member]
     /// The round signature as this replica computes it now (hex), and every device's receipt
     /// (docs/formats.md, "Round signature").
     public let signature: String
+    /// Every receipt this replica holds for the round.
     public let receipts: [Receipt]
     /// Scores written before the finish that the finisher received after it: not counted
     /// (docs/rules.md, "Late scores").
     public let late: [LateScoreDocument]
 
+    /// One device's receipt.
     public struct Receipt: Encodable, Sendable {
+        /// The signing device's key, lowercase hexadecimal.
         public let device: String
+        /// The round signature it signed, hexadecimal.
         public let signature: String
     }
 
+    /// The document of `view`'s round with `receipts`.
     public init(_ view: RoundView, receipts: [RoundReceipt]) {
         signature = Hex.encode(RoundSignature.of(view.evaluation))
         self.receipts = receipts.map { Receipt(device: $0.device.hex, signature: Hex.encode($0.signature)) }

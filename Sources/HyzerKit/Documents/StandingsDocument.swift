@@ -2,11 +2,16 @@ import HyzerDomain
 
 /// A round's leaderboard as `standings --json` and the web's `/api/rounds/R/standings` print it.
 public struct StandingsDocument: Encodable, Equatable, Sendable {
+    /// The round's id, lowercase.
     public let round: String
+    /// The course's name when the round started.
     public let course: String
+    /// `active`, `awaitingFinalization` or `completed` (`RoundStatus`'s raw values).
     public let status: String
+    /// The leaderboard, best first.
     public let standings: [StandingsEntry]
 
+    /// The standings of `view`'s round.
     public init(_ view: RoundView) {
         round = view.round.id.lowercased
         course = view.round.courseName

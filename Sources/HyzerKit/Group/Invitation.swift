@@ -10,14 +10,19 @@ import HyzerDomain
 ///
 /// token: `hyzer3-` ‖ hex(group id 16 ‖ secret 32 ‖ BLAKE2b-256(id ‖ secret)[0..<4])
 public struct Invitation: Equatable, Sendable {
+    /// The group the invitation admits to.
     public let groupID: UUID
+    /// The invitation's secret, 32 bytes: whoever holds the token can prove the invitation.
     public let secret: [UInt8]
 
     static let prefix = "hyzer3-"
+    /// The length of an invitation secret.
     public static let secretBytes = 32
     /// The prefixes of tokens from before invitations, which carried the group secret itself.
     static let secretBearingPrefixes = ["hyzer1-", "hyzer2-"]
 
+    /// An invitation to `groupID` with `secret`, which must be 32 bytes (a precondition: any
+    /// other length is a programming error and traps). Draw the secret from a secure random source.
     public init(groupID: UUID, secret: [UInt8]) {
         precondition(secret.count == Self.secretBytes, "an invitation secret has 32 bytes")
         self.groupID = groupID
@@ -40,6 +45,7 @@ public struct Invitation: Equatable, Sendable {
     /// verifier), so that nobody can record another verifier for an invitation someone else issued.
     public var id: [UInt8] { Self.id(ofKey: key, verifier: verifier) }
 
+    /// The id of an invitation of op kind 23 from its proof key and verifier (see `id`).
     public static func id(ofKey key: [UInt8], verifier: [UInt8]) -> [UInt8] {
         Array(Blake2b.hash256(Array("hyzer-invite/v2".utf8) + key + verifier).prefix(OpPayload.Limits.inviteIDBytes))
     }
@@ -49,6 +55,7 @@ public struct Invitation: Equatable, Sendable {
         Array(Blake2b.hash256(Array("hyzer-invite/v1".utf8) + key).prefix(OpPayload.Limits.inviteIDBytes))
     }
 
+    /// The token to hand to the invited device: `hyzer3-` and 104 hexadecimal digits.
     public var token: String {
         let body = groupID.bytes + secret
         return Self.prefix + Hex.encode(body + Array(Blake2b.hash256(body).prefix(4)))

@@ -15,29 +15,19 @@ public enum InvitationError: Error, Equatable, Sendable, LocalizedError, CustomS
     /// The member's answer does not open with this device's key.
     case answerNotForThisDevice
 
+    /// The message, the same as `description`.
     public var errorDescription: String? { description }
 
+    /// One sentence that says what failed and what to do, in words for any app: it names no
+    /// command or flag of the command line (which words these errors itself).
     public var description: String {
         switch self {
         case .usesOutOfRange(_, let limit): "an invitation admits 1 to \(limit) devices"
         case .olderToken: "that token is from an older release and holds the group secret itself; ask a member for a new one"
         case .notAToken: "that is not an invite token; copy the whole token a member's invitation printed"
         case .damagedToken: "the invite token is damaged (its checksum does not match); copy it again"
-        case .refused(let refusal): Self.sentence(refusal)
+        case .refused(let refusal): refusal.description
         case .answerNotForThisDevice: "the member's answer does not open with this device's key"
-        }
-    }
-
-    /// The refusal in words of the library (`AdmissionRefusal`'s own description names the
-    /// command line's commands).
-    private static func sentence(_ refusal: AdmissionRefusal) -> String {
-        switch refusal {
-        case .notThisGroup, .unknownInvitation, .badProof: refusal.description
-        case .expired(let at):
-            "the invitation expired at \(Date(timeIntervalSince1970: Double(at) / 1000).formatted(.iso8601)); ask a member for a new one"
-        case .usedUp(let uses):
-            "the invitation was already used by \(uses) device\(uses == 1 ? "" : "s"), all it allows; ask a member for a new one"
-        case .removed: "the organizer removed this device from the group; join with a new store"
         }
     }
 }

@@ -14,8 +14,11 @@ import HyzerDomain
 /// device, and no member can write a use of an invitation it does not hold. Requests of the
 /// first layout (`HZJ1`, 100 bytes, no proof) are not read.
 public struct JoinRequest: Equatable, Sendable {
+    /// The group the device asks to join.
     public let groupID: UUID
+    /// The id of the invitation the request proves, 16 bytes.
     public let invitationID: [UInt8]
+    /// The device asking to be admitted.
     public let device: AuthorID
     /// The invitation signing key's signature of `JoinProof.message(group:invite:device:)`.
     public let proof: [UInt8]
@@ -23,6 +26,7 @@ public struct JoinRequest: Equatable, Sendable {
     public let bytes: [UInt8]
 
     static let magic = Array("HZJ2".utf8)
+    /// The length of every request.
     public static let byteCount =
         4 + 16 + OpPayload.Limits.inviteIDBytes + 32 + OpPayload.Limits.joinProofBytes + MessageAuthentication.tagBytes
     private static let bodyBytes = byteCount - MessageAuthentication.tagBytes
@@ -65,13 +69,19 @@ public struct JoinRequest: Equatable, Sendable {
 ///
 /// `HZA1` ‖ group id 16 ‖ device 32 ‖ epoch u32 ‖ sealed secret 80 ‖ HMAC-SHA-512-256(invitation key, all before)
 public struct JoinAnswer: Equatable, Sendable {
+    /// The group that admitted the device.
     public let groupID: UUID
+    /// The admitted device.
     public let device: AuthorID
+    /// The epoch whose secret is sealed in the answer.
     public let epoch: UInt32
+    /// The group secret sealed to the device's key, 80 bytes.
     public let sealedSecret: [UInt8]
+    /// The whole answer as sent.
     public let bytes: [UInt8]
 
     static let magic = Array("HZA1".utf8)
+    /// The length of every answer.
     public static let byteCount = 4 + 16 + 32 + 4 + OpPayload.Limits.sealedSecretBytes + MessageAuthentication.tagBytes
 
     init(groupID: UUID, device: AuthorID, epoch: UInt32, sealedSecret: [UInt8], key: [UInt8]) {
@@ -99,18 +109,25 @@ public struct JoinAnswer: Equatable, Sendable {
 }
 
 /// Why a member did not admit a device (each names what to do).
-public enum AdmissionRefusal: Error, Equatable, Sendable, CustomStringConvertible {
+public enum AdmissionRefusal: Error, Equatable, Sendable, LocalizedError, CustomStringConvertible {
     /// This replica belongs to no group, or to another one.
     case notThisGroup
     /// No invitation with the request's id is in this replica's log (yet).
     case unknownInvitation
     /// The request's proof does not match the invitation.
     case badProof
+    /// The invitation expired at `at`, in Unix milliseconds of the member's clock.
     case expired(at: UInt64)
+    /// The invitation already admitted `uses` devices, as many as it allows.
     case usedUp(uses: Int)
     /// The organizer removed the device.
     case removed
 
+    /// The message, the same as ``description``.
+    public var errorDescription: String? { description }
+
+    /// One sentence that says why the member refused and what to do, naming no command or flag
+    /// of the command line (which words these refusals itself).
     public var description: String {
         switch self {
         case .notThisGroup: "this device is not a member of the invitation's group"
@@ -118,10 +135,10 @@ public enum AdmissionRefusal: Error, Equatable, Sendable, CustomStringConvertibl
             "this member does not hold the invitation yet: sync with the device that printed the token first, or ask a member for a new one"
         case .badProof: "the request does not prove the invitation (a damaged or forged request)"
         case .expired(let at):
-            "the invitation expired at \(Date(timeIntervalSince1970: Double(at) / 1000).formatted(.iso8601)); ask a member for a new one (`hyzer-peer group invite`)"
+            "the invitation expired at \(Date(timeIntervalSince1970: Double(at) / 1000).formatted(.iso8601)); ask a member for a new one"
         case .usedUp(let uses):
-            "the invitation was already used by \(uses) device\(uses == 1 ? "" : "s"), all it allows; ask a member for a new one (`hyzer-peer group invite`)"
-        case .removed: "the organizer removed this device from the group; join with a new store (`hyzer-peer init --store DIR`)"
+            "the invitation was already used by \(uses) device\(uses == 1 ? "" : "s"), all it allows; ask a member for a new one"
+        case .removed: "the organizer removed this device from the group; join with a new store"
         }
     }
 }
@@ -165,7 +182,9 @@ enum JoinRefusal {
 /// What a member made of a join request: the refusal, if any, and the bytes to send back (the
 /// answer, an authenticated refusal, or nothing for a request that proved no invitation).
 public struct Admission: Sendable {
+    /// Why the member did not admit the device; `nil` when it admitted it.
     public let refusal: AdmissionRefusal?
+    /// The bytes to send back; `nil` when nothing may be sent (a request that proved no invitation).
     public let reply: [UInt8]?
 
     static func admitted(_ answer: JoinAnswer) -> Admission { Admission(refusal: nil, reply: answer.bytes) }
@@ -173,7 +192,9 @@ public struct Admission: Sendable {
 
 /// What a member replied to this device's join request.
 public enum JoinReply: Equatable, Sendable {
+    /// The member admitted the device: the answer carries the sealed group secret.
     case admitted(JoinAnswer)
+    /// The member refused the device, for the reason given.
     case refused(AdmissionRefusal)
 
     /// Reads a reply to `invitation`'s request by `device`; `nil` for anything that is neither

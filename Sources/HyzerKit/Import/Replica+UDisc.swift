@@ -4,10 +4,13 @@ import HyzerDomain
 
 /// What `import --udisc` did.
 public struct UDiscImportReport: Sendable {
+    /// Rounds newly written.
     public var roundsImported = 0
     /// Rounds this replica already held (the same course, players, pars and scores).
     public var roundsAlreadyHeld = 0
+    /// Names of the courses the import created (`Course · Layout`).
     public var coursesCreated: [String] = []
+    /// Names of the players the import created.
     public var playersCreated: [String] = []
 }
 

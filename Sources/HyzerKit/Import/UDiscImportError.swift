@@ -9,6 +9,7 @@ public enum UDiscImportError: Error, Equatable, Sendable, LocalizedError, Custom
     public enum RowProblem: Equatable, Sendable, CustomStringConvertible {
         /// `cells` cells where the header has `header`.
         case cellCount(cells: Int, header: Int)
+        /// A row with no course name.
         case noCourseName
         /// `text` in `column` ("hole 3", "Total") is not a whole number.
         case notAWholeNumber(text: String, column: String)
@@ -37,6 +38,7 @@ public enum UDiscImportError: Error, Equatable, Sendable, LocalizedError, Custom
         /// One player more than a round's `limit` participants.
         case tooManyPlayers(limit: Int)
 
+        /// What is wrong with the row, in one sentence.
         public var description: String {
             switch self {
             case .cellCount(let cells, let header): "has \(cells) cells where the header has \(header)"
@@ -77,8 +79,11 @@ public enum UDiscImportError: Error, Equatable, Sendable, LocalizedError, Custom
     /// The round of `course` on `date` names one player twice (by name and alias).
     case playerTwiceInRound(course: String, date: String)
 
+    /// The message, the same as `description`.
     public var errorDescription: String? { description }
 
+    /// One sentence that says what failed and what to do, in words for any app: it names no
+    /// command or flag of the command line (which words these errors itself).
     public var description: String {
         switch self {
         case .notCSV(let detail): "it is not valid CSV (\(detail)); export the scorecards from UDisc again"

@@ -12,13 +12,17 @@ import SwiftCSV
 public struct UDiscScorecard: Sendable {
     /// One round: a Par row and the player rows after it with the same course, layout and date.
     public struct Round: Sendable {
+        /// The course name as written.
         public let course: String
+        /// The layout name as written; empty when the export has none.
         public let layout: String
         /// StartDate (or an older export's Date), as written; it also groups the rows.
         public let date: String
         /// EndDate as written; empty in an older export.
         public let endDate: String
+        /// The Par row's par of hole `n` at index `n - 1`.
         public let pars: [Int]
+        /// The round's player rows, in the file's order.
         public let players: [Card]
 
         /// The course name a replica uses: `Course · Layout`, or the course alone without a layout.
@@ -27,14 +31,18 @@ public struct UDiscScorecard: Sendable {
 
     /// One player's row; `nil` for a hole not played (an empty cell or 0).
     public struct Card: Sendable {
+        /// The player's name as written.
         public let name: String
+        /// Strokes of hole `n` at index `n - 1`.
         public let strokes: [Int?]
+        /// The row's number in the file, as messages name it.
         public let row: Int
     }
 
     /// The largest file read, checked before reading.
     public static let maximumBytes = 8 * 1_048_576
 
+    /// Every round in the file, in the order their Par rows appear.
     public let rounds: [Round]
 
     /// Reads `text`; any row that does not add up refuses the whole file with a message naming it.

@@ -5,6 +5,7 @@ import HyzerDomain
 /// An author frozen by evidence this replica holds: no op of it at or above `sequence` counts
 /// in views (docs/store.md, "Forks").
 public struct FrozenAuthor: Hashable, Sendable {
+    /// The evidence that froze the author.
     public enum Reason: Hashable, Sendable {
         /// Two validly signed ops with this sequence: `heldHash` in this replica's log,
         /// `otherHash` in the other branch kept as proof.
@@ -13,9 +14,11 @@ public struct FrozenAuthor: Hashable, Sendable {
         case stampNotIncreasing
     }
 
+    /// The frozen author.
     public let author: AuthorID
     /// The fork point.
     public let sequence: UInt64
+    /// What this replica holds as evidence.
     public let reason: Reason
 
     static func all(_ db: Database) throws -> [FrozenAuthor] {

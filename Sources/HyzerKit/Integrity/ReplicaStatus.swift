@@ -4,9 +4,13 @@ import HyzerDomain
 
 /// What a replica holds and knows.
 public struct ReplicaStatus: Equatable, Sendable {
+    /// This device's key, name, kind and owner.
     public let identity: ReplicaIdentity
+    /// What the replica holds of each author.
     public let versionVector: VersionVector
+    /// A hash of the counted ops (`Replica.digest()`): equal on two replicas exactly when their views are.
     public let digest: String
+    /// Ops in the log, every author's.
     public let opCount: Int
     /// Ops waiting above a gap in their author's log, or held until this replica's clock
     /// reaches their stamps.
@@ -19,12 +23,17 @@ public struct ReplicaStatus: Equatable, Sendable {
     public let heldSegments: Int
     /// Whether another copy of this store wrote with its key, so that it refuses to write.
     public let writtenElsewhere: Bool
+    /// Registered players.
     public let players: Int
+    /// Courses not deleted, the seeded ones included.
     public let courses: Int
+    /// Rounds started, in any state.
     public let rounds: Int
 }
 
 extension Replica {
+    /// What the replica holds now, read in one transaction; throws `ReplicaError` when the store
+    /// cannot be read.
     public func status() throws -> ReplicaStatus {
         let identity = try identity()
         return try read { db in

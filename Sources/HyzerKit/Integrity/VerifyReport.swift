@@ -16,6 +16,7 @@ public struct VerifyReport: Sendable {
         /// A view table differs from the same table rebuilt from the log.
         case viewDiffers(table: String)
 
+        /// The problem, in one sentence.
         public var description: String {
             switch self {
             case .databaseIntegrity(let message): "database integrity check failed: \(message)"
@@ -29,14 +30,21 @@ public struct VerifyReport: Sendable {
 
     /// An authentic op that views ignore.
     public struct IgnoredOp: Hashable, Sendable {
+        /// The op's author.
         public let author: AuthorID
+        /// The op's sequence number in its author's log.
         public let sequence: UInt64
+        /// Which rule it breaks, in one sentence.
         public let reason: String
     }
 
+    /// Ops whose hash was recomputed.
     public var opsChecked = 0
+    /// Signatures verified.
     public var signaturesChecked = 0
+    /// What is wrong with the store; empty for a sound one.
     public var problems: [Problem] = []
+    /// Authentic ops that views ignore, each with its reason.
     public var ignoredOps: [IgnoredOp] = []
     /// Authors frozen by a fork's proof or a stamp that does not increase, with the evidence.
     public var forks: [FrozenAuthor] = []

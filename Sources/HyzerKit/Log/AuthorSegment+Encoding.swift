@@ -3,7 +3,9 @@ import HyzerDomain
 extension AuthorSegment {
     /// Bounds that keep a hostile segment from exhausting memory.
     public enum Limits {
+        /// The most ops one segment holds.
         public static let opsMax = 1_000_000
+        /// The longest tail (clock and payload) of one op, in bytes.
         public static let tailBytesMax = 16 * 1024
     }
 
@@ -18,6 +20,7 @@ extension AuthorSegment {
         writer.write(raw: lastSignature)
     }
 
+    /// The segment's canonical bytes (see `encode(into:)`).
     public func encoded() -> [UInt8] {
         var writer = ByteWriter(capacity: 140 + tails.count * 80)
         encode(into: &writer)
@@ -40,6 +43,8 @@ extension AuthorSegment {
         self.init(author: author, firstSequence: firstSequence, previousHash: previousHash, tails: tails, lastSignature: signature)
     }
 
+    /// Reads exactly one segment from `bytes`; throws `DecodingError` for a malformed one, one over
+    /// ``Limits``, or trailing bytes. The signature is not checked here (ingest checks it).
     public init(decoding bytes: [UInt8]) throws(DecodingError) {
         var reader = ByteReader(bytes)
         try self.init(from: &reader)

@@ -8,7 +8,9 @@ public struct AuthorSegment: Hashable, Sendable {
     /// signed op past it): 1 MiB of tails, well under a connection's 8 MiB bundle bound.
     public static let preferredBytesMax = 1 << 20
 
+    /// The author whose ops these are.
     public let author: AuthorID
+    /// The sequence number of the first op, from 1.
     public let firstSequence: UInt64
     /// The hash of op `firstSequence - 1` (zeros when `firstSequence` is 1).
     public let previousHash: [UInt8]
@@ -17,6 +19,7 @@ public struct AuthorSegment: Hashable, Sendable {
     /// The author's signature of the last op.
     public let lastSignature: [UInt8]
 
+    /// A segment from its parts, unchecked: ingest verifies the chain and the signature.
     public init(author: AuthorID, firstSequence: UInt64, previousHash: [UInt8], tails: [[UInt8]], lastSignature: [UInt8]) {
         self.author = author
         self.firstSequence = firstSequence

@@ -23,6 +23,7 @@ public enum IngestError: Error, Equatable, Sendable, CustomStringConvertible {
     /// or a succession of a member arrives.
     case notAMember(author: AuthorID)
 
+    /// Why the segment was refused, in one sentence.
     public var description: String {
         switch self {
         case .emptySegment(let author):

@@ -23,8 +23,10 @@ public struct IngestReport: Equatable, Sendable {
     /// Authors whose ops were newly added, to report those that are no members.
     var appendedAuthors: Set<AuthorID> = []
 
+    /// A report of nothing done.
     public init() {}
 
+    /// Adds `rhs`'s counts and refusals to `lhs`: the report of two ingests in a row.
     public static func += (lhs: inout IngestReport, rhs: IngestReport) {
         lhs.opsApplied += rhs.opsApplied
         lhs.finishesApplied += rhs.finishesApplied

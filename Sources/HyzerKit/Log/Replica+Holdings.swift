@@ -13,6 +13,7 @@ public struct Holdings: Sendable, Equatable {
     /// caps"): a replica at a cap would evict what it is sent, so it does not ask for it yet.
     public let hasRoomAside: Bool
 
+    /// Holdings from their parts.
     public init(vector: VersionVector, hasRoomAside: Bool) {
         self.vector = vector
         self.hasRoomAside = hasRoomAside

@@ -16,7 +16,9 @@ public struct SignedOp: Hashable, Sendable {
     /// Bytes of the clock at the start of every tail.
     static let clockBytes = 12
 
+    /// The op's author.
     public let author: AuthorID
+    /// The op's place in its author's log, from 1.
     public let sequence: UInt64
     /// The hash of the author's previous op; 32 zero bytes for sequence 1.
     public let previousHash: [UInt8]

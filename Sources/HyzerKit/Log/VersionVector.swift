@@ -22,6 +22,7 @@ public struct VersionVector: Hashable, Sendable {
         /// the author at or above it counts in views. `nil` while the author is live.
         public var frozenAt: UInt64?
 
+        /// An entry; `hashPrefix` is cut to ``hashPrefixBytes``.
         public init(sequence: UInt64, hashPrefix: [UInt8]? = nil, frozenAt: UInt64? = nil) {
             self.sequence = sequence
             self.hashPrefix = hashPrefix.map { Array($0.prefix(Self.hashPrefixBytes)) }
@@ -45,12 +46,15 @@ public struct VersionVector: Hashable, Sendable {
         }
     }
 
+    /// Each author's entry; authors of whom nothing is held have none.
     public private(set) var entries: [AuthorID: Entry]
 
+    /// A vector of sequence numbers alone (no hash, no fork state); zero heads are dropped.
     public init(_ heads: [AuthorID: UInt64] = [:]) {
         entries = heads.filter { $0.value > 0 }.mapValues { Entry(sequence: $0) }
     }
 
+    /// A vector of `entries`; entries of sequence 0 are dropped.
     public init(entries: [AuthorID: Entry]) {
         self.entries = entries.filter { $0.value.sequence > 0 }
     }

@@ -31,8 +31,11 @@ public enum GroupError: Error, Equatable, Sendable, LocalizedError, CustomString
     /// The group has more devices than a rekey seals its secret to.
     case tooManyDevicesToRekey(limit: Int)
 
+    /// The message, the same as `description`.
     public var errorDescription: String? { description }
 
+    /// One sentence that says what failed and what to do, in words for any app: it names no
+    /// command or flag of the command line (which words these errors itself).
     public var description: String {
         switch self {
         case .alreadyInGroup(let current):

@@ -8,8 +8,10 @@ import HyzerDomain
 /// (docs/security.md, "Re-keying"); a replica keeps every epoch's secret it holds, to read
 /// files sealed under an older one.
 public struct GroupMembership: Hashable, Sendable {
+    /// The length of a group secret.
     public static let secretBytes = 32
 
+    /// The group's id.
     public let id: UUID
     /// The secret of each epoch this replica holds; never printed except inside an invite token.
     public let secrets: [UInt32: [UInt8]]

@@ -4,18 +4,22 @@ import HyzerDomain
 
 /// One member of the group as `group members` lists it.
 public struct GroupMember: Hashable, Sendable {
+    /// The device's key.
     public let id: AuthorID
     /// From the device's own record, once one of its ops arrived.
     public let name: String?
+    /// The device's kind, from its own record; `nil` until one of its ops arrived.
     public let kind: DeviceKind?
     /// The players the device owns (display names), from the ownership views.
     public let owns: [String]
     /// The last op of the device this replica holds (0: none yet, an admitted device that has
     /// not synced), and its clock in ms since 1970.
     public let lastSequence: UInt64
+    /// The clock of the device's last held op, in milliseconds since the Unix epoch; `nil` when none is held.
     public let lastMilliseconds: UInt64?
     /// The organizer removed the device or a key of its lineage: no rekey is sealed to it.
     public let removed: Bool
+    /// Whether the device is the group's organizer (the one that created the group).
     public let isOrganizer: Bool
 }
 

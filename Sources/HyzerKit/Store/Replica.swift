@@ -10,7 +10,9 @@ import HyzerDomain
 /// view tables it updates. A `Replica` holds no mutable state of its own: the database is the
 /// single owner of the truth, so it is safe to share between tasks.
 public final class Replica: Sendable {
+    /// The database's file name inside the store directory.
     public static let databaseFileName = "replica.sqlite"
+    /// The secret key's file name inside the store directory.
     public static let keyFileName = "identity.key"
 
     /// The store directory.

@@ -2,9 +2,9 @@ import Foundation
 import HyzerDomain
 
 /// Everything a replica can refuse, each with a sentence that says what was wrong and what
-/// to do. A refused command changes nothing.
-public enum ReplicaError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// `init` on a directory that already holds a store.
+/// to do (docs/architecture.md, "Errors"). A refused command changes nothing.
+public enum ReplicaError: Error, Equatable, Sendable, LocalizedError, CustomStringConvertible {
+    /// Creating a store in a directory that already holds one.
     case storeExists(path: String)
     /// A directory with no store in it.
     case notAStore(path: String)
@@ -29,7 +29,7 @@ public enum ReplicaError: Error, Equatable, Sendable, CustomStringConvertible {
     case notAParticipant(player: String, round: String)
     /// A command that needs an active round on a completed one.
     case roundCompleted(round: String)
-    /// Finishing a round that still misses scores or has disputes, without `--force`.
+    /// Finishing a round that still misses scores or has disputes, without forcing the finish.
     case roundNotReady(round: String, missingScores: Int, disputedHoles: Int)
     /// Correcting an event that another device recorded.
     case notYourEvent(event: String, device: String)
@@ -47,12 +47,17 @@ public enum ReplicaError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A command only the group's organizer may run.
     case notGroupOrganizer
 
+    /// The message, the same as ``description``.
+    public var errorDescription: String? { description }
+
+    /// One sentence that says what was wrong and what to do, in words for any app: it names no
+    /// command or flag of the command line (which words these errors itself).
     public var description: String {
         switch self {
         case .storeExists(let path):
-            "\(path) already holds a hyzer-peer store; choose another directory with --store, or use the existing one"
+            "\(path) already holds a store; choose another directory, or open the existing store"
         case .notAStore(let path):
-            "\(path) is not a hyzer-peer store; create one with `hyzer-peer init --name NAME --store \(path)`"
+            "\(path) is not a store; create one there first"
         case .corruptStore(let path, let detail):
             "the store at \(path) is damaged (\(detail)); restore it from a backup or sync a new replica from a peer"
         case .badKeyFile(let path, let detail):
@@ -62,7 +67,7 @@ public enum ReplicaError: Error, Equatable, Sendable, CustomStringConvertible {
         case .storeBusy(let holder):
             "the store is busy: another process holds it\(holder.map { " (\($0))" } ?? ""); wait for it to finish or stop it"
         case .unknown(let kind, let text):
-            "no \(kind) matches '\(text)'; \(Self.listingHint(kind))"
+            "no \(kind) matches '\(text)'"
         case .ambiguous(let kind, let text, let matches):
             "'\(text)' matches several \(kind)s (\(matches.joined(separator: ", "))); use a longer id prefix"
         case .holeOutOfRange(let hole, let holeCount):
@@ -70,11 +75,11 @@ public enum ReplicaError: Error, Equatable, Sendable, CustomStringConvertible {
         case .strokesOutOfRange(let strokes):
             "\(strokes) strokes is impossible: a hole's score is 1 to 10 strokes"
         case .notAParticipant(let player, let round):
-            "\(player) is not playing round \(round); score one of its participants (see `hyzer-peer round show \(round)`)"
+            "\(player) is not playing round \(round); score one of its participants"
         case .roundCompleted(let round):
             "round \(round) is completed; scores can no longer change (the organizer may still resolve discrepancies)"
         case .roundNotReady(let round, let missing, let disputed):
-            "round \(round) has \(missing) missing scores and \(disputed) disputed holes; score and resolve them, or finish with --force"
+            "round \(round) has \(missing) missing scores and \(disputed) disputed holes; score and resolve them, or force the finish"
         case .notYourEvent(let event, let device):
             "event \(event) was recorded by device \(device); only that device can correct it (ask the organizer to resolve instead)"
         case .notOrganizerDevice(let round, let organizer):
@@ -82,25 +87,15 @@ public enum ReplicaError: Error, Equatable, Sendable, CustomStringConvertible {
         case .notOwner(let player):
             "this device does not own \(player); run the command on a device that does"
         case .courseDeleted(let name):
-            "course \(name) was deleted; choose another course (`hyzer-peer course list`)"
+            "course \(name) was deleted; choose another course"
         case .writtenElsewhere(let author, let forkedAt):
             "another copy of this store (restored from a backup, or copied) writes with this device's key \(author)"
                 + (forkedAt.map { " and its log forked at op \($0)" } ?? "")
-                + "; this copy no longer writes. Continue under a new device key linked to the same owner with `hyzer-peer device continue`"
+                + "; this copy no longer writes. Continue under a new device key linked to the same owner"
         case .removedFromGroup(let through):
-            "this device was removed from its group by the organizer (its ops up to \(through) still count); it can no longer write. Ask a member for a new invite and join with a new store (`hyzer-peer init --store DIR`)"
+            "this device was removed from its group by the organizer (its ops up to \(through) still count); it can no longer write. Ask a member for a new invite and join with a new store"
         case .notGroupOrganizer:
-            "only the group's organizer (the device that ran `hyzer-peer group create`) may remove a member or rekey the group; run it there (a group created before groups had organizers has none: create a new one)"
-        }
-    }
-
-    /// Where the user finds the valid names of a kind of entity.
-    private static func listingHint(_ kind: String) -> String {
-        switch kind {
-        case "participant": "the round's participants are listed by `hyzer-peer round show ROUND`"
-        case "event": "use the event id that `hyzer-peer score` printed (or see `hyzer-peer discrepancies ROUND`)"
-        case "late score": "the round's late scores are listed by `hyzer-peer discrepancies ROUND`"
-        default: "list them with `hyzer-peer \(kind) list`"
+            "only the group's organizer (the device that created the group) may remove a member or rekey the group; run it there (a group created before groups had organizers has none: create a new one)"
         }
     }
 }

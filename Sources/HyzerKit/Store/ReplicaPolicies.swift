@@ -15,6 +15,7 @@ public struct ReplicaPolicies: Sendable {
     /// Which held authors a delta carries.
     public var delta: DeltaRule
 
+    /// Rules from their parts; the defaults are the shipped rules.
     public init(
         merge: MergeRule = .supersession, registers: RegisterRule = .lastWriterWins, pending: PendingRule = .keepsWaiting,
         delta: DeltaRule = .everyAuthor
@@ -33,8 +34,10 @@ public struct ReplicaPolicies: Sendable {
 /// a write stamped `incoming` replaces the value stamped `held`. Stamps are the ops' encoded
 /// `(clock, author, sequence)`, compared as bytes.
 public struct RegisterRule: Sendable {
+    /// Whether a write stamped `incoming` replaces the value stamped `held`.
     public let replaces: @Sendable (_ incoming: [UInt8], _ held: [UInt8]) -> Bool
 
+    /// A rule from its function.
     public init(replaces: @escaping @Sendable (_ incoming: [UInt8], _ held: [UInt8]) -> Bool) {
         self.replaces = replaces
     }
@@ -48,8 +51,10 @@ public struct RegisterRule: Sendable {
 /// stamped further ahead of this replica's clock than it accepts: whether it keeps the segment
 /// to wait (pending until the gap fills, held until the clock gets there).
 public struct PendingRule: Sendable {
+    /// Whether ingest keeps `segment` to wait rather than drop it.
     public let keeps: @Sendable (AuthorSegment) -> Bool
 
+    /// A rule from its function.
     public init(keeps: @escaping @Sendable (AuthorSegment) -> Bool) {
         self.keeps = keeps
     }
@@ -61,8 +66,10 @@ public struct PendingRule: Sendable {
 /// Which authors a delta carries: given an author, this replica's own id and a way to read a
 /// device's kind, whether the author's ops go in.
 public struct DeltaRule: Sendable {
+    /// Whether a delta carries `author`'s ops, given this replica's id and a device's kind.
     public let carries: @Sendable (_ author: AuthorID, _ local: AuthorID, _ kind: (AuthorID) -> DeviceKind?) -> Bool
 
+    /// A rule from its function.
     public init(carries: @escaping @Sendable (_ author: AuthorID, _ local: AuthorID, _ kind: (AuthorID) -> DeviceKind?) -> Bool) {
         self.carries = carries
     }

@@ -7,15 +7,18 @@ import Foundation
 /// checkpointer, 122 a recovery); with a rollback journal, a writer holds a write lock on the
 /// database file itself. Either names the holder's pid.
 public struct StoreHolder: Equatable, Sendable, CustomStringConvertible {
+    /// The holder's process id.
     public let pid: Int32
     /// The holder's command name and arguments, when `/proc/PID/cmdline` is readable.
     public let commandLine: String?
 
+    /// A holder from its parts.
     public init(pid: Int32, commandLine: String?) {
         self.pid = pid
         self.commandLine = commandLine
     }
 
+    /// `pid N: COMMAND LINE`, or `pid N` without a command line.
     public var description: String { commandLine.map { "pid \(pid): \($0)" } ?? "pid \(pid)" }
 
     /// The longest command line shown, in characters.

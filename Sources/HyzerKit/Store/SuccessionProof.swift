@@ -10,10 +10,12 @@ public struct SuccessionProof: Hashable, Sendable {
     /// The most a handshake carries: the nearest predecessors of a device continued more often.
     public static let chainMax = 4
 
+    /// The device's earlier key.
     public let predecessor: AuthorID
     /// Ed25519(predecessor, `DeviceSuccession.message(successor:)`).
     public let signature: [UInt8]
 
+    /// A proof from its parts, unchecked: see `proves(successor:)`.
     public init(predecessor: AuthorID, signature: [UInt8]) {
         self.predecessor = predecessor
         self.signature = signature
@@ -25,6 +27,7 @@ public struct SuccessionProof: Hashable, Sendable {
             && Ed25519.verify(signature: signature, of: DeviceSuccession.message(successor: successor), publicKey: predecessor.bytes)
     }
 
+    /// The proof's 96 bytes: the predecessor's key, then the signature.
     public var bytes: [UInt8] { predecessor.bytes + signature }
 
     /// Decodes `chain`, a whole number of proofs, at most `chainMax`; `nil` otherwise.

@@ -9,8 +9,10 @@ public protocol WallClock: Sendable {
 
 /// The operating system's clock.
 public struct SystemClock: WallClock {
+    /// The system clock.
     public init() {}
 
+    /// Milliseconds since the Unix epoch by the system's clock (0 before 1970).
     public func nowMilliseconds() -> UInt64 {
         UInt64(max(0, Date().timeIntervalSince1970 * 1000))
     }

@@ -2,7 +2,10 @@ import HyzerDomain
 
 /// A replica of the group as its own signed device record describes it.
 public struct Device: Hashable, Sendable {
+    /// The device's key.
     public let id: AuthorID
+    /// The name the device gave itself.
     public let name: String
+    /// What kind of device it is.
     public let kind: DeviceKind
 }

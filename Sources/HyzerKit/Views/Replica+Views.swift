@@ -4,8 +4,11 @@ import HyzerDomain
 
 /// Who this replica is.
 public struct ReplicaIdentity: Hashable, Sendable {
+    /// This device's key.
     public let author: AuthorID
+    /// This device's name.
     public let name: String
+    /// This device's kind.
     public let kind: DeviceKind
     /// The player this device owns from `init --owner`, if any.
     public let owner: Player?
@@ -13,11 +16,14 @@ public struct ReplicaIdentity: Hashable, Sendable {
 
 /// A round with every view derived from it.
 public struct RoundView: Sendable {
+    /// The round as its start op fixed it.
     public let round: Round
+    /// The round evaluated over every op this replica counts.
     public let evaluation: RoundEvaluation
 }
 
 extension Replica {
+    /// This device's key, name, kind and owner; throws `ReplicaError` when the store cannot be read.
     public func identity() throws -> ReplicaIdentity {
         try read { db in
             let reader = ViewReader(db: db)
@@ -44,6 +50,7 @@ extension Replica {
         try read { try ViewReader(db: $0).courses().filter { includingDeleted || !$0.deleted } }
     }
 
+    /// The course with id `id`, deleted or not; `nil` when the replica holds none.
     public func course(_ id: UUID) throws -> Course? {
         try read { try ViewReader(db: $0).course(id) }
     }
@@ -61,6 +68,7 @@ extension Replica {
         }
     }
 
+    /// The round with id `id` and its views; `nil` when the replica holds none.
     public func roundView(_ id: UUID) throws -> RoundView? {
         try read { db in
             let reader = ViewReader(db: db)
@@ -106,6 +114,7 @@ extension Replica {
         try read { try ViewReader(db: $0).devices() }
     }
 
+    /// Which devices own which players, from the creations, links and successions this replica counts.
     public func ownership() throws -> Ownership {
         try read { try ViewReader(db: $0).ownership() }
     }

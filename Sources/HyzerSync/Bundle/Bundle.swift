@@ -16,17 +16,24 @@ import HyzerKit
 /// segments publishes its sender's version vector. Two segments of one author that disagree
 /// are a fork's proof: they travel as ordinary segments.
 public struct Bundle: Hashable, Sendable {
+    /// The four bytes every bundle starts with: `HYZB`.
     public static let magic = Array("HYZB".utf8)
+    /// The version this build writes; versions 1 and 2 are read.
     public static let formatVersion: UInt8 = 2
     /// The largest bundle this build reads or writes.
     public static let bytesMax = 512 * 1024 * 1024
 
+    /// The group the bundle belongs to.
     public let groupID: UUID
+    /// The device that made and signed the bundle.
     public let sender: AuthorID
     /// What the sender held when it made the bundle.
     public let senderVector: VersionVector
+    /// The ops carried, one segment per run of one author's log; empty for a bundle that only
+    /// publishes `senderVector`.
     public let segments: [AuthorSegment]
 
+    /// A bundle from its parts, unsigned: packing signs it with the sender's key.
     public init(groupID: UUID, sender: AuthorID, senderVector: VersionVector, segments: [AuthorSegment]) {
         self.groupID = groupID
         self.sender = sender

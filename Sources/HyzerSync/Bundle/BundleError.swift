@@ -26,6 +26,7 @@ public enum BundleError: Error, Equatable, Sendable, CustomStringConvertible {
     /// was not sealed to (someone who kept an old secret).
     case senderNotAdmitted(sender: AuthorID, removed: Bool)
 
+    /// Why the bundle was refused, in one sentence.
     public var description: String {
         switch self {
         case .notABundle(let reason): "not a hyzer-peer bundle (\(reason))"

@@ -33,28 +33,43 @@ public struct ConnectionDriver {
 
     /// What crossed the connection so far.
     public struct Counts: Equatable, Sendable {
+        /// Ops sent to the peer in bundles.
         public var opsSent = 0
+        /// Ops from the peer's bundles that were new to the store.
         public var opsReceived = 0
+        /// Bundles received and ingested.
         public var bundlesReceived = 0
         /// Times the peer's belief of what this side holds was corrected (`holds` sent).
         public var holdingsSent = 0
         /// Frame bytes with their 4-byte length prefix.
         public var bytesSent = 0
+        /// Frame bytes received, with their 4-byte length prefix.
         public var bytesReceived = 0
     }
 
+    /// The replica whose store the driver reads and writes.
     public let replica: Replica
+    /// The group the connection authenticates with.
     public let group: GroupMembership
+    /// The protocol's state machine, which the driver feeds.
     public private(set) var engine: SyncEngine
+    /// What crossed the connection so far.
     public private(set) var counts = Counts()
     /// Shares the reads that answer a store change with the process's other connections.
     public var sharing: DeltaSharing?
+    /// Hooks around the store work; `nil` for none (everything that ships).
     public var observer: ConnectionObserver?
     /// Set once the driver closed or finished (by the engine, or a store failure).
     public private(set) var isOver = false
     /// Whether the store's vector was read since the peer proved itself.
     private var toldVector = false
 
+    /// A driver for one connection of `replica` in `group`, as `role`, one-shot or live (`mode`).
+    /// `ephemeral` is the connection's fresh X25519 key pair (drawn by the caller), `budget` the
+    /// process's memory for partial bundles, `dialEpoch` a dialer's older group epoch to dial with
+    /// (`nil`: the newest), `seenHellos` a listener's record of verified first messages (replays
+    /// are refused), and `now` the caller's monotonic clock in milliseconds. Reads nothing yet: the
+    /// store's vector is read once the peer proved itself.
     public init(
         replica: Replica, group: GroupMembership, role: Handshake.Role, mode: SyncSession.Mode, ephemeral: KeyExchange,
         budget: BundleBudget, configuration: SyncEngine.Configuration = .init(), acknowledgement: AcknowledgementRule = .whatTheStoreHolds,

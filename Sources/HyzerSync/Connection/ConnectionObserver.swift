@@ -23,12 +23,18 @@ public protocol ConnectionObserver: AnyObject {
 }
 
 extension ConnectionObserver {
+    /// Does nothing.
     public func vectorRead(_ vector: VersionVector) throws {}
+    /// Adds no bundle.
     public func deltaRead(_ delta: Delta, above: VersionVector) throws -> [[UInt8]] { [] }
+    /// Every segment of the bundle.
     public func segmentsToIngest(_ bundle: Bundle) -> [AuthorSegment] { bundle.segments }
+    /// Lets the driver go on.
     public func ingested(_ segments: [AuthorSegment], of bundle: Bundle, report: IngestReport, vector: VersionVector) throws -> Bool {
         true
     }
+    /// Does nothing.
     public func admitted(_ request: JoinRequest, _ admission: Admission) {}
+    /// Does nothing.
     public func holdingsSent(_ holdings: Holdings) {}
 }

@@ -8,10 +8,14 @@ public typealias Delta = (bundles: [[UInt8]], vector: VersionVector, ops: Int)
 /// What a connection asks of the store for a delta: the ops above `above`, in bundles of at
 /// most `bytesMax` bytes for group `group`.
 public struct DeltaRequest: Hashable, Sendable {
+    /// The vector the peer holds: the delta is every op above it.
     public let above: VersionVector
+    /// The group whose key signs and seals the bundles.
     public let group: UUID
+    /// The largest bundle, in bytes.
     public let bytesMax: Int
 
+    /// A request for the ops above `above`, in bundles of at most `bytesMax` bytes for `group`.
     public init(above: VersionVector, group: UUID, bytesMax: Int) {
         self.above = above
         self.group = group

@@ -13,10 +13,14 @@ public struct InMemoryLink: ByteLink {
         return (InMemoryLink(inbox: back, outbox: forth), InMemoryLink(inbox: forth, outbox: back))
     }
 
+    /// Hands `frame` to the other end; suspends while its direction holds `capacity` frames, and
+    /// throws `InMemoryLinkError` once the link is closed.
     public func send(_ frame: [UInt8]) async throws { try await outbox.put(frame) }
 
+    /// The next frame the other end sent; `nil` once either end closed and every frame sent before was taken.
     public func receive() async throws -> [UInt8]? { try await inbox.take() }
 
+    /// Closes both directions: the other end receives what was sent before, then `nil`.
     public func close() async {
         outbox.close()
         inbox.close()

@@ -11,15 +11,21 @@ import NIOPosix
 /// the driver. Someone must tick `signals` (`ConnectionSignals.tick`) for timeouts and
 /// heartbeats to happen: `serve` does for all its connections, `PeerDialer` for a lone one.
 public struct PeerConnection: Sendable {
+    /// The replica that syncs.
     public let replica: Replica
+    /// The group the connection authenticates with.
     public let group: GroupMembership
+    /// Whether this side dialed or listened: the dialer speaks first.
     public let role: Handshake.Role
+    /// One exchange, or a live connection that stays open and pushes every store change.
     public let mode: SyncSession.Mode
+    /// Where the connection logs its start, end and failures.
     public let logger: Logger
     /// Ticks, and store changes to push to the peer (live mode).
     public let signals: ConnectionSignals
     /// Memory for partial bundles, shared with the other connections of the process.
     public let budget: BundleBudget
+    /// Timeouts, heartbeats and the largest bundle.
     public var configuration = SyncEngine.Configuration()
     /// Time for the peer to accept one frame before it counts as stalled.
     public var writeTimeout: Duration = .seconds(15)
@@ -34,6 +40,7 @@ public struct PeerConnection: Sendable {
     /// Whether the server closed this connection to make room for a newer one (asked at the end).
     var wasEvicted: @Sendable () async -> Bool = { false }
 
+    /// A connection of `replica` in `group`; nothing happens until it runs over a link.
     public init(
         replica: Replica, group: GroupMembership, role: Handshake.Role, mode: SyncSession.Mode, logger: Logger,
         signals: ConnectionSignals, budget: BundleBudget

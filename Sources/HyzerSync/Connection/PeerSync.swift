@@ -7,12 +7,16 @@ import Logging
 /// newest group key, then with older ones while the peer closes during the handshake (it has
 /// not received the rekey yet); a round whose finish arrived gets this device's receipt.
 public struct PeerSync: Sendable {
+    /// The replica that syncs.
     public let replica: Replica
+    /// Where the exchanges log.
     public let logger: Logger
+    /// Timeouts, heartbeats and the largest bundle of each exchange.
     public var configuration = SyncEngine.Configuration()
     /// Time the member has to answer a join request.
     public var joinTimeout: Duration = .seconds(10)
 
+    /// A sync of `replica`, logging to `logger`.
     public init(replica: Replica, logger: Logger) {
         self.replica = replica
         self.logger = logger
@@ -71,6 +75,7 @@ public enum PeerSyncError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The exchange failed.
     case failed(SyncFailure)
 
+    /// Why the sync did not happen, in one sentence, naming no command or flag.
     public var description: String {
         switch self {
         case .notAdmitted: "the member did not admit this device: it does not hold the invitation yet, or is not a member of the group"

@@ -12,13 +12,16 @@ import HyzerKit
 ///   may not have received the newest rekey: the next dial uses the epoch before the one just
 ///   tried, in turn down to the oldest this device holds; any other outcome goes back to the newest.
 public struct Redialer: Sendable {
+    /// The first pause after a failure: 100 ms.
     public static let firstDelayMilliseconds: UInt64 = 100
+    /// The longest pause, before jitter.
     public let backoffMaxMilliseconds: UInt64
     /// The pause before the next dial, before jitter.
     public private(set) var delayMilliseconds = Self.firstDelayMilliseconds
     /// The older epoch to dial with next; nil dials with the newest.
     public private(set) var dialEpoch: UInt32?
 
+    /// A redialer whose pauses double up to `backoffMaxMilliseconds` (at least 100 ms).
     public init(backoffMaxMilliseconds: UInt64 = 2_000) {
         self.backoffMaxMilliseconds = max(Self.firstDelayMilliseconds, backoffMaxMilliseconds)
     }

@@ -11,14 +11,19 @@ import HyzerDomain
 /// link inside the folder is ever followed, and nothing outside it is ever written. The root
 /// itself is the user's choice and may be a link.
 public struct DirectoryFolder: SharedFolder {
+    /// The folder's root, standardized.
     public let root: URL
 
+    /// The folder at `root`; nothing is opened until it is used.
     public init(root: URL) {
         self.root = root.standardizedFileURL
     }
 
+    /// The root's path.
     public var identity: String { root.path }
 
+    /// The entries of `directory`, walked without following links; `[]` when it does not exist.
+    /// Throws `FolderError` when a component is a link or cannot be read.
     public func list(_ directory: String) throws -> [FolderEntry] {
         guard let descriptor = try openDirectory(directory, creating: false) else { return [] }
         guard let stream = fdopendir(descriptor) else {
@@ -48,6 +53,8 @@ public struct DirectoryFolder: SharedFolder {
         return entries.sorted { $0.name < $1.name }
     }
 
+    /// The bytes of the regular file at `path`, opened without following a link; throws
+    /// `FolderError` for a link, a non-regular file, or one larger than `maximumBytes` (before reading).
     public func read(_ path: String, maximumBytes: Int) throws -> [UInt8] {
         let (parent, name) = try split(path)
         guard let directory = try openDirectory(parent, creating: false) else { throw error(path, String(cString: strerror(ENOENT))) }
@@ -74,6 +81,8 @@ public struct DirectoryFolder: SharedFolder {
         return Array(bytes.prefix(filled))
     }
 
+    /// Writes `bytes` to a temporary file created exclusively under an unpredictable name, flushes
+    /// it, renames it to `path` and flushes the directory; throws `FolderError` on any failure.
     public func writeAtomically(_ path: String, _ bytes: [UInt8]) throws {
         let (parent, name) = try split(path)
         guard let directory = try openDirectory(parent, creating: false) else { throw error(path, String(cString: strerror(ENOENT))) }
@@ -106,6 +115,7 @@ public struct DirectoryFolder: SharedFolder {
         fsync(directory)
     }
 
+    /// Removes the file at `path`; nothing when it does not exist. Throws `FolderError` otherwise.
     public func remove(_ path: String) throws {
         let (parent, name) = try split(path)
         guard let directory = try openDirectory(parent, creating: false) else { return }
@@ -113,6 +123,8 @@ public struct DirectoryFolder: SharedFolder {
         guard unlinkat(directory, name, 0) == 0 || errno == ENOENT else { throw error(path, String(cString: strerror(errno))) }
     }
 
+    /// Creates `path` one component at a time, never through a link; throws `FolderError` when a
+    /// component is a link or cannot be created.
     public func makeDirectory(_ path: String) throws {
         if let descriptor = try openDirectory(path, creating: true) { close(descriptor) }
     }

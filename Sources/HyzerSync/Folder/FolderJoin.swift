@@ -7,7 +7,9 @@ import HyzerKit
 /// writes the reply beside it as `<device>.hza`: the answer, or a refusal authenticated with the
 /// invitation key. Nothing in this directory is trusted without that key.
 public struct FolderJoin {
+    /// The replica that asks to join, or that admits.
     public let replica: Replica
+    /// The folder the requests and replies travel through.
     public let folder: any SharedFolder
 
     static let directoryName = "joins"
@@ -19,6 +21,7 @@ public struct FolderJoin {
     /// More than any reply; a bound on what is read.
     static let replyBytesMax = 1_024
 
+    /// Joining through `folder` for `replica`.
     public init(replica: Replica, folder: any SharedFolder) {
         self.replica = replica
         self.folder = folder

@@ -9,6 +9,7 @@ import HyzerKit
 public enum FolderLayout {
     /// The vector file's name in the first layout: read, never written.
     static let vectorFileName = "vector.hzv"
+    /// The extension of a bundle file.
     public static let bundleExtension = ".hzb"
     /// How long a retired file (a replaced vector, a bundle every member holds) stays before it
     /// is removed, by this replica's wall clock: time for a sync tool to finish copying it.
@@ -24,10 +25,12 @@ public enum FolderLayout {
     /// not read again until it changes, so each costs its bytes once.
     public static let refusedBytesPerSyncMax = maximumBundleBytes
 
+    /// `hyzer/<group id>`: the group's directory.
     public static func groupDirectory(_ group: GroupMembership) -> String {
         "hyzer/\(group.id.lowercased)"
     }
 
+    /// `hyzer/<group id>/<author id>`: the directory only `author` writes into.
     public static func memberDirectory(_ group: GroupMembership, _ author: AuthorID) -> String {
         groupDirectory(group) + "/" + author.hex
     }
@@ -40,10 +43,12 @@ public enum FolderLayout {
         return Hex.isLowercaseDigits(stem, count: 64)
     }
 
+    /// `<content hash>.hzb`: a bundle's name from the BLAKE2b-256 of its sealed bytes.
     public static func bundleName(contentHash: [UInt8]) -> String {
         Hex.encode(contentHash) + bundleExtension
     }
 
+    /// `vector-<content hash>.hzv`: a published vector's name from the hash of its sealed bytes.
     public static func vectorName(contentHash: [UInt8]) -> String {
         "vector-" + Hex.encode(contentHash) + ".hzv"
     }

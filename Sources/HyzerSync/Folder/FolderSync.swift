@@ -10,9 +10,12 @@ import HyzerKit
 /// What was already read is remembered by name, size and modification time, so a sync of an
 /// unchanged folder costs directory listings, not reads.
 public struct FolderSync {
+    /// The replica that syncs.
     public let replica: Replica
+    /// The shared folder.
     public let folder: any SharedFolder
 
+    /// A folder sync of `replica` through `folder`; nothing is read until `run()`.
     public init(replica: Replica, folder: any SharedFolder) {
         self.replica = replica
         self.folder = folder
@@ -20,6 +23,11 @@ public struct FolderSync {
 
     private var scope: String { "folder:" + folder.identity }
 
+    /// One sync: reads the other members' new files, writes what some member lacks, publishes this
+    /// replica's vector, decides join requests and retires bundles every member holds. Files refused
+    /// for their content are reported, not thrown. Throws `GroupError` without a group (or before admission),
+    /// `FolderError` when the folder cannot be listed or written, and `ReplicaError` when the store fails.
+    /// Blocks the calling thread on file and store I/O.
     public func run() throws -> FolderSyncReport {
         var group = try replica.requireGroup()
         var report = FolderSyncReport()

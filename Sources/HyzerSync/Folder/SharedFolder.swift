@@ -3,17 +3,24 @@ public struct FolderEntry: Hashable, Sendable {
     /// What a name in a folder is. `other` (a symbolic link, FIFO, socket or device) is never
     /// opened, followed or written through.
     public enum Kind: Hashable, Sendable {
+        /// A regular file.
         case file
+        /// A directory.
         case directory
+        /// Anything else: never opened, followed or written through.
         case other
     }
 
+    /// The entry's name in its directory.
     public let name: String
+    /// Whether it is a file, a directory or something else.
     public let kind: Kind
+    /// Its size in bytes.
     public let size: UInt64
     /// Modification time in nanoseconds; with the size, what tells a changed file from an unchanged one.
     public let modified: UInt64
 
+    /// An entry from its parts.
     public init(name: String, kind: Kind, size: UInt64, modified: UInt64) {
         self.name = name
         self.kind = kind
@@ -21,10 +28,12 @@ public struct FolderEntry: Hashable, Sendable {
         self.modified = modified
     }
 
+    /// An entry that is a directory or a regular file.
     public init(name: String, isDirectory: Bool, size: UInt64, modified: UInt64) {
         self.init(name: name, kind: isDirectory ? .directory : .file, size: size, modified: modified)
     }
 
+    /// Whether the entry is a directory.
     public var isDirectory: Bool { kind == .directory }
 }
 
@@ -42,20 +51,26 @@ public protocol SharedFolder: Sendable {
     /// Writes `bytes` under a temporary name, flushes them to stable storage, and renames
     /// the file into place, so readers see the whole file or nothing.
     func writeAtomically(_ path: String, _ bytes: [UInt8]) throws
+    /// Removes the file at `path`; nothing when it does not exist.
     func remove(_ path: String) throws
+    /// Creates the directory at `path` and every missing one above it; nothing when it exists.
     func makeDirectory(_ path: String) throws
 }
 
 /// A shared-folder operation that failed, with the path and the system's reason.
 public struct FolderError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The path, relative to the folder's root.
     public let path: String
+    /// What failed, as the system or the check says it.
     public let reason: String
 
+    /// A failure at `path` for `reason`.
     public init(path: String, reason: String) {
         self.path = path
         self.reason = reason
     }
 
+    /// `PATH: REASON`.
     public var description: String { "\(path): \(reason)" }
 
     /// The refusal of a file larger than what its kind may be: it is not read at all.

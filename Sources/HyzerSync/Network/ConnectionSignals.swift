@@ -7,7 +7,13 @@ import HyzerKit
 /// a busy connection does not pile up ticks, and an idle connection costs no timer.
 public final class ConnectionSignals: DeltaSharing, @unchecked Sendable {
     // @unchecked: `mailboxes` and `nextID` are only touched under `lock`.
-    public enum Signal: Sendable, Hashable { case tick, storeChanged }
+    /// What a connection is told.
+    public enum Signal: Sendable, Hashable {
+        /// Time passed: check timeouts and send a heartbeat when one is due.
+        case tick
+        /// The store changed: send a live peer what it lacks.
+        case storeChanged
+    }
 
     /// One connection's mailbox: `deliver` receives a signal and what to call once it is handled.
     final class Mailbox: @unchecked Sendable {
@@ -45,6 +51,7 @@ public final class ConnectionSignals: DeltaSharing, @unchecked Sendable {
     /// The store failures of every connection: a busy store is logged once, not per connection.
     let storeFailures = RepeatedNotice()
 
+    /// Signals with no connection yet; `progress` is told what each connection does.
     public init(progress: @escaping @Sendable (ConnectionProgress) -> Void = { _ in }) {
         self.progress = progress
     }
@@ -65,6 +72,8 @@ public final class ConnectionSignals: DeltaSharing, @unchecked Sendable {
         _ = lock.withLock { mailboxes.removeValue(forKey: id) }
     }
 
+    /// Hands `signal` to every connection's mailbox, without waiting; a signal of a kind a mailbox
+    /// already holds is dropped (one pending of each kind is enough). Safe from any thread.
     public func publish(_ signal: Signal) {
         let mailboxes = lock.withLock {
             if signal == .storeChanged { changes += 1 }

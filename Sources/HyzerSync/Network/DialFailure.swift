@@ -6,10 +6,12 @@ import NIOPosix
 /// connect to 127.0.0.1:9: connection refused" — in place of NIO's nested descriptions
 /// (`NIOConnectionError`, one `SingleConnectionFailure` per address tried, an `IOError`).
 public struct DialFailure: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The address dialed.
     public let address: PeerAddress
     /// The system's reason, lower case: "connection refused", "no route to host", …
     public let reason: String
 
+    /// A failure to reach `address` for `reason`.
     public init(address: PeerAddress, reason: String) {
         self.address = address
         self.reason = reason
@@ -19,6 +21,7 @@ public struct DialFailure: Error, Equatable, Sendable, CustomStringConvertible {
         self.init(address: address, reason: Self.reason(error))
     }
 
+    /// `could not connect to HOST:PORT: REASON`.
     public var description: String { "could not connect to \(address): \(reason)" }
 
     /// One reason per distinct failure (a host name may resolve to several addresses, each tried).

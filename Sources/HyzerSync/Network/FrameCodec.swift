@@ -9,8 +9,10 @@ public enum Framing {
 
 /// Why framing failed.
 public enum FramingError: Error, Equatable, CustomStringConvertible {
+    /// A frame's length prefix said `bytes`, above the `limit` of its place in the connection.
     case frameTooLarge(bytes: Int, limit: Int)
 
+    /// The failure in one sentence, with both numbers.
     public var description: String {
         switch self {
         case .frameTooLarge(let bytes, let limit): "a frame of \(bytes) bytes is above the \(limit)-byte bound"

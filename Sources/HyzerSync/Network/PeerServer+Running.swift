@@ -1,7 +1,9 @@
 extension PeerServer {
     /// A server running in its own task, and the address it listens on.
     public struct Running: Sendable {
+        /// The address the server listens on, with the port it was given (a free one for port 0).
         public let address: PeerAddress
+        /// The server's task: it ends, with the server's error if any, once stopped.
         public let task: Task<Void, any Error>
 
         /// Stops the server: its connections close and its task ends.

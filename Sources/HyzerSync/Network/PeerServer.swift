@@ -7,14 +7,19 @@ import NIOPosix
 /// schedule, and pushes every change of the store to every connected peer within
 /// milliseconds. Runs until its task is cancelled.
 public struct PeerServer: Sendable {
+    /// The replica served.
     public let replica: Replica
+    /// The group peers authenticate with.
     public let group: GroupMembership
+    /// Where connections, refusals and folder syncs log.
     public let logger: Logger
     /// Peers to dial over TCP and keep connected.
     public var peers: [PeerAddress] = []
     /// Peers to dial over other links (an app's own transport) and keep connected.
     public var links: [any ByteLinkOpener] = []
+    /// A shared folder to sync every `folderInterval`; `nil` for none.
     public var folder: (any SharedFolder)?
+    /// Time between two folder syncs.
     public var folderInterval: Duration = .seconds(10)
     /// Connections accepted at once; more are told `ListenerBusy.full` and closed at once.
     public var connectionsMax = 2048
@@ -39,6 +44,7 @@ public struct PeerServer: Sendable {
     /// Told how every folder sync ended.
     public var folderObserver: @Sendable (Result<FolderSyncReport, any Error>) -> Void = { _ in }
 
+    /// A server of `replica` in `group` with no peer to dial and no folder; set them before running it.
     public init(replica: Replica, group: GroupMembership, logger: Logger) {
         self.replica = replica
         self.group = group

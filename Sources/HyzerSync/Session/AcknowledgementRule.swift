@@ -5,8 +5,10 @@ import HyzerKit
 /// value the engine takes, so that the simulator's own tests can hand it a wrong rule and see
 /// the harness catch it (docs/simulation.md); everything that ships reports `.whatTheStoreHolds`.
 public struct AcknowledgementRule: Sendable {
+    /// The vector to report, given the store's vector after the ingest and the sender's.
     public let reports: @Sendable (_ stored: VersionVector, _ received: VersionVector) -> VersionVector
 
+    /// A rule from its function.
     public init(reports: @escaping @Sendable (_ stored: VersionVector, _ received: VersionVector) -> VersionVector) {
         self.reports = reports
     }

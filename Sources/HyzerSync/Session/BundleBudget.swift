@@ -8,6 +8,7 @@ public final class BundleBudget: @unchecked Sendable {
     private let lock = NSLock()
     private var used = 0
 
+    /// A budget of `bytesMax` bytes for every connection of the process together (32 MiB by default).
     public init(bytesMax: Int = 32 * 1024 * 1024) {
         self.bytesMax = bytesMax
     }

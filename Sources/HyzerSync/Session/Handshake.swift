@@ -4,6 +4,7 @@ import HyzerKit
 
 /// The keys a completed handshake yields, and who the peer proved to be.
 public struct SessionKeys: Sendable, Equatable {
+    /// The device the peer proved to be: its Ed25519 key.
     public let peer: AuthorID
     /// Seals what this side sends (secretstream key).
     public let sendKey: [UInt8]
@@ -25,7 +26,13 @@ public struct SessionKeys: Sendable, Equatable {
 /// lineage = 0 to 4 × (predecessor:32 ‖ signature:64), empty unless the device continued another
 /// ```
 public struct Handshake {
-    public enum Role: Sendable { case dialer, listener }
+    /// Which side of the connection this is.
+    public enum Role: Sendable {
+        /// The side that opened the connection: it speaks first.
+        case dialer
+        /// The side that accepted it.
+        case listener
+    }
 
     /// Where the handshake stands.
     enum State {
@@ -58,6 +65,7 @@ public struct Handshake {
         case established(SessionKeys, send: [UInt8]?)
     }
 
+    /// The length of a hello: an X25519 key and its group MAC.
     public static let helloBytes = 32 + MessageAuthentication.tagBytes
     /// An identity message without a lineage.
     public static let identityBytes = 32 + 64 + SecretBox.tagBytes
@@ -137,6 +145,10 @@ public struct Handshake {
         return hello
     }
 
+    /// Takes the peer's next message and says what to send, or that the handshake is complete.
+    /// Throws `HandshakeError` for a message of the wrong size or out of turn, a MAC that is not
+    /// the group's, a replayed first message, an identity signature that does not verify, or a
+    /// peer the group does not admit; the handshake is then over.
     public mutating func receive(_ message: [UInt8]) throws(HandshakeError) -> Step {
         let current = state
         state = .failed  // until this step succeeds

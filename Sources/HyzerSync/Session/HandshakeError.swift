@@ -3,7 +3,12 @@ import HyzerDomain
 /// Why a handshake failed. The connection is closed; nothing was exchanged.
 public enum HandshakeError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Which kind of handshake message.
-    public enum Message: Sendable, Equatable { case hello, identity }
+    public enum Message: Sendable, Equatable {
+        /// The first message of either side: an ephemeral key and its group MAC.
+        case hello
+        /// The third or fourth: a device's key, its transcript signature and its lineage.
+        case identity
+    }
 
     /// The peer does not hold the group secret (or belongs to another group).
     case notAGroupMember
@@ -21,6 +26,7 @@ public enum HandshakeError: Error, Equatable, Sendable, CustomStringConvertible 
     /// it, or it holds only an old group key that the newest was not sealed to.
     case notAdmitted(peer: AuthorID, removed: Bool)
 
+    /// Why the handshake failed, in one sentence.
     public var description: String {
         switch self {
         case .notAGroupMember: "the peer does not hold this group's secret"

@@ -9,6 +9,7 @@ import HyzerKit
 /// Hash prefixes and fork points are left out: a belief that differs in them alone costs no
 /// exchange, and the delta above a vector finds fork evidence as before.
 public enum HoldingsDigest {
+    /// The digest of `vector`'s sequences.
     public static func of(_ vector: VersionVector) -> UInt64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         func mix(_ byte: UInt8) {

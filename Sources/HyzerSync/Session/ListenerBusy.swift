@@ -24,6 +24,7 @@ public enum ListenerBusy: UInt8, Sendable, Equatable, CustomStringConvertible {
 
     private static let prefix = Array("hyzer-busy/v1".utf8)
 
+    /// Why, in words that follow "the peer is busy: " (`it` is the listener).
     public var description: String {
         switch self {
         case .full: "it has as many connections as it takes"

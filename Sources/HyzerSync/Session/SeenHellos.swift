@@ -22,6 +22,7 @@ public final class SeenHellos: @unchecked Sendable {
     private var order: [[UInt8]] = []
     private var next = 0
 
+    /// A record of the last `capacity` first messages (at least 1); about 100 bytes each.
     public init(capacity: Int = 16_384) {
         self.capacity = max(1, capacity)
     }

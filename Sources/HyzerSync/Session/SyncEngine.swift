@@ -32,6 +32,7 @@ public struct SyncEngine {
         /// The largest bundle, in bytes, a connection buffers (and the largest this side sends).
         public var bundleBytesMax = 8 * 1024 * 1024
 
+        /// The shipped bounds.
         public init() {}
     }
 
@@ -84,6 +85,7 @@ public struct SyncEngine {
         case readHoldings
     }
 
+    /// The connection's timing and size bounds.
     public let configuration: Configuration
     private let acknowledgement: AcknowledgementRule
     private let group: GroupMembership
@@ -103,6 +105,7 @@ public struct SyncEngine {
     private var lastSent: UInt64
     private var lastReceived: UInt64
     private var lastProgress: UInt64
+    /// The device the handshake proved the peer to be; `nil` until it did.
     public private(set) var peer: AuthorID?
 
     /// What the peer is known to hold: its hello, its `have`s, what was sent to it.
@@ -111,6 +114,12 @@ public struct SyncEngine {
     /// What the peer itself said it holds: its hello and its `have`s.
     public var peerReported: VersionVector { session.peerReported }
 
+    /// An engine for one connection as `role`, asking for `mode`. `author` and `sign` are this
+    /// device's key and signature; `ephemeral` the connection's fresh X25519 key pair; `localVector`
+    /// what the store holds (reported in `hello`); `budget` the process's memory for partial
+    /// bundles; `dialEpoch` a dialer's older group epoch (`nil`: the newest); `seenHellos` a
+    /// listener's record of first messages (replays are refused); `now` the caller's monotonic
+    /// clock in milliseconds.
     public init(
         role: Handshake.Role, mode: SyncSession.Mode, author: AuthorID, sign: @escaping ([UInt8]) -> [UInt8], group: GroupMembership,
         ephemeral: KeyExchange, localVector: VersionVector, budget: BundleBudget, configuration: Configuration = Configuration(),

@@ -61,9 +61,21 @@ public enum SyncFailure: Error, Equatable, Sendable, CustomStringConvertible, En
 
     /// What the protocol refused.
     public enum ProtocolViolation: Equatable, Sendable {
-        case secondHello, bundleBeforeHello, haveBeforeHello, unexpectedDone, messageDuringAdmission, unexpectedHolds
+        /// A second `hello`.
+        case secondHello
+        /// A bundle part before the peer's `hello`.
+        case bundleBeforeHello
+        /// A `have` before the peer's `hello`.
+        case haveBeforeHello
+        /// A `done` outside a one-shot exchange, or a second one.
+        case unexpectedDone
+        /// A message on a connection that asked to be admitted with an invitation.
+        case messageDuringAdmission
+        /// A `holds` outside a live exchange.
+        case unexpectedHolds
     }
 
+    /// The failure in one sentence, as logs print it.
     public var description: String {
         switch self {
         case .notAGroupMember: "handshake failed: the peer does not hold this group's secret"
@@ -128,6 +140,7 @@ public enum SyncFailure: Error, Equatable, Sendable, CustomStringConvertible, En
         }
     }
 
+    /// Encodes the failure as one JSON string, its `description`.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(description)

@@ -18,16 +18,24 @@ import HyzerKit
 ///                               answer to a heartbeat whose digest disagrees with it
 /// ```
 public enum SyncMessage: Equatable, Sendable {
+    /// What the sender holds, and whether it asks to stay connected (tag 1).
     case hello(VersionVector, live: Bool)
+    /// A part of a signed bundle; `final` completes it (tag 2).
     case bundlePart(bytes: [UInt8], final: Bool)
+    /// The entries of the sender's vector that changed since its hello or previous `have` (tag 3).
     case have(VersionVector)
+    /// One-shot: the sender sent its whole delta (tag 4).
     case done
+    /// The sender closes, and why; at most 200 characters are sent, 1,024 bytes read (tag 5).
     case bye(reason: String)
+    /// The sender is alive (tag 6, empty).
     case heartbeat
     /// A heartbeat that carries the digest of what its sender believes the peer holds.
     case heartbeatWithDigest(UInt64)
+    /// Live: everything the sender holds or holds aside, whole (tag 7).
     case holds(VersionVector)
 
+    /// The message's bytes: its tag, then its body.
     public func encoded() -> [UInt8] {
         var writer = ByteWriter()
         switch self {
@@ -59,6 +67,8 @@ public enum SyncMessage: Equatable, Sendable {
         return writer.bytes
     }
 
+    /// Reads exactly one message; throws `DecodingError` for an unknown tag, a malformed body or
+    /// trailing bytes.
     public init(decoding bytes: [UInt8]) throws(DecodingError) {
         var reader = ByteReader(bytes)
         switch try reader.readByte() {

@@ -24,10 +24,17 @@ import HyzerKit
 /// answers with its whole holdings (`holds`). The believer takes them as the truth, unless it
 /// sent a bundle after that heartbeat, and sends the delta above them.
 public struct SyncSession: Sendable {
-    public enum Mode: Sendable { case oneShot, live }
+    /// How long the exchange lasts.
+    public enum Mode: Sendable {
+        /// One exchange of deltas both ways, then the connection closes.
+        case oneShot
+        /// The connection stays open and every change is pushed, until either side closes.
+        case live
+    }
 
     /// What the shell must do, in order.
     public enum Action: Equatable, Sendable {
+        /// Send this message.
         case send(SyncMessage)
         /// Send a bundle of every op above `vector` (nothing when there is none).
         case sendDelta(above: VersionVector)
@@ -55,6 +62,7 @@ public struct SyncSession: Sendable {
 
     /// What this side asked for; `mode` is what the two sides agreed on.
     public let requestedMode: Mode
+    /// The mode the two sides agreed on: live only when both asked for it.
     public private(set) var mode: Mode
     private(set) var state: State = .greeting
     /// What the peer is known to hold: its hello, its `have`s, what we sent it.
@@ -79,6 +87,7 @@ public struct SyncSession: Sendable {
     /// `have`s never report, is not read at every heartbeat for as long as they wait.
     private var beliefConfirmed: UInt64?
 
+    /// A session that will ask for `mode` in its hello.
     public init(mode: Mode) {
         self.requestedMode = mode
         self.mode = mode
@@ -100,6 +109,8 @@ public struct SyncSession: Sendable {
         return .have(vector.changes(since: told))
     }
 
+    /// Takes the peer's next message and returns the actions it calls for, in order; a message out
+    /// of protocol order returns `fail` with `SyncFailure.protocolViolation`. After a close, nothing.
     public mutating func receive(_ message: SyncMessage) -> [Action] {
         guard state != .closed else { return [] }
         switch message {

@@ -10,8 +10,8 @@ enum ErrorSentence {
     /// line does not word (ArgumentParser's own, which it prints itself).
     static func sentence(for error: any Error) -> String? {
         switch error {
-        case let error as ReplicaError: "\(error)"
-        case let error as CommandLineError: "\(error)"
+        case let error as ReplicaError: sentence(error)
+        case let error as CommandLineError: sentence(error)
         case let error as GroupError: sentence(error)
         case let error as InvitationError: sentence(error)
         case let error as InputError: sentence(error)
@@ -21,6 +21,63 @@ enum ErrorSentence {
         case let error as UDiscImportError: sentence(error)
         case let error as ViewingTokenError: sentence(error)
         default: nil
+        }
+    }
+
+    static func sentence(_ error: ReplicaError) -> String {
+        switch error {
+        case .storeExists(let path):
+            "\(path) already holds a hyzer-peer store; choose another directory with --store, or use the existing one"
+        case .notAStore(let path):
+            "\(path) is not a hyzer-peer store; create one with `hyzer-peer init --name NAME --store \(path)`"
+        case .unknown(let kind, let text):
+            "no \(kind) matches '\(text)'; \(listingHint(kind))"
+        case .notAParticipant(let player, let round):
+            "\(player) is not playing round \(round); score one of its participants (see `hyzer-peer round show \(round)`)"
+        case .roundNotReady(let round, let missing, let disputed):
+            "round \(round) has \(missing) missing scores and \(disputed) disputed holes; score and resolve them, or finish with --force"
+        case .courseDeleted(let name):
+            "course \(name) was deleted; choose another course (`hyzer-peer course list`)"
+        case .writtenElsewhere(let author, let forkedAt):
+            "another copy of this store (restored from a backup, or copied) writes with this device's key \(author)"
+                + (forkedAt.map { " and its log forked at op \($0)" } ?? "")
+                + "; this copy no longer writes. Continue under a new device key linked to the same owner with `hyzer-peer device continue`"
+        case .removedFromGroup(let through):
+            "this device was removed from its group by the organizer (its ops up to \(through) still count); it can no longer write. Ask a member for a new invite and join with a new store (`hyzer-peer init --store DIR`)"
+        case .notGroupOrganizer:
+            "only the group's organizer (the device that ran `hyzer-peer group create`) may remove a member or rekey the group; run it there (a group created before groups had organizers has none: create a new one)"
+        case .corruptStore, .badKeyFile, .storage, .storeBusy, .ambiguous, .holeOutOfRange, .strokesOutOfRange, .roundCompleted,
+            .notYourEvent, .notOrganizerDevice, .notOwner:
+            error.description
+        }
+    }
+
+    /// Where the user finds the valid names of a kind of entity.
+    private static func listingHint(_ kind: String) -> String {
+        switch kind {
+        case "participant": "the round's participants are listed by `hyzer-peer round show ROUND`"
+        case "event": "use the event id that `hyzer-peer score` printed (or see `hyzer-peer discrepancies ROUND`)"
+        case "late score": "the round's late scores are listed by `hyzer-peer discrepancies ROUND`"
+        default: "list them with `hyzer-peer \(kind) list`"
+        }
+    }
+
+    static func sentence(_ refusal: AdmissionRefusal) -> String {
+        switch refusal {
+        case .expired(let at):
+            "the invitation expired at \(Date(timeIntervalSince1970: Double(at) / 1000).formatted(.iso8601)); ask a member for a new one (`hyzer-peer group invite`)"
+        case .usedUp(let uses):
+            "the invitation was already used by \(uses) device\(uses == 1 ? "" : "s"), all it allows; ask a member for a new one (`hyzer-peer group invite`)"
+        case .removed: "the organizer removed this device from the group; join with a new store (`hyzer-peer init --store DIR`)"
+        case .notThisGroup, .unknownInvitation, .badProof: refusal.description
+        }
+    }
+
+    /// The command line's own errors word themselves, but for a member's refusal they carry.
+    static func sentence(_ error: CommandLineError) -> String {
+        switch error {
+        case .refusedByMember(let refusal), .peerSync(.joinRefused(let refusal), _): "a member refused this device: \(sentence(refusal))"
+        default: "\(error)"
         }
     }
 
@@ -46,7 +103,7 @@ enum ErrorSentence {
         case .olderToken:
             "that token is from an older hyzer-peer and holds the group secret itself; ask a member for a new one (`hyzer-peer group invite`)"
         case .notAToken: "that is not a hyzer-peer invite token; copy the whole line that `hyzer-peer group invite` printed"
-        case .refused(let refusal): refusal.description
+        case .refused(let refusal): sentence(refusal)
         case .usesOutOfRange, .damagedToken, .answerNotForThisDevice: error.description
         }
     }

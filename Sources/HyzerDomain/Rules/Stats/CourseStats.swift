@@ -6,6 +6,7 @@ import Foundation
 public struct CourseStats: Encodable, Hashable, Sendable {
     /// One hole over every card that played it.
     public struct Hole: Encodable, Hashable, Sendable {
+        /// The hole number, 1-based.
         public let hole: Int
         /// The course's par now (a round that started under another par is measured against the
         /// par it recorded).
@@ -17,6 +18,7 @@ public struct CourseStats: Encodable, Hashable, Sendable {
         /// Mean of (strokes − the round's par for the hole), two decimals; `null` when no card.
         public let averageRelativeToPar: Double?
 
+        /// Encodes every field, `null` included, as `stats course --json` prints it.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(hole, forKey: .hole)
@@ -29,12 +31,15 @@ public struct CourseStats: Encodable, Hashable, Sendable {
         private enum CodingKeys: String, CodingKey { case hole, par, cards, averageStrokes, averageRelativeToPar }
     }
 
+    /// The course's id, lowercase.
     public let courseID: String
+    /// The course's current name.
     public let course: String
     /// Completed rounds on the course.
     public let roundsPlayed: Int
     /// Full cards in those rounds.
     public let cards: Int
+    /// Every hole of the course now, in order.
     public let holes: [Hole]
     /// The hole with the highest average against par (the lower number on a tie); `null` when
     /// no card was played.
@@ -84,6 +89,7 @@ public struct CourseStats: Encodable, Hashable, Sendable {
         easiest = played.min { ($0.averageRelativeToPar!, $0.hole) < ($1.averageRelativeToPar!, $1.hole) }
     }
 
+    /// Encodes every field, `null` included, as `stats course --json` prints it.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(courseID, forKey: .courseID)

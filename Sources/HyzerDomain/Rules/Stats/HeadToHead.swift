@@ -6,17 +6,23 @@ import Foundation
 public struct HeadToHead: Encodable, Hashable, Sendable {
     /// A player, by id and current name.
     public struct Side: Encodable, Hashable, Sendable {
+        /// The player's id, lowercase.
         public let playerID: String
+        /// The player's current name.
         public let name: String
     }
 
     /// One shared round.
     public struct Meeting: Encodable, Hashable, Sendable {
+        /// The round's id, lowercase.
         public let round: String
+        /// The course's name when the round started.
         public let course: String
         /// The round's start, in milliseconds since the Unix epoch.
         public let startedAt: UInt64
+        /// The player's total strokes in the round.
         public let playerStrokes: Int
+        /// The opponent's total strokes in the round.
         public let opponentStrokes: Int
         /// `win`, `loss` or `tie`, for the player.
         public let result: String
@@ -31,11 +37,17 @@ public struct HeadToHead: Encodable, Hashable, Sendable {
         }
     }
 
+    /// The player the record is for.
     public let player: Side
+    /// The player they are compared with.
     public let opponent: Side
+    /// Completed rounds where both have a full card.
     public let sharedRounds: Int
+    /// Shared rounds where the player took fewer strokes.
     public let wins: Int
+    /// Shared rounds where the player took more strokes.
     public let losses: Int
+    /// Shared rounds with equal strokes.
     public let ties: Int
     /// Mean of (player's strokes − opponent's strokes), two decimals; negative when the player
     /// usually takes fewer. `null` with no shared round.
@@ -71,6 +83,7 @@ public struct HeadToHead: Encodable, Hashable, Sendable {
         lastMeetings = shared.suffix(5).reversed().map { Meeting(player: $0.player, opponent: $0.opponent) }
     }
 
+    /// Encodes every field, `null` included, as `stats head-to-head --json` prints it.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(player, forKey: .player)

@@ -3,13 +3,18 @@ import Foundation
 /// One participant's full card in one completed round, with the round: the unit every
 /// statistic reads (docs/domain.md, "Stats").
 public struct PlayedCard: Hashable, Sendable {
+    /// The completed round.
     public let round: PlayedRound
+    /// The participant whose card it is.
     public let playerID: ParticipantID
+    /// The participant's name in the round.
     public let name: String
     /// Strokes in hole order, from `strokes.startIndex`.
     public let strokes: ArraySlice<Int>
 
+    /// The card's total strokes.
     public var totalStrokes: Int { strokes.reduce(0, +) }
+    /// Total strokes minus the round's total par (negative under par).
     public var relativeToPar: Int { totalStrokes - round.totalPar }
     /// When the round started, in milliseconds since the Unix epoch (its start op's clock).
     public var startedAt: UInt64 { round.startedAt.physicalMilliseconds }

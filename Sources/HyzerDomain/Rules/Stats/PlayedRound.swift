@@ -6,12 +6,15 @@ import Foundation
 public struct PlayedRound: Hashable, Sendable {
     /// One participant's card with a score on every hole.
     public struct Card: Hashable, Sendable {
+        /// The participant whose card it is.
         public let playerID: ParticipantID
+        /// The participant's name in the round.
         public let name: String
         /// Strokes in hole order, from `strokes.startIndex`: a slice, so that the cards of a round
         /// decoded from the history cache share one array.
         public let strokes: ArraySlice<Int>
 
+        /// A full card.
         public init(playerID: ParticipantID, name: String, strokes: ArraySlice<Int>) {
             self.playerID = playerID
             self.name = name
@@ -19,16 +22,20 @@ public struct PlayedRound: Hashable, Sendable {
         }
     }
 
+    /// The round's id.
     public let id: UUID
+    /// The course the round was played on.
     public let courseID: UUID
     /// The course's name when the round started.
     public let courseName: String
     /// Par of hole `n` at index `n - 1`.
     public let pars: [Int]
+    /// When the round started, by the starting replica's clock.
     public let startedAt: HLCTimestamp
     /// The full cards, in participant order.
     public let cards: [Card]
 
+    /// A played round from its parts (the history cache decodes it so).
     public init(id: UUID, courseID: UUID, courseName: String, pars: [Int], startedAt: HLCTimestamp, cards: [Card]) {
         self.id = id
         self.courseID = courseID
@@ -57,5 +64,6 @@ public struct PlayedRound: Hashable, Sendable {
             cards: cards)
     }
 
+    /// The sum of every hole's par.
     public var totalPar: Int { pars.reduce(0, +) }
 }

@@ -6,13 +6,19 @@ import Foundation
 public struct PlayerStats: Encodable, Hashable, Sendable {
     /// One round of the player's, as the trend and the bests list it.
     public struct RoundResult: Encodable, Hashable, Sendable {
+        /// The round's id, lowercase.
         public let round: String
+        /// The course's name when the round started.
         public let course: String
+        /// The course's id, lowercase.
         public let courseID: String
         /// The round's start, in milliseconds since the Unix epoch.
         public let startedAt: UInt64
+        /// The player's total strokes.
         public let totalStrokes: Int
+        /// Total strokes minus the round's total par.
         public let relativeToPar: Int
+        /// `relativeToPar` as scores are shown: `E`, `+2`, `-1`.
         public let formatted: String
 
         init(_ card: PlayedCard) {
@@ -26,7 +32,9 @@ public struct PlayerStats: Encodable, Hashable, Sendable {
         }
     }
 
+    /// The player's id, lowercase.
     public let playerID: String
+    /// The player's current name.
     public let name: String
     /// Completed rounds with a full card.
     public let roundsPlayed: Int
@@ -69,6 +77,7 @@ public struct PlayerStats: Encodable, Hashable, Sendable {
         results.min { $0.relativeToPar < $1.relativeToPar }
     }
 
+    /// Encodes every field, `null` included, as `stats player --json` prints it.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(playerID, forKey: .playerID)
