@@ -84,6 +84,11 @@ public actor HyzerEngine {
         return try await store.run(access) { try body(replica) }
     }
 
+    /// Throws `EngineError.closed` once the engine is closed.
+    func requireOpen() throws {
+        guard !isClosed else { throw EngineError.closed }
+    }
+
     /// A new signal stream of the shared change monitor (see `ChangeHub`).
     func subscribe() async throws -> AsyncStream<Void> {
         let hub = hub
