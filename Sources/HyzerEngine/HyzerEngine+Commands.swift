@@ -72,9 +72,13 @@ extension HyzerEngine {
 
     /// Finishes `round`. Only a device owning the organizer may; without `force`, every
     /// participant needs a score on every hole and no hole may be disputed
-    /// (`ReplicaError.roundNotReady` says what is missing).
+    /// (`ReplicaError.roundNotReady` says what is missing). This device then signs its receipt
+    /// of the round, as every device that takes part does once the finish reaches it.
     public func finishRound(_ round: RoundID, force: Bool = false) async throws {
-        _ = try await perform(.write) { try $0.finishRound(round.description, force: force) }
+        _ = try await perform(.write) { replica in
+            _ = try replica.finishRound(round.description, force: force)
+            return try replica.signReceipts()
+        }
     }
 
     /// Throws `ReplicaError.unknown` for the first of `players` the store does not hold.

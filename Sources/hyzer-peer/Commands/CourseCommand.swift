@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HyzerDomain
+import HyzerEngine
 import HyzerKit
 
 struct CourseCommand: ParsableCommand {
@@ -63,20 +64,20 @@ struct CourseCommand: ParsableCommand {
         }
     }
 
-    struct Add: ParsableCommand {
+    struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Add a course; prints its id.")
         @OptionGroup var storeOptions: StoreOptions
         @Argument var name: String
         @Option(help: "The par of each hole, in order: 3,3,4,…") var pars: String
 
-        func run() throws {
+        func run() async throws {
             let values = try pars.split(separator: ",", omittingEmptySubsequences: false).map { text in
                 guard let par = Int(text.trimmingCharacters(in: .whitespaces)) else {
                     throw CommandLineError.parNotANumber(String(text))
                 }
                 return par
             }
-            print(try storeOptions.open().addCourse(name: name, pars: values).id.lowercased)
+            print(try await storeOptions.openEngine().addCourse(named: name, pars: values))
         }
     }
 

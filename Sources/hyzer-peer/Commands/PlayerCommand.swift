@@ -1,17 +1,18 @@
 import ArgumentParser
+import HyzerEngine
 import HyzerKit
 
 struct PlayerCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "player", abstract: "Registered players.", subcommands: [Add.self, List.self, Rename.self, Alias.self])
 
-    struct Add: ParsableCommand {
+    struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Register a player; prints its id.")
         @OptionGroup var storeOptions: StoreOptions
         @Argument var name: String
 
-        func run() throws {
-            print(try storeOptions.open().addPlayer(name: name).id.lowercased)
+        func run() async throws {
+            print(try await storeOptions.openEngine().addPlayer(named: name))
         }
     }
 
