@@ -80,8 +80,9 @@ struct ExportCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        guard let out else { return try UDiscFiles.export(try storeOptions.open(), to: udisc!) }
-        let bytes = try await storeOptions.openEngine().exportBundle()
+        let engine = try await storeOptions.openEngine()
+        guard let out else { return try await UDiscFiles.export(engine, to: udisc!) }
+        let bytes = try await engine.exportBundle()
         try UserFile.write(out, bytes)
         print("wrote \(bytes.count) bytes to \(out)")
     }
@@ -95,8 +96,8 @@ struct ImportCommand: AsyncParsableCommand {
     @Argument(help: "Bundle files (or UDisc CSV files with --udisc).") var files: [String]
 
     func run() async throws {
-        if udisc { return try UDiscFiles.import(files, into: try storeOptions.open()) }
         let engine = try await storeOptions.openEngine()
+        if udisc { return try await UDiscFiles.import(files, into: engine) }
         var failures = 0
         for file in files {
             let bytes: [UInt8]
