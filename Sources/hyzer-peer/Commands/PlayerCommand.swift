@@ -30,25 +30,27 @@ struct PlayerCommand: ParsableCommand {
         }
     }
 
-    struct Rename: ParsableCommand {
+    struct Rename: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Change a player's display name.")
         @OptionGroup var storeOptions: StoreOptions
         @Argument(help: "The player's id, id prefix or name.") var player: String
         @Argument(help: "The new name.") var name: String
 
-        func run() throws {
-            try storeOptions.open().renamePlayer(player, to: name)
+        func run() async throws {
+            let engine = try await storeOptions.openEngine()
+            try await engine.renamePlayer(try await engine.player(matching: player), to: name)
         }
     }
 
-    struct Alias: ParsableCommand {
+    struct Alias: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Another name `card` accepts for a player (a nickname).")
         @OptionGroup var storeOptions: StoreOptions
         @Argument(help: "The player's id, id prefix or name.") var player: String
         @Argument(help: "The alias.") var alias: String
 
-        func run() throws {
-            try storeOptions.open().addAlias(player: player, alias: alias)
+        func run() async throws {
+            let engine = try await storeOptions.openEngine()
+            try await engine.addAlias(alias, for: try await engine.player(matching: player))
         }
     }
 }
