@@ -81,6 +81,18 @@ extension HyzerEngine {
         }
     }
 
+    /// Scores a whole hole of `round` from a quick card in words, like "Mike 3, Jake birdie,
+    /// Sarah two" (docs/domain.md): names match forgivingly (case, accents, unambiguous
+    /// prefixes, aliases), scores are strokes or ace, eagle, birdie, par, bogey, double bogey
+    /// against the hole's par. `hole` defaults to the next hole nobody has scored. Anything
+    /// ambiguous or unknown refuses the whole card (`CardError`).
+    public func recordCard(_ text: String, round: RoundID, hole: Int? = nil) async throws -> RecordedCard {
+        try await perform(.write) { replica in
+            guard try replica.roundView(round.uuid) != nil else { throw ReplicaError.unknown(kind: "round", text: round.description) }
+            return try replica.recordCard(round: round.description, text: text, hole: hole)
+        }
+    }
+
     /// Throws `ReplicaError.unknown` for the first of `players` the store does not hold.
     static func requirePlayers(_ players: [PlayerID], _ replica: Replica) throws {
         guard !players.isEmpty else { return }

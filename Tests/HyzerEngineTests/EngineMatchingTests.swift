@@ -57,4 +57,19 @@ import Testing
         #expect(receipts.map(\.device) == [engine.device], "the engine signed the organizer's receipt at the finish")
         try await engine.close()
     }
+
+    /// A quick card in words scores the next unscored hole; a card naming nobody refuses it whole.
+    @Test func aQuickCardScoresTheNextHole() async throws {
+        let engine = try await HyzerEngine.create(at: directory.path("phone"), deviceName: "phone", owner: "Ann")
+        let ann = try #require(try await engine.owner())
+        let ben = try await engine.addPlayer(named: "Ben")
+        let round = try await engine.startRound(on: try await engine.course(matching: "Morley Field"), players: [ann, ben])
+        let card = try await engine.recordCard("ann birdie, Ben 4", round: round)
+        #expect(card.hole == 1)
+        #expect(card.lines.map(\.strokes) == [card.lines[0].par - 1, 4])
+        #expect(try await engine.recordCard("Ann 3, Ben 3", round: round).hole == 2)
+        await #expect(throws: CardError.self) { try await engine.recordCard("Zed 3", round: round) }
+        #expect(try await engine.read(.card(of: round)).lines.allSatisfy { $0.holes.count == 18 })
+        try await engine.close()
+    }
 }

@@ -73,7 +73,7 @@ struct ResolveCommand: AsyncParsableCommand {
     }
 }
 
-struct CardCommand: ParsableCommand {
+struct CardCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "card", abstract: "Score a whole hole's card at once, like \"Mike 3, Jake birdie, Sarah two\".",
         discussion: """
@@ -86,8 +86,9 @@ struct CardCommand: ParsableCommand {
     @Argument(help: "The card: NAME SCORE entries separated by commas.") var card: String
     @Option(help: "The hole (default: the next hole nobody has scored).") var hole: Int?
 
-    func run() throws {
-        let recorded = try storeOptions.open().recordCard(round: round, text: card, hole: hole)
+    func run() async throws {
+        let engine = try await storeOptions.openEngine()
+        let recorded = try await engine.recordCard(card, round: try await engine.round(matching: round), hole: hole)
         print("hole \(recorded.hole) · par \(recorded.round.pars[recorded.hole - 1])")
         var table = Table([("Player", .left), ("Strokes", .right), ("Score", .right), ("Event", .left), ("", .left)])
         for line in recorded.lines {
