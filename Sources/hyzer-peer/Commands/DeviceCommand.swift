@@ -54,16 +54,14 @@ struct DeviceCommand: ParsableCommand {
         }
     }
 
-    struct Continue: ParsableCommand {
+    struct Continue: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Continue this store under a new device key linked to the same owner (after a restore or a copy).")
         @OptionGroup var storeOptions: StoreOptions
 
-        func run() throws {
-            let old = try storeOptions.open()
-            let predecessor = old.author
-            let replica = try old.continueUnderNewKey()
-            print("this store continues as device \(replica.author.hex), successor of \(predecessor.hex)")
+        func run() async throws {
+            let (engine, predecessor) = try await HyzerEngine.continueUnderNewKey(at: storeOptions.directory)
+            print("this store continues as device \(engine.device.hex), successor of \(predecessor.hex)")
         }
     }
 }
