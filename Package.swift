@@ -116,7 +116,7 @@ let package = Package(
         .executableTarget(
             name: "hyzer-peer",
             dependencies: [
-                "HyzerKit", "HyzerSync", "HyzerWeb", "HyzerBench", "HyzerSimulation",
+                "HyzerEngine", "HyzerKit", "HyzerSync", "HyzerWeb", "HyzerBench", "HyzerSimulation",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

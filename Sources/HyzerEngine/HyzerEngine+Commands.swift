@@ -72,9 +72,25 @@ extension HyzerEngine {
 
     /// Finishes `round`. Only a device owning the organizer may; without `force`, every
     /// participant needs a score on every hole and no hole may be disputed
-    /// (`ReplicaError.roundNotReady` says what is missing).
+    /// (`ReplicaError.roundNotReady` says what is missing). This device then signs its receipt
+    /// of the round, as every device that takes part does once the finish reaches it.
     public func finishRound(_ round: RoundID, force: Bool = false) async throws {
-        _ = try await perform(.write) { try $0.finishRound(round.description, force: force) }
+        _ = try await perform(.write) { replica in
+            _ = try replica.finishRound(round.description, force: force)
+            return try replica.signReceipts()
+        }
+    }
+
+    /// Scores a whole hole of `round` from a quick card in words, like "Mike 3, Jake birdie,
+    /// Sarah two" (docs/domain.md): names match forgivingly (case, accents, unambiguous
+    /// prefixes, aliases), scores are strokes or ace, eagle, birdie, par, bogey, double bogey
+    /// against the hole's par. `hole` defaults to the next hole nobody has scored. Anything
+    /// ambiguous or unknown refuses the whole card (`CardError`).
+    public func recordCard(_ text: String, round: RoundID, hole: Int? = nil) async throws -> RecordedCard {
+        try await perform(.write) { replica in
+            guard try replica.roundView(round.uuid) != nil else { throw ReplicaError.unknown(kind: "round", text: round.description) }
+            return try replica.recordCard(round: round.description, text: text, hole: hole)
+        }
     }
 
     /// Throws `ReplicaError.unknown` for the first of `players` the store does not hold.

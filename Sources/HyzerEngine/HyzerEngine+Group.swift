@@ -58,3 +58,51 @@ extension HyzerEngine {
         try await perform(.read) { try $0.groupMembers() }
     }
 }
+
+/// Changing who is in the group (the organizer only) and which devices own which players.
+extension HyzerEngine {
+    /// Removes `device` (its full id, an id prefix or its name, as `hyzer-peer group remove`
+    /// takes it) from the group and rekeys it with a fresh secret sealed to every remaining
+    /// member: none of the device's later ops counts anywhere (docs/security.md,
+    /// "Membership"). Removing a device removed before changes nothing and returns the same
+    /// removal. Throws `ReplicaError.ambiguous` or `.unknown` when `device` names no one device,
+    /// `GroupError` when this device is not the organizer or names itself.
+    public func removeMember(_ device: String) async throws -> MemberRemoval {
+        try await perform(.write) { replica in
+            let removal = try replica.removeMember(device, newSecret: SecureRandom.bytes(GroupMembership.secretBytes))
+            return MemberRemoval(device: removal.device, through: removal.through, epoch: removal.epoch)
+        }
+    }
+
+    /// Replaces the group secret with a fresh one (the organizer only), sealed to every member
+    /// not removed; returns the new epoch and how many devices it was sealed to.
+    public func rekeyGroup() async throws -> (epoch: UInt32, recipients: Int) {
+        try await perform(.write) { try $0.rekeyGroup(newSecret: SecureRandom.bytes(GroupMembership.secretBytes)) }
+    }
+
+    /// The devices this replica knows, in the store's order.
+    public func devices() async throws -> [Device] {
+        try await perform(.read) { try $0.devices() }
+    }
+
+    /// Which devices own which players.
+    public func ownership() async throws -> Ownership {
+        try await perform(.read) { try $0.ownership() }
+    }
+
+    /// Makes `device` (its full id, an id prefix or its name) an owner of `owner` (a player's
+    /// id, id prefix or name), as `hyzer-peer device link` does: this device must own `owner`.
+    public func linkDevice(_ device: String, owner: String) async throws {
+        try await perform(.write) { try $0.linkDevice(device, owner: owner) }
+    }
+}
+
+/// A device removed from the group (`HyzerEngine.removeMember(_:)`).
+public struct MemberRemoval: Equatable, Sendable {
+    /// The device removed.
+    public let device: AuthorID
+    /// Its last op that still counts: every op after it is ignored everywhere.
+    public let through: UInt64
+    /// The group key's epoch after the removal's rekey.
+    public let epoch: UInt32
+}

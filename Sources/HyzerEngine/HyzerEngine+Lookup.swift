@@ -39,6 +39,11 @@ extension HyzerEngine {
         return participants.compactMap { participant in RoundParticipantID(participant.id).map { ($0, participant.name) } }
     }
 
+    /// Every registered player, in the store's order of names then ids.
+    public func players() async throws -> [Player] {
+        try await perform(.read) { try $0.players() }
+    }
+
     /// The player with `id`, if the store holds it.
     public func player(_ id: PlayerID) async throws -> Player? {
         try await perform(.read) { try $0.players().first { $0.id == id.uuid } }

@@ -7,14 +7,21 @@ import Logging
 /// returns follows and stops it.
 extension HyzerEngine {
     /// Starts syncing as `plan` says and returns its controller. A device that holds an
-    /// invitation and no group is admitted by the first member it reaches, then syncs. Logs go
+    /// invitation and no group is admitted by the first member it reaches, then syncs (unless
+    /// `plan.joinsFirst` is false: then it throws `GroupError.awaitingAdmission`, and
+    /// `GroupError.noGroup` when there is neither a group nor an invitation). Logs go
     /// to `logger` (by default the app's logging system, at `notice`). Throws
     /// `EngineError.notInAGroup` when there is neither a group nor an invitation.
     public func startSync(_ plan: SyncPlan, logger: Logger? = nil) async throws -> SyncController {
-        let canSync = try await perform(.read) { replica in try replica.group() != nil || replica.pendingInvitation() != nil }
-        guard canSync else { throw EngineError.notInAGroup }
+        if plan.joinsFirst {
+            let canSync = try await perform(.read) { replica in try replica.group() != nil || replica.pendingInvitation() != nil }
+            guard canSync else { throw EngineError.notInAGroup }
+        } else {
+            _ = try await perform(.read) { try $0.requireGroup() }
+        }
+        let changes = try await subscribe()
         let controller = SyncController(replica: replica)
-        controller.start(plan, store: store, logger: logger ?? Self.syncLogger)
+        controller.start(plan, changes: changes, store: store, logger: logger ?? Self.syncLogger)
         syncs.append(controller)
         return controller
     }

@@ -55,6 +55,22 @@ public actor HyzerEngine {
         return HyzerEngine(replica: replica, store: store)
     }
 
+    /// Continues the store in `directory` under a new device key, as `hyzer-peer device
+    /// continue` does, and opens it: for a store restored from a backup or copied, whose old key
+    /// another copy may still write with. The new device succeeds the old one (it owns what the
+    /// old one owned, organizer rights included) and the old key never writes again
+    /// (docs/security.md, "Re-keying"). Returns the engine under the new key (its `device`) and
+    /// the old key. Open no other engine on the store while it runs. Throws
+    /// `ReplicaError.removedFromGroup` for a device the organizer removed.
+    public static func continueUnderNewKey(at directory: URL) async throws -> (engine: HyzerEngine, predecessor: AuthorID) {
+        let store = StoreQueue(label: "hyzer.engine.store")
+        let (replica, predecessor) = try await store.run(.write) {
+            let old = try Replica.open(at: directory)
+            return (try old.continueUnderNewKey(), old.author)
+        }
+        return (HyzerEngine(replica: replica, store: store), predecessor)
+    }
+
     /// Stops every sync, ends every observation, waits for the store calls under way and closes
     /// the database. Every later call throws `EngineError.closed`.
     public func close() async throws {
@@ -82,6 +98,11 @@ public actor HyzerEngine {
         guard !isClosed else { throw EngineError.closed }
         let replica = replica
         return try await store.run(access) { try body(replica) }
+    }
+
+    /// Throws `EngineError.closed` once the engine is closed.
+    func requireOpen() throws {
+        guard !isClosed else { throw EngineError.closed }
     }
 
     /// A new signal stream of the shared change monitor (see `ChangeHub`).

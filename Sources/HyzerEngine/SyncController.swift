@@ -21,6 +21,9 @@ public final class SyncController: Sendable {
     private struct State {
         var status = SyncStatus()
         var holds: [AuthorID: VersionVector] = [:]
+        /// The store's vector, read once after each change of the store (not once per peer
+        /// and event): what every peer's lag is measured against.
+        var local: VersionVector?
         var subscribers: [Int: AsyncStream<SyncStatus>.Continuation] = [:]
         var nextSubscriber = 0
     }
@@ -68,9 +71,13 @@ public final class SyncController: Sendable {
         }
     }
 
-    /// Starts the sync's task: joining when invited, then serving as `plan` says.
-    func start(_ plan: SyncPlan, store: StoreQueue, logger: Logger) {
+    /// Starts the sync's task: joining when invited, then serving as `plan` says. `changes`
+    /// signals each change of the store (the engine's change monitor): the controller reads
+    /// the store's vector once per change for every peer's lag.
+    func start(_ plan: SyncPlan, changes: AsyncStream<Void>, store: StoreQueue, logger: Logger) {
         let running = Task { [self] in
+            let follower = Task { [weak self] in await self?.follow(changes, store: store) }
+            defer { follower.cancel() }
             guard await join(plan, store: store, logger: logger),
                 let group = try? await store.run(.read, { [replica] in try replica.group() })
             else { return }
@@ -79,8 +86,15 @@ public final class SyncController: Sendable {
             server.links = plan.links
             server.folder = plan.folder.map { DirectoryFolder(root: $0) }
             server.folderInterval = plan.folderInterval
-            server.observer = { [weak self] outcome in self?.connectionEnded(outcome) }
-            server.progress = { [weak self] progress in self?.progressed(progress) }
+            let (ended, progress) = (plan.connectionEnded, plan.connectionProgress)
+            server.observer = { [weak self] outcome in
+                ended(outcome)
+                self?.connectionEnded(outcome)
+            }
+            server.progress = { [weak self] event in
+                progress(event)
+                self?.progressed(event)
+            }
             server.folderObserver = { [weak self] result in self?.folderSynced(result) }
             do {
                 if let listen = plan.listen {
@@ -130,6 +144,19 @@ public final class SyncController: Sendable {
         return false
     }
 
+    /// Reads the store's vector now and after each change `changes` signals (a burst of commits
+    /// is one signal), until the sync stops: one read per change, however many peers are
+    /// connected (docs/performance.md, "A tournament").
+    private func follow(_ changes: AsyncStream<Void>, store: StoreQueue) async {
+        await readVector(store)
+        for await _ in changes { await readVector(store) }
+    }
+
+    private func readVector(_ store: StoreQueue) async {
+        guard let vector = try? await store.run(.read, { [replica] in try replica.versionVector() }) else { return }
+        update { $0.local = vector }
+    }
+
     private func connectionEnded(_ outcome: ConnectionOutcome) {
         update { state in
             if let failure = outcome.failure {
@@ -163,14 +190,15 @@ public final class SyncController: Sendable {
         }
     }
 
-    /// Changes the state, works out each connected peer's lag against the store's vector, and
-    /// tells every follower when the status changed.
+    /// Changes the state, works out each connected peer's lag against the store's vector read
+    /// after the latest change (no store read here: a progress event of any of hundreds of
+    /// peers costs none), and tells every follower when the status changed.
     private func update(_ change: (inout State) -> Void) {
-        let local = try? replica.versionVector()
         let (status, subscribers) = state.withLock { state -> (SyncStatus?, [AsyncStream<SyncStatus>.Continuation]) in
             guard !state.status.stopped else { return (nil, []) }
             let before = state.status
             change(&state)
+            let local = state.local
             state.status.peers = state.holds.keys.sorted().map { peer in
                 SyncStatus.PeerLag(peer: peer, lag: local.map { Self.lag(of: state.holds[peer] ?? VersionVector(), behind: $0) } ?? 0)
             }

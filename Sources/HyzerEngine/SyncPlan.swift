@@ -14,6 +14,19 @@ public struct SyncPlan: Sendable {
     public var folder: URL?
     /// Time between folder syncs.
     public var folderInterval: Duration
+    /// Whether a device that holds an invitation and no group asks to be admitted first (the
+    /// default). When `false`, `startSync` refuses such a device with
+    /// `GroupError.awaitingAdmission`, as `hyzer-peer serve` does: a server is started on a
+    /// member, and joining is a one-shot sync's business.
+    public var joinsFirst = true
+    /// Told how every connection, accepted or dialed, ended: a metrics page counts connections
+    /// and failures here (`hyzer-peer serve --http`'s `/metrics`). Called on the connection's
+    /// task: it must return at once.
+    public var connectionEnded: @Sendable (ConnectionOutcome) -> Void = { _ in }
+    /// Told what every live connection does while it runs: opened, what its peer holds, closed
+    /// (`ConnectionProgress`). `SyncStatus.peers` follows the same events; this is for an app
+    /// that keeps figures of its own. Called on the connection's task: it must return at once.
+    public var connectionProgress: @Sendable (ConnectionProgress) -> Void = { _ in }
 
     /// A plan of any of these; by default nothing, which syncs nothing.
     public init(

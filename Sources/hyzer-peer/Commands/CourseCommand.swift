@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HyzerDomain
+import HyzerEngine
 import HyzerKit
 
 struct CourseCommand: ParsableCommand {
@@ -63,65 +64,69 @@ struct CourseCommand: ParsableCommand {
         }
     }
 
-    struct Add: ParsableCommand {
+    struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Add a course; prints its id.")
         @OptionGroup var storeOptions: StoreOptions
         @Argument var name: String
         @Option(help: "The par of each hole, in order: 3,3,4,…") var pars: String
 
-        func run() throws {
+        func run() async throws {
             let values = try pars.split(separator: ",", omittingEmptySubsequences: false).map { text in
                 guard let par = Int(text.trimmingCharacters(in: .whitespaces)) else {
                     throw CommandLineError.parNotANumber(String(text))
                 }
                 return par
             }
-            print(try storeOptions.open().addCourse(name: name, pars: values).id.lowercased)
+            print(try await storeOptions.openEngine().addCourse(named: name, pars: values))
         }
     }
 
-    struct SetPar: ParsableCommand {
+    struct SetPar: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "set-par", abstract: "Change the par of one hole.")
         @OptionGroup var storeOptions: StoreOptions
         @Argument var course: String
         @Argument var hole: Int
         @Argument var par: Int
 
-        func run() throws {
-            try storeOptions.open().setPar(course: course, hole: hole, par: par)
+        func run() async throws {
+            let engine = try await storeOptions.openEngine()
+            try await engine.setPar(par, hole: hole, of: try await engine.course(matching: course))
         }
     }
 
-    struct SetHoles: ParsableCommand {
+    struct SetHoles: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "set-holes", abstract: "Change how many holes a course has (new holes are par 3; past rounds keep theirs).")
         @OptionGroup var storeOptions: StoreOptions
         @Argument var course: String
         @Argument var holes: Int
 
-        func run() throws {
-            try storeOptions.open().setHoleCount(course: course, holes: holes)
+        func run() async throws {
+            let engine = try await storeOptions.openEngine()
+            try await engine.setHoleCount(holes, of: try await engine.course(matching: course))
         }
     }
 
-    struct Rename: ParsableCommand {
+    struct Rename: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Rename a course.")
         @OptionGroup var storeOptions: StoreOptions
         @Argument var course: String
         @Argument var name: String
 
-        func run() throws {
-            try storeOptions.open().renameCourse(course, to: name)
+        func run() async throws {
+            let engine = try await storeOptions.openEngine()
+            try await engine.renameCourse(try await engine.course(matching: course), to: name)
         }
     }
 
-    struct Delete: ParsableCommand {
+    struct Delete: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Delete a course (past rounds keep their copy of it).")
         @OptionGroup var storeOptions: StoreOptions
         @Argument var course: String
 
-        func run() throws {
-            try storeOptions.open().deleteCourse(course)
+        func run() async throws {
+            let engine = try await storeOptions.openEngine()
+            try await engine.deleteCourse(try await engine.course(matching: course))
         }
     }
 }

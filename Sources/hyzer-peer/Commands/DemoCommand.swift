@@ -1,9 +1,8 @@
 import ArgumentParser
 import Foundation
-import HyzerCrypto
 import HyzerDomain
+import HyzerEngine
 import HyzerKit
-import HyzerSync
 
 /// The newcomer's tour, on a temporary store that is removed afterwards.
 struct DemoCommand: AsyncParsableCommand {
@@ -15,8 +14,8 @@ struct DemoCommand: AsyncParsableCommand {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-demo-\(UUID().uuidString.prefix(8))")
         defer { if !keep { try? FileManager.default.removeItem(at: root) } }
         let tour = Tour(root: root)
-        let (round, group) = try tour.run()
-        try await LiveTour(root: root, round: round, group: group).run()
+        let round = try await tour.run()
+        try await LiveTour(root: root, round: round).run()
         if keep { print("\nstores kept in \(root.path)") }
     }
 }
@@ -28,42 +27,42 @@ struct Tour {
 
     func step(_ text: String) { print("\n" + Terminal.paint("▸ " + text, .bold)) }
 
-    /// Plays the folder part; returns the round and the group for the live part.
-    func run() throws -> (Round, GroupMembership) {
+    /// Plays the folder part; returns the round for the live part. The replicas score by name
+    /// (`Replica`'s commands); joining and syncing run through each store's engine.
+    func run() async throws -> Round {
         step("init a replica on Jake's phone: a store, an Ed25519 key pair and three seeded courses")
         let jake = try Replica.create(at: root.appendingPathComponent("jake-phone"), name: "jake-phone", kind: .phone, owner: "Jake")
         print("replica id \(jake.author.hex)")
         for name in ["Sam", "Priya"] { try jake.addPlayer(name: name) }
 
         step("Maya's phone and a laptop join Jake's group with an invite token")
-        let group = GroupMembership.new(organizer: jake.author)
-        try jake.join(group)
-        let invitation = try jake.issueInvitation(
-            secret: SecureRandom.bytes(Invitation.secretBytes), expiresAt: jake.wallClockMilliseconds() + 86_400_000, uses: 2)
-        print("token \(invitation.token.prefix(24))… (admits 2 devices within a day)")
+        let jakeEngine = try await HyzerEngine.open(at: jake.directory)
+        try await jakeEngine.createGroup()
+        let token = try await jakeEngine.invite(uses: 2, expires: .seconds(86_400))
+        print("token \(token.prefix(24))… (admits 2 devices within a day)")
         let maya = try Replica.create(at: root.appendingPathComponent("maya-phone"), name: "maya-phone", kind: .phone, owner: "Maya")
         let laptop = try Replica.create(at: root.appendingPathComponent("laptop"), name: "laptop", kind: .laptop)
-        let folder = DirectoryFolder(root: root.appendingPathComponent("shared-folder"))
-        // Each asks through the folder; Jake's next folder sync admits both; each reads its answer.
-        for replica in [maya, laptop] {
-            try replica.accept(try Invitation(token: invitation.token))
-            _ = try FolderJoin(replica: replica, folder: folder).ask()
+        let joining = [try await HyzerEngine.open(at: maya.directory), try await HyzerEngine.open(at: laptop.directory)]
+        let folder = root.appendingPathComponent("shared-folder")
+        // Each asks through the folder; Jake's next folder sync admits both; each then joins and syncs.
+        for engine in joining {
+            try await engine.acceptInvitation(token: token)
+            _ = try await engine.syncFolder(folder)
         }
-        _ = try FolderSync(replica: jake, folder: folder).run()
-        for replica in [maya, laptop] {
-            guard case .admitted? = try FolderJoin(replica: replica, folder: folder).ask() else {
-                throw CommandLineError.tourNotAdmitted
-            }
+        _ = try await jakeEngine.syncFolder(folder)
+        for engine in joining {
+            guard case .synced(_, joined: .some) = try await engine.syncFolder(folder) else { throw CommandLineError.tourNotAdmitted }
         }
         let everyone = [jake, maya, laptop]
-        func syncAll() throws {
-            for _ in 0..<2 { for replica in everyone { _ = try FolderSync(replica: replica, folder: folder).run() } }
+        let engines = [jakeEngine] + joining
+        func syncAll() async throws {
+            for _ in 0..<2 { for engine in engines { _ = try await engine.syncFolder(folder) } }
         }
-        try syncAll()
+        try await syncAll()
 
         let round = try jake.startRound(course: "Morley Field", players: ["Jake", "Maya", "Sam", "Priya"])
         step("round \(round.id.lowercased.prefix(8)) started on \(round.courseName) (par \(round.totalPar)), organized by Jake")
-        try syncAll()
+        try await syncAll()
         let card: [String: [Int]] = [
             "Jake": [3, 2, 3, 3, 4, 3, 2, 3, 3],
             "Maya": [2, 3, 3, 3, 3, 3, 3, 3, 2],
@@ -86,7 +85,7 @@ struct Tour {
         print("event \(correction.id.lowercased.prefix(8)) supersedes \(sams7!.id.lowercased.prefix(8))")
 
         step("everyone syncs through the shared folder (encrypted bundles, one directory per replica)")
-        try syncAll()
+        try await syncAll()
         let disputed = try laptop.roundView(round.id)!
         let deviceNames = Dictionary(try laptop.devices().map { ($0.id.hex, $0.name) }, uniquingKeysWith: { first, _ in first })
         for discrepancy in disputed.evaluation.discrepancies {
@@ -101,7 +100,7 @@ struct Tour {
             print("laptop: \(error)")
         }
         try jake.resolve(round: id, player: "Maya", hole: 4, strokes: 3)
-        try syncAll()
+        try await syncAll()
 
         step("standings after nine holes, printed by each replica")
         let boards = try everyone.map { try StandingsCommand.render($0.roundView(round.id)!) }
@@ -119,6 +118,7 @@ struct Tour {
         step("verify: hash chains, signatures, and views rebuilt from the log")
         let report = try laptop.verify()
         print("\(report.opsChecked) ops checked on the laptop, \(report.isIntact ? "intact" : "NOT intact")")
-        return (round, group)
+        for engine in engines { try await engine.close() }
+        return round
     }
 }

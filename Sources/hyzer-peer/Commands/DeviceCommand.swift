@@ -1,4 +1,5 @@
 import ArgumentParser
+import HyzerEngine
 import HyzerKit
 
 struct DeviceCommand: ParsableCommand {
@@ -6,7 +7,7 @@ struct DeviceCommand: ParsableCommand {
         commandName: "device", abstract: "Devices of the group, and pairing a device with its owner.",
         subcommands: [List.self, Link.self, Continue.self])
 
-    struct List: ParsableCommand {
+    struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Devices this replica knows, with the players they own.")
         @OptionGroup var storeOptions: StoreOptions
         @OptionGroup var output: OutputOptions
@@ -19,15 +20,15 @@ struct DeviceCommand: ParsableCommand {
             let isThisReplica: Bool
         }
 
-        func run() throws {
-            let replica = try storeOptions.open()
-            let ownership = try replica.ownership()
-            let players = try replica.players()
-            let entries = try replica.devices().map { device in
+        func run() async throws {
+            let engine = try await storeOptions.openEngine()
+            let ownership = try await engine.ownership()
+            let players = try await engine.players()
+            let entries = try await engine.devices().map { device in
                 Entry(
                     id: device.id.hex, name: device.name, kind: device.kind.rawValue,
                     owns: players.filter { ownership.device(device.id, owns: $0.id.lowercased) }.map(\.displayName),
-                    isThisReplica: device.id == replica.author)
+                    isThisReplica: device.id == engine.device)
             }
             if output.json { return try JSONOutput.print(entries) }
             var table = Table([("Device", .left), ("Kind", .left), ("Id", .left), ("Owns", .left)])
@@ -40,29 +41,27 @@ struct DeviceCommand: ParsableCommand {
         }
     }
 
-    struct Link: ParsableCommand {
+    struct Link: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Make DEVICE an owner of PLAYER (run on a device that owns PLAYER).")
         @OptionGroup var storeOptions: StoreOptions
         @Argument(help: "The device's id, id prefix or name.") var device: String
         @Option(help: "The player the device belongs to.") var owner: String
 
-        func run() throws {
-            try storeOptions.open().linkDevice(device, owner: owner)
+        func run() async throws {
+            try await storeOptions.openEngine().linkDevice(device, owner: owner)
             print("linked \(device) to \(owner)")
         }
     }
 
-    struct Continue: ParsableCommand {
+    struct Continue: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Continue this store under a new device key linked to the same owner (after a restore or a copy).")
         @OptionGroup var storeOptions: StoreOptions
 
-        func run() throws {
-            let old = try storeOptions.open()
-            let predecessor = old.author
-            let replica = try old.continueUnderNewKey()
-            print("this store continues as device \(replica.author.hex), successor of \(predecessor.hex)")
+        func run() async throws {
+            let (engine, predecessor) = try await HyzerEngine.continueUnderNewKey(at: storeOptions.directory)
+            print("this store continues as device \(engine.device.hex), successor of \(predecessor.hex)")
         }
     }
 }

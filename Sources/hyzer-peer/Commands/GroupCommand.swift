@@ -1,30 +1,27 @@
 import ArgumentParser
 import Foundation
-import HyzerCrypto
+import HyzerEngine
 import HyzerKit
-import HyzerSync
 
 struct GroupCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "group", abstract: "Who may sync with whom.",
         subcommands: [Create.self, Invite.self, Join.self, Members.self, Remove.self, Rekey.self])
 
-    struct Create: ParsableCommand {
+    struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Create a group with a new secret; prints its id.")
         @OptionGroup var storeOptions: StoreOptions
 
-        func run() throws {
-            let replica = try storeOptions.open()
-            if let current = try replica.group() {
-                throw CommandLineError.groupExists(current.id)
+        func run() async throws {
+            let engine = try await storeOptions.openEngine()
+            if let current = try await engine.group() {
+                throw CommandLineError.groupExists(current.uuid)
             }
-            let group = GroupMembership.new(organizer: replica.author)
-            try replica.join(group)
-            print(group.id.lowercased)
+            print(try await engine.createGroup())
         }
     }
 
-    struct Invite: ParsableCommand {
+    struct Invite: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Print a token that lets other devices join, for a limited time and number of devices.",
             discussion: """
@@ -38,14 +35,11 @@ struct GroupCommand: ParsableCommand {
         var expires = "7d"
         @Option(help: "How many devices the token admits.") var uses = 1
 
-        func run() throws {
+        func run() async throws {
             guard let milliseconds = Self.milliseconds(expires) else {
                 throw ValidationError("--expires takes minutes, hours or days up to a year, as 30m, 12h or 7d; '\(expires)' is none")
             }
-            let replica = try storeOptions.open()
-            let invitation = try replica.issueInvitation(
-                secret: SecureRandom.bytes(Invitation.secretBytes), expiresAt: replica.wallClockMilliseconds() + milliseconds, uses: uses)
-            print(invitation.token)
+            print(try await storeOptions.openEngine().invite(uses: uses, expires: .milliseconds(milliseconds)))
         }
 
         /// `30m`, `12h`, `7d` in milliseconds; `nil` for anything else or more than a year.
@@ -57,7 +51,7 @@ struct GroupCommand: ParsableCommand {
         }
     }
 
-    struct Join: ParsableCommand {
+    struct Join: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Accept an invite token: this device joins at its next sync with a member.",
             discussion: """
@@ -80,11 +74,13 @@ struct GroupCommand: ParsableCommand {
             }
         }
 
-        func run() throws {
-            let invitation = try Invitation(token: try readToken())
-            try storeOptions.open().accept(invitation)
+        func run() async throws {
+            let token = try readToken()
+            // A token that is none is refused before the store is opened.
+            _ = try Invitation(token: token)
+            let group = try await storeOptions.openEngine().acceptInvitation(token: token)
             print(
-                "invitation to group \(invitation.groupID.lowercased) accepted; this device joins at its next sync with a member: "
+                "invitation to group \(group) accepted; this device joins at its next sync with a member: "
                     + "`hyzer-peer sync --peer HOST:PORT` or `hyzer-peer sync --folder DIR`")
         }
 
@@ -101,7 +97,7 @@ struct GroupCommand: ParsableCommand {
         }
     }
 
-    struct Members: ParsableCommand {
+    struct Members: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "The group's members: those not removed are exactly the devices the next rekey is sealed to.",
             discussion: """
@@ -124,13 +120,13 @@ struct GroupCommand: ParsableCommand {
             let isThisReplica: Bool
         }
 
-        func run() throws {
-            let replica = try storeOptions.open()
-            let entries = try replica.groupMembers().map { member in
+        func run() async throws {
+            let engine = try await storeOptions.openEngine()
+            let entries = try await engine.members().map { member in
                 Entry(
                     id: member.id.hex, name: member.name, kind: member.kind?.rawValue, owns: member.owns, lastSequence: member.lastSequence,
                     lastSeen: member.lastMilliseconds.map(DateText.minute), removed: member.removed, organizer: member.isOrganizer,
-                    isThisReplica: member.id == replica.author)
+                    isThisReplica: member.id == engine.device)
             }
             if output.json { return try JSONOutput.print(entries) }
             var table = Table([("Device", .left), ("Kind", .left), ("Id", .left), ("Owns", .left), ("Last op", .left), ("", .left)])
@@ -144,27 +140,27 @@ struct GroupCommand: ParsableCommand {
         }
     }
 
-    struct Remove: ParsableCommand {
+    struct Remove: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Remove a device from the group and rekey it (the organizer only): none of its later ops counts anywhere.")
         @OptionGroup var storeOptions: StoreOptions
         @Argument(help: "The device's id, id prefix or name.") var device: String
 
-        func run() throws {
-            let removal = try storeOptions.open().removeMember(device, newSecret: SecureRandom.bytes(GroupMembership.secretBytes))
+        func run() async throws {
+            let removal = try await storeOptions.openEngine().removeMember(device)
             print(
                 "removed device \(removal.device.hex) (its ops up to \(removal.through) still count); the group key is now epoch \(removal.epoch)"
             )
         }
     }
 
-    struct Rekey: ParsableCommand {
+    struct Rekey: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Replace the group secret (the organizer only), sealed to every member that was not removed.")
         @OptionGroup var storeOptions: StoreOptions
 
-        func run() throws {
-            let rekey = try storeOptions.open().rekeyGroup(newSecret: SecureRandom.bytes(GroupMembership.secretBytes))
+        func run() async throws {
+            let rekey = try await storeOptions.openEngine().rekeyGroup()
             print(
                 "the group key is now epoch \(rekey.epoch), sealed to \(rekey.recipients) devices"
             )

@@ -1,10 +1,11 @@
 import ArgumentParser
 import HyzerDomain
+import HyzerEngine
 import HyzerKit
 
 extension DeviceKind: ExpressibleByArgument {}
 
-struct InitCommand: ParsableCommand {
+struct InitCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "init", abstract: "Create a replica: its store, its key pair and the seeded courses.")
 
@@ -13,16 +14,16 @@ struct InitCommand: ParsableCommand {
     @Option(help: "phone, watch or laptop.") var device: DeviceKind = .laptop
     @Option(help: "Create the player this device belongs to.") var owner: String?
 
-    func run() throws {
-        let replica = try Replica.create(at: storeOptions.directory, name: name, kind: device, owner: owner)
-        let identity = try replica.identity()
+    func run() async throws {
+        let engine = try await HyzerEngine.create(at: storeOptions.directory, deviceName: name, kind: device, owner: owner)
+        let identity = try await engine.identity()
         print("Created replica \(identity.name) (\(identity.kind.rawValue)) in \(storeOptions.directory.path)")
         print("replica id: \(identity.author.hex)")
         if let owner = identity.owner { print("owner: \(owner.displayName) (\(owner.id.lowercased))") }
     }
 }
 
-struct WhoamiCommand: ParsableCommand {
+struct WhoamiCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "whoami", abstract: "This replica's id, name, device kind and owner.")
 
     @OptionGroup var storeOptions: StoreOptions
@@ -40,13 +41,13 @@ struct WhoamiCommand: ParsableCommand {
         let group: String?
     }
 
-    func run() throws {
-        let replica = try storeOptions.open()
-        let identity = try replica.identity()
+    func run() async throws {
+        let engine = try await storeOptions.openEngine()
+        let identity = try await engine.identity()
         let document = Document(
             replica: identity.author.hex, name: identity.name, device: identity.kind.rawValue,
             owner: identity.owner.map { Owner(id: $0.id.lowercased, name: $0.displayName) },
-            group: try replica.group()?.id.lowercased)
+            group: try await engine.group()?.description)
         if output.json { return try JSONOutput.print(document) }
         var table = Table([("", .left), ("", .left)])
         table.add("replica", document.replica)

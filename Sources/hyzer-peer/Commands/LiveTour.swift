@@ -1,6 +1,6 @@
 import Foundation
-import HyzerCrypto
 import HyzerDomain
+import HyzerEngine
 import HyzerKit
 import HyzerSync
 import HyzerWeb
@@ -11,7 +11,6 @@ import Logging
 struct LiveTour {
     let root: URL
     let round: Round
-    let group: GroupMembership
 
     func step(_ text: String) { print("\n" + Terminal.paint("▸ " + text, .bold)) }
 
@@ -21,29 +20,40 @@ struct LiveTour {
         step("Sam's phone and Jake's watch join; the watch is paired with Jake's phone")
         let sam = try Replica.create(at: root.appendingPathComponent("sam-phone"), name: "sam-phone", kind: .phone)
         let watch = try Replica.create(at: root.appendingPathComponent("jake-watch"), name: "jake-watch", kind: .watch)
-        // Admitted with an invitation, as every device but the organizer is (docs/security.md, "Membership").
-        let invitation = try jake.issueInvitation(
-            secret: SecureRandom.bytes(Invitation.secretBytes), expiresAt: jake.wallClockMilliseconds() + 86_400_000, uses: 2)
-        for replica in [sam, watch] {
-            try replica.join(with: invitation, through: jake)
-            _ = try replica.ingest(try jake.delta(above: try replica.versionVector()))
-        }
+        let engines = try await [jake, maya, sam, watch].asyncMap { try await HyzerEngine.open(at: $0.directory) }
+        // Admitted with an invitation, as every device but the organizer is (docs/security.md,
+        // "Membership"): each asks the first member it dials, once the sync below starts.
+        let token = try await engines[0].invite(uses: 2, expires: .seconds(86_400))
+        for engine in engines[2...] { try await engine.acceptInvitation(token: token) }
         try jake.linkDevice(watch.author.hex, owner: "Jake")
 
         step("serve over loopback TCP: maya→jake, sam→maya, watch→jake (the watch never meets Sam's or Maya's phone)")
         let logger = Log.make("demo", level: .critical)
-        let jakeServer = try await PeerServer(replica: jake, group: group, logger: logger).start()
-        var mayaServer = PeerServer(replica: maya, group: group, logger: logger)
-        mayaServer.peers = [jakeServer.address]
-        let maya2 = try await mayaServer.start()
-        var samServer = PeerServer(replica: sam, group: group, logger: logger)
-        samServer.peers = [maya2.address]
-        let samRunning = try await samServer.start()
-        var watchServer = PeerServer(replica: watch, group: group, logger: logger)
-        watchServer.peers = [jakeServer.address]
-        let watchRunning = try await watchServer.start()
-        let all = [jakeServer, maya2, samRunning, watchRunning]
-        defer { for server in all { server.stop() } }
+        var syncs: [SyncController] = []
+        func serve(_ engine: HyzerEngine, dialing peer: PeerAddress?) async throws -> PeerAddress {
+            let plan = SyncPlan(
+                listen: PeerAddress(host: "127.0.0.1", port: 0), peers: peer.map { [$0] } ?? [], folderInterval: .milliseconds(100))
+            let sync = try await engine.startSync(plan, logger: logger)
+            syncs.append(sync)
+            for await status in sync.statuses() { if let address = status.listening { return address } }
+            throw CommandLineError.demoDidNotConverge
+        }
+        do {
+            let jakeAddress = try await serve(engines[0], dialing: nil)
+            let mayaAddress = try await serve(engines[1], dialing: jakeAddress)
+            _ = try await serve(engines[2], dialing: mayaAddress)
+            _ = try await serve(engines[3], dialing: jakeAddress)
+            try await play(jake: jake, maya: maya, sam: sam, watch: watch, logger: logger)
+        } catch {
+            for sync in syncs { await sync.stop() }
+            throw error
+        }
+        for sync in syncs { await sync.stop() }
+        for engine in engines { try await engine.close() }
+    }
+
+    /// The live part once the four devices sync.
+    private func play(jake: Replica, maya: Replica, sam: Replica, watch: Replica, logger: Logger) async throws {
         let replicas = [jake, maya, sam, watch]
         try await converge(replicas)
         print("four replicas hold the same \(try jake.status().opCount) ops")
@@ -97,5 +107,14 @@ struct LiveTour {
             try await Task.sleep(for: .milliseconds(5))
         }
         throw CommandLineError.demoDidNotConverge
+    }
+}
+
+extension Array {
+    /// The elements mapped in order by an async `transform`.
+    func asyncMap<T>(_ transform: (Element) async throws -> T) async rethrows -> [T] {
+        var mapped: [T] = []
+        for element in self { mapped.append(try await transform(element)) }
+        return mapped
     }
 }

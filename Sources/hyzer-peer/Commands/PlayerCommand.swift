@@ -1,17 +1,18 @@
 import ArgumentParser
+import HyzerEngine
 import HyzerKit
 
 struct PlayerCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "player", abstract: "Registered players.", subcommands: [Add.self, List.self, Rename.self, Alias.self])
 
-    struct Add: ParsableCommand {
+    struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Register a player; prints its id.")
         @OptionGroup var storeOptions: StoreOptions
         @Argument var name: String
 
-        func run() throws {
-            print(try storeOptions.open().addPlayer(name: name).id.lowercased)
+        func run() async throws {
+            print(try await storeOptions.openEngine().addPlayer(named: name))
         }
     }
 
@@ -29,25 +30,27 @@ struct PlayerCommand: ParsableCommand {
         }
     }
 
-    struct Rename: ParsableCommand {
+    struct Rename: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Change a player's display name.")
         @OptionGroup var storeOptions: StoreOptions
         @Argument(help: "The player's id, id prefix or name.") var player: String
         @Argument(help: "The new name.") var name: String
 
-        func run() throws {
-            try storeOptions.open().renamePlayer(player, to: name)
+        func run() async throws {
+            let engine = try await storeOptions.openEngine()
+            try await engine.renamePlayer(try await engine.player(matching: player), to: name)
         }
     }
 
-    struct Alias: ParsableCommand {
+    struct Alias: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Another name `card` accepts for a player (a nickname).")
         @OptionGroup var storeOptions: StoreOptions
         @Argument(help: "The player's id, id prefix or name.") var player: String
         @Argument(help: "The alias.") var alias: String
 
-        func run() throws {
-            try storeOptions.open().addAlias(player: player, alias: alias)
+        func run() async throws {
+            let engine = try await storeOptions.openEngine()
+            try await engine.addAlias(alias, for: try await engine.player(matching: player))
         }
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HyzerDomain
+import HyzerEngine
 import HyzerKit
 
 struct RoundCommand: ParsableCommand {
@@ -8,7 +9,7 @@ struct RoundCommand: ParsableCommand {
         commandName: "round", abstract: "Rounds and their lifecycle.",
         subcommands: [Start.self, List.self, Show.self, Finish.self])
 
-    struct Start: ParsableCommand {
+    struct Start: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Start a round; prints its id.")
         @OptionGroup var storeOptions: StoreOptions
         @Option(help: "The course's id, id prefix or name.") var course: String
@@ -16,10 +17,19 @@ struct RoundCommand: ParsableCommand {
         @Option(name: .customLong("guest"), help: "A guest's name (repeatable).") var guests: [String] = []
         @Option(help: "The organizer (default: this device's owner).") var organizer: String?
 
-        func run() throws {
+        func run() async throws {
             let names = (players ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-            let round = try storeOptions.open().startRound(course: course, players: names, guests: guests, organizer: organizer)
-            print(round.id.lowercased)
+            let engine = try await storeOptions.openEngine()
+            let course = try await engine.course(matching: course)
+            var players: [PlayerID] = []
+            for name in names {
+                let player = try await engine.player(matching: name)
+                guard !players.contains(player) else { throw RoundError.playerListedTwice(name) }
+                players.append(player)
+            }
+            var organizerID: PlayerID?
+            if let organizer { organizerID = try await engine.player(matching: organizer) }
+            print(try await engine.startRound(on: course, players: players, guests: guests, organizer: organizerID))
         }
     }
 
@@ -76,17 +86,18 @@ struct RoundCommand: ParsableCommand {
         }
     }
 
-    struct Finish: ParsableCommand {
+    struct Finish: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Finish a round (organizer's device only).")
         @OptionGroup var storeOptions: StoreOptions
         @Argument(help: "The round's id, id prefix, or latest.") var round: String
         @Flag(help: "Finish even though scores are missing or disputed.") var force = false
 
-        func run() throws {
-            let replica = try storeOptions.open()
-            let finished = try replica.finishRound(round, force: force)
-            try replica.signReceipts()
-            print("finished round \(finished.id.lowercased)")
+        func run() async throws {
+            let engine = try await storeOptions.openEngine()
+            let round = try await engine.round(matching: round)
+            // The engine signs this device's receipt of the round.
+            try await engine.finishRound(round, force: force)
+            print("finished round \(round)")
         }
     }
 }

@@ -1,8 +1,9 @@
 import ArgumentParser
 import HyzerDomain
+import HyzerEngine
 import HyzerKit
 
-struct ScoreCommand: ParsableCommand {
+struct ScoreCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "score",
         abstract: "Record a score; prints the event id, and the events it corrects when this device had already scored the hole.")
@@ -12,9 +13,13 @@ struct ScoreCommand: ParsableCommand {
     @Option(help: "The hole number.") var hole: Int
     @Option(help: "Strokes, 1 to 10.") var strokes: Int
 
-    func run() throws {
-        let event = try storeOptions.open().recordScore(round: round, player: player, hole: hole, strokes: strokes)
-        print(([event.id.lowercased] + event.supersedes.map { "corrects \($0.lowercased)" }).joined(separator: " "))
+    func run() async throws {
+        let engine = try await storeOptions.openEngine()
+        let round = try await engine.round(matching: round)
+        let participant = try await engine.participant(matching: player, in: round)
+        let event = try await engine.recordScore(round: round, participant: participant, hole: hole, strokes: strokes)
+        let supersedes = try await engine.scoreEvent(event, in: round)?.supersedes ?? []
+        print(([event.description] + supersedes.map { "corrects \($0.lowercased)" }).joined(separator: " "))
     }
 }
 
@@ -30,7 +35,7 @@ struct CorrectCommand: ParsableCommand {
     }
 }
 
-struct ResolveCommand: ParsableCommand {
+struct ResolveCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "resolve",
         abstract: "Settle a disputed hole, or count a late score (organizer's device only); prints the event id.",
@@ -55,17 +60,20 @@ struct ResolveCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
-        let replica = try storeOptions.open()
+    func run() async throws {
         if let late {
-            return print(try replica.countLateScore(round: round, event: late).id.lowercased)
+            // A late score is named by its event id or prefix, which only the replica resolves.
+            return print(try storeOptions.open().countLateScore(round: round, event: late).id.lowercased)
         }
         guard let player, let hole, let strokes else { return }
-        print(try replica.resolve(round: round, player: player, hole: hole, strokes: strokes).id.lowercased)
+        let engine = try await storeOptions.openEngine()
+        let round = try await engine.round(matching: round)
+        let participant = try await engine.participant(matching: player, in: round)
+        print(try await engine.resolve(round: round, participant: participant, hole: hole, strokes: strokes))
     }
 }
 
-struct CardCommand: ParsableCommand {
+struct CardCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "card", abstract: "Score a whole hole's card at once, like \"Mike 3, Jake birdie, Sarah two\".",
         discussion: """
@@ -78,8 +86,9 @@ struct CardCommand: ParsableCommand {
     @Argument(help: "The card: NAME SCORE entries separated by commas.") var card: String
     @Option(help: "The hole (default: the next hole nobody has scored).") var hole: Int?
 
-    func run() throws {
-        let recorded = try storeOptions.open().recordCard(round: round, text: card, hole: hole)
+    func run() async throws {
+        let engine = try await storeOptions.openEngine()
+        let recorded = try await engine.recordCard(card, round: try await engine.round(matching: round), hole: hole)
         print("hole \(recorded.hole) · par \(recorded.round.pars[recorded.hole - 1])")
         var table = Table([("Player", .left), ("Strokes", .right), ("Score", .right), ("Event", .left), ("", .left)])
         for line in recorded.lines {

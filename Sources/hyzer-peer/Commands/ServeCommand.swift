@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HyzerEngine
 import HyzerKit
 import HyzerSync
 import HyzerWeb
@@ -34,36 +35,39 @@ struct ServeCommand: AsyncParsableCommand {
             }
             return web
         }
-        let replica = try storeOptions.open()
-        let group = try replica.requireGroup()
+        let engine = try await storeOptions.openEngine()
         let metrics = WebMetrics()
         let logger = Log.make("serve", level: level)
-        var server = PeerServer(replica: replica, group: group, logger: logger)
-        server.peers = dials
-        server.folder = folder.map { DirectoryFolder(root: URL(fileURLWithPath: $0)) }
-        server.folderInterval = .seconds(folderInterval)
-        server.observer = { metrics.record($0) }
-        server.progress = { metrics.record($0) }
-        let access = try web.map { try webAccess($0, groupSecret: group.secret) }
-        // One line says why `serve` stops; its tasks end quietly.
-        let stopSwitch = StopSwitch()
+        var plan = SyncPlan(
+            listen: address, peers: dials, folder: folder.map { URL(fileURLWithPath: $0) }, folderInterval: .seconds(folderInterval))
+        // A server runs on a member: a device still holding an invitation joins with `sync` first.
+        plan.joinsFirst = false
+        plan.connectionEnded = { metrics.record($0) }
+        plan.connectionProgress = { metrics.record($0) }
+        // The web pages are a read-only view of the store (docs/embedding.md, "The command line").
+        let site = try web.map { web in
+            let replica = try storeOptions.open()
+            let access = try webAccess(web, groupSecret: try replica.requireGroup().secret)
+            return (web, access, WebServer(replica: replica, access: access, metrics: metrics, logger: Log.make("web", level: level)))
+        }
+        // One line says why `serve` stops; its tasks end quietly. The watch is installed before
+        // the sync starts, so a signal that comes first still stops it.
+        let (stops, stop) = AsyncStream<Void>.makeStream()
         let signals = SignalWatch(SIGINT, SIGTERM) { name in
             logger.notice("stopping", metadata: ["signal": "\(name)"])
-            stopSwitch.stop()
+            stop.yield()
         }
         defer { signals.stop() }
-        let task = Task { [server] in
+        let controller = try await engine.startSync(plan, logger: logger)
+        do {
             try await withThrowingTaskGroup { tasks in
                 tasks.addTask {
-                    try await server.run(listeningOn: address) { port in
-                        // One line on stdout, so scripts and tests learn the port.
-                        Terminal.line("listening on \(address.host):\(port)")
-                    }
+                    for await _ in stops { return }
                 }
-                if let web, let access {
-                    let site = WebServer(replica: replica, access: access, metrics: metrics, logger: Log.make("web", level: level))
+                tasks.addTask { try await Self.follow(controller) }
+                if let (web, access, server) = site {
                     tasks.addTask {
-                        try await site.run(host: web.host, port: web.port) { port in
+                        try await server.run(host: web.host, port: web.port) { port in
                             Terminal.line("web on \(Self.url(host: web.host, port: port, access: access))")
                         }
                     }
@@ -71,12 +75,31 @@ struct ServeCommand: AsyncParsableCommand {
                 try await tasks.next()
                 tasks.cancelAll()
             }
+        } catch {
+            await controller.stop()
+            throw error
         }
-        stopSwitch.run(task)
-        do {
-            try await task.value
-        } catch is CancellationError {
+        await controller.stop()
+    }
+
+    /// Prints where the sync listens, once it does; throws when the sync stops on its own (its
+    /// address taken, its change monitor failed).
+    static func follow(_ controller: SyncController) async throws {
+        var printed = false
+        for await status in controller.statuses() {
+            if !printed, let listening = status.listening {
+                // One line on stdout, so scripts and tests learn the port.
+                Terminal.line("listening on \(listening.host):\(listening.port)")
+                printed = true
+            }
+            if case .stopped(let reason)? = status.lastFailure { throw SyncStopped(reason: reason) }
         }
+    }
+
+    /// Why the sync stopped by itself, worded as the failure it carries.
+    struct SyncStopped: Error, CustomStringConvertible {
+        let reason: String
+        var description: String { reason }
     }
 
     /// Open on loopback or with `--http-public`; otherwise only with the viewing token (whose salt

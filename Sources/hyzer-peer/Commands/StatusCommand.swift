@@ -1,5 +1,6 @@
 import ArgumentParser
 import HyzerDomain
+import HyzerEngine
 import HyzerKit
 
 /// A frozen author with its evidence: both hashes at the fork point, or why it froze.
@@ -34,7 +35,7 @@ struct ForkEntry: Encodable {
     }
 }
 
-struct StatusCommand: ParsableCommand {
+struct StatusCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "status", abstract: "What this replica holds and knows.")
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var output: OutputOptions
@@ -55,8 +56,8 @@ struct StatusCommand: ParsableCommand {
         let rounds: Int
     }
 
-    func run() throws {
-        let status = try storeOptions.open().status()
+    func run() async throws {
+        let status = try await storeOptions.openEngine().read(.status)
         let document = Document(
             replica: status.identity.author.hex, name: status.identity.name, device: status.identity.kind.rawValue,
             versionVector: Dictionary(uniqueKeysWithValues: status.versionVector.sortedEntries.map { ($0.author.hex, $0.sequence) }),
@@ -85,7 +86,7 @@ struct StatusCommand: ParsableCommand {
     }
 }
 
-struct VerifyCommand: ParsableCommand {
+struct VerifyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "verify", abstract: "Check hash chains, signatures and views; list ops that views ignore.")
     @OptionGroup var storeOptions: StoreOptions
@@ -106,8 +107,8 @@ struct VerifyCommand: ParsableCommand {
         let forks: [ForkEntry]
     }
 
-    func run() throws {
-        let report = try storeOptions.open().verify()
+    func run() async throws {
+        let report = try await storeOptions.openEngine().verify()
         let document = Document(
             intact: report.isIntact, opsChecked: report.opsChecked, signaturesChecked: report.signaturesChecked,
             problems: report.problems.map(\.description),

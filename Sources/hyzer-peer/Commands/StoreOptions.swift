@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HyzerEngine
 import HyzerKit
 
 /// `--store DIR` (env `HYZER_STORE`, default `~/.hyzer`): the replica directory.
@@ -15,6 +16,13 @@ struct StoreOptions: ParsableArguments {
         return FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".hyzer")
     }
 
+    /// The replica's engine: every command that changes the store or syncs runs through it.
+    func openEngine() async throws -> HyzerEngine {
+        try await HyzerEngine.open(at: directory)
+    }
+
+    /// The replica itself, for the read-only views the engine has no query for (docs/embedding.md,
+    /// "The command line").
     func open() throws -> Replica {
         try Replica.open(at: directory)
     }

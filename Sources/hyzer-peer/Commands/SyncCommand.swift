@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HyzerEngine
 import HyzerKit
 import HyzerSync
 
@@ -16,30 +17,25 @@ struct SyncCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let replica = try storeOptions.open()
-        if let peer { return try await syncPeer(replica, peer) }
-        if let folder { try syncFolder(replica, folder) }
-        // A round that finished elsewhere gets this device's receipt; it travels with the next sync.
-        try replica.signReceipts()
+        let engine = try await storeOptions.openEngine()
+        if let peer { return try await syncPeer(engine, peer) }
+        if let folder { try await syncFolder(engine, folder) }
     }
 
-    private func syncFolder(_ replica: Replica, _ folder: String) throws {
+    private func syncFolder(_ engine: HyzerEngine, _ folder: String) async throws {
         let report: FolderSyncReport
         do {
-            let shared = DirectoryFolder(root: URL(fileURLWithPath: folder))
-            if try replica.group() == nil, let invitation = try replica.pendingInvitation() {
-                switch try FolderJoin(replica: replica, folder: shared).ask() {
-                case nil:
-                    return print(
-                        "asked to join group \(invitation.groupID.lowercased) through the folder; a member admits this device at its next "
-                            + "folder sync (or `serve --folder`): run this again after that")
-                case .refused(let refusal)?:
-                    throw CommandLineError.refusedByMember(refusal)
-                case .admitted?:
-                    if !output.json { print("joined group \(invitation.groupID.lowercased): a member admitted this device") }
-                }
+            switch try await engine.syncFolder(URL(fileURLWithPath: folder)) {
+            case .askedToJoin(let group):
+                return print(
+                    "asked to join group \(group) through the folder; a member admits this device at its next "
+                        + "folder sync (or `serve --folder`): run this again after that")
+            case .synced(let synced, let joined):
+                if let joined, !output.json { print("joined group \(joined): a member admitted this device") }
+                report = synced
             }
-            report = try FolderSync(replica: replica, folder: shared).run()
+        } catch PeerSyncError.joinRefused(let refusal) {
+            throw CommandLineError.refusedByMember(refusal)
         } catch let error as FolderError {
             throw ReplicaError.storage(detail: "the shared folder failed at \(error)")
         }
@@ -51,23 +47,20 @@ struct SyncCommand: AsyncParsableCommand {
                 + (report.rejected.isEmpty ? "" : " · \(report.rejected.count) refused"))
     }
 
-    private func syncPeer(_ replica: Replica, _ text: String) async throws {
+    private func syncPeer(_ engine: HyzerEngine, _ text: String) async throws {
         guard let address = PeerAddress(text) else {
             throw CommandLineError.notAPeerAddress(text)
         }
-        let peer = PeerSync(replica: replica, logger: Log.make("sync"))
-        let opener = TCPLink.Opener(address: address)
-        let outcome: ConnectionOutcome
+        let report: PeerSyncReport
         do {
-            if let group = try await peer.join(opener), !output.json {
-                print("joined group \(group.lowercased): a member admitted this device")
-            }
-            outcome = try await peer.sync(opener)
+            report = try await engine.syncPeer(TCPLink.Opener(address: address), logger: Log.make("sync"))
         } catch let failure as DialFailure {
             throw CommandLineError.dialFailed(failure)
         } catch let error as PeerSyncError {
             throw CommandLineError.peerSync(error, address: address)
         }
+        if let joined = report.joined, !output.json { print("joined group \(joined): a member admitted this device") }
+        let outcome = report.outcome
         if output.json { return try JSONOutput.print(outcome) }
         print(
             "synced with \(outcome.peer.map { String($0.prefix(12)) } ?? "?") at \(address): sent \(outcome.opsSent) ops (\(outcome.bytesSent) bytes), "
@@ -75,7 +68,7 @@ struct SyncCommand: AsyncParsableCommand {
     }
 }
 
-struct ExportCommand: ParsableCommand {
+struct ExportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export", abstract: "Write every op this replica holds into a bundle file, or completed rounds as UDisc CSV.")
     @OptionGroup var storeOptions: StoreOptions
@@ -86,37 +79,38 @@ struct ExportCommand: ParsableCommand {
         guard (out == nil) != (udisc == nil) else { throw ValidationError("give either --out FILE or --udisc FILE") }
     }
 
-    func run() throws {
-        let replica = try storeOptions.open()
-        guard let out else { return try UDiscFiles.export(replica, to: udisc!) }
-        let bytes = try BundleFiles.export(replica)
+    func run() async throws {
+        let engine = try await storeOptions.openEngine()
+        guard let out else { return try await UDiscFiles.export(engine, to: udisc!) }
+        let bytes = try await engine.exportBundle()
         try UserFile.write(out, bytes)
         print("wrote \(bytes.count) bytes to \(out)")
     }
 }
 
-struct ImportCommand: ParsableCommand {
+struct ImportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import", abstract: "Ingest bundle files from a member of the group, or UDisc scorecard CSV files.")
     @OptionGroup var storeOptions: StoreOptions
     @Flag(help: "The files are UDisc scorecard exports (CSV).") var udisc = false
     @Argument(help: "Bundle files (or UDisc CSV files with --udisc).") var files: [String]
 
-    func run() throws {
-        let replica = try storeOptions.open()
-        if udisc { return try UDiscFiles.import(files, into: replica) }
+    func run() async throws {
+        let engine = try await storeOptions.openEngine()
+        if udisc { return try await UDiscFiles.import(files, into: engine) }
         var failures = 0
         for file in files {
             let bytes: [UInt8]
             do {
-                bytes = try UserFile.read(file, maximumBytes: BundleFiles.bytesMax)
+                bytes = try UserFile.read(file, maximumBytes: HyzerEngine.bundleBytesMax)
             } catch {
                 Terminal.error("error: \(error)")
                 failures += 1
                 continue
             }
             do {
-                let report = try BundleFiles.import(bytes, into: replica)
+                // The engine signs the receipts of rounds whose finish arrived.
+                let report = try await engine.importBundle(bytes)
                 for rejection in report.rejected { Terminal.error("error: \(file): \(rejection)") }
                 failures += report.rejected.isEmpty ? 0 : 1
                 print(
@@ -127,7 +121,6 @@ struct ImportCommand: ParsableCommand {
                 failures += 1
             }
         }
-        try replica.signReceipts()
         if failures > 0 { throw ReportedFailure(exitCode: 1) }
     }
 }

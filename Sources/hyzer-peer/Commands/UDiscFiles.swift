@@ -1,11 +1,11 @@
 import Foundation
+import HyzerEngine
 import HyzerKit
-import HyzerSync
 
 /// `import --udisc FILE…` and `export --udisc FILE`.
 enum UDiscFiles {
     /// Reads and checks every file first; one bad file refuses them all, naming the file and row.
-    static func `import`(_ files: [String], into replica: Replica) throws {
+    static func `import`(_ files: [String], into engine: HyzerEngine) async throws {
         var scorecards: [UDiscScorecard] = []
         for file in files {
             let size = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? nil
@@ -23,14 +23,14 @@ enum UDiscFiles {
                 throw CommandLineError.udiscFileRefused(path: file, error)
             }
         }
-        let report = try replica.importUDisc(scorecards)
+        let report = try await engine.importUDisc(scorecards)
         for course in report.coursesCreated { print("created course \(course)") }
         for player in report.playersCreated { print("created player \(player)") }
         print("\(report.roundsImported) rounds imported, \(report.roundsAlreadyHeld) already held")
     }
 
-    static func export(_ replica: Replica, to file: String) throws {
-        let text = try replica.exportUDisc()
+    static func export(_ engine: HyzerEngine, to file: String) async throws {
+        let text = try await engine.exportUDisc()
         try UserFile.write(file, Array(text.utf8))
         print("wrote \(text.split(separator: "\n").count - 1) rows to \(file)")
     }

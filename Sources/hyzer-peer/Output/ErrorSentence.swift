@@ -1,4 +1,5 @@
 import Foundation
+import HyzerEngine
 import HyzerKit
 import HyzerWeb
 
@@ -20,6 +21,7 @@ enum ErrorSentence {
         case let error as CardError: sentence(error)
         case let error as UDiscImportError: sentence(error)
         case let error as ViewingTokenError: sentence(error)
+        case let error as EngineError: error.errorDescription
         default: nil
         }
     }

@@ -1,0 +1,46 @@
+import Foundation
+import HyzerDomain
+import HyzerKit
+
+/// Finding one id from what a person typed, as the command line takes it (docs/cli.md): an
+/// exact id, an exact name, or an unambiguous id prefix, in that order. Unlike the lookups by
+/// name, which return every match, these refuse what names no one entity: they throw the
+/// replica's `ReplicaError.ambiguous` (listing the matches) or `ReplicaError.unknown`.
+extension HyzerEngine {
+    /// The player `text` names: its id, its exact name, or an unambiguous id prefix.
+    public func player(matching text: String) async throws -> PlayerID {
+        try await perform(.read) { PlayerID(try $0.resolvePlayer(text)) }
+    }
+
+    /// The course `text` names: its id, its exact name, or an unambiguous id prefix.
+    public func course(matching text: String) async throws -> CourseID {
+        try await perform(.read) { CourseID(try $0.resolveCourse(text)) }
+    }
+
+    /// The round `text` names: its id, an unambiguous id prefix, or `latest` for the round
+    /// started most recently (`RoundError.noRoundYet` when there is none).
+    public func round(matching text: String) async throws -> RoundID {
+        try await perform(.read) { RoundID(try $0.resolveRound(text)) }
+    }
+
+    /// The participant of `round` that `text` names (a player's or guest's id, exact name in
+    /// the round, or unambiguous id prefix). A registered player who does not play the round
+    /// is refused with `ReplicaError.notAParticipant`.
+    public func participant(matching text: String, in round: RoundID) async throws -> RoundParticipantID {
+        try await perform(.read) { replica in
+            guard let view = try replica.roundView(round.uuid) else { throw ReplicaError.unknown(kind: "round", text: round.description) }
+            let participant = try replica.resolveParticipant(text, in: view.round)
+            guard let id = RoundParticipantID(participant.id) else { throw ReplicaError.unknown(kind: "participant", text: text) }
+            return id
+        }
+    }
+
+    /// The score event `id` of `round` as the round evaluates it now: its strokes and the
+    /// events it supersedes. `nil` when the round holds no valid event with this id.
+    public func scoreEvent(_ id: ScoreEventID, in round: RoundID) async throws -> ScoreEvent? {
+        try await perform(.read) { replica in
+            guard let view = try replica.roundView(round.uuid) else { throw ReplicaError.unknown(kind: "round", text: round.description) }
+            return view.evaluation.validEvents.first { $0.id == id.uuid }
+        }
+    }
+}

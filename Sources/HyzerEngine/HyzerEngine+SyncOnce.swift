@@ -1,0 +1,87 @@
+import Foundation
+import HyzerKit
+import HyzerSync
+import Logging
+
+/// One sync at a time, as `hyzer-peer sync`, `import` and `export` run them (docs/embedding.md,
+/// "Sync"): through a shared folder, with one peer, or by bundle files carried by hand. A device
+/// holding an invitation asks to be admitted first; after every sync and import, the rounds whose
+/// finish arrived get this device's receipt, which travels with the next sync.
+extension HyzerEngine {
+    /// Syncs once through the shared `folder`: reads every member's bundles, writes this
+    /// device's, retires and deletes what the others have read. A device that holds an
+    /// invitation and no group first asks to be admitted through the folder; while no member has
+    /// answered, nothing else happens and the result says so. Throws
+    /// `PeerSyncError.joinRefused` when a member refused this device, `FolderError` when the
+    /// folder cannot be read or written, `GroupError.noGroup` with neither group nor invitation.
+    public func syncFolder(_ folder: URL) async throws -> FolderSyncResult {
+        try await perform(.write) { replica in
+            let shared = DirectoryFolder(root: folder)
+            var joined: GroupID?
+            if try replica.group() == nil, let invitation = try replica.pendingInvitation() {
+                switch try FolderJoin(replica: replica, folder: shared).ask() {
+                case nil:
+                    _ = try replica.signReceipts()
+                    return .askedToJoin(group: GroupID(invitation.groupID))
+                case .refused(let refusal)?:
+                    throw PeerSyncError.joinRefused(refusal)
+                case .admitted?:
+                    joined = GroupID(invitation.groupID)
+                }
+            }
+            let report = try FolderSync(replica: replica, folder: shared).run()
+            _ = try replica.signReceipts()
+            return .synced(report, joined: joined)
+        }
+    }
+
+    /// Syncs once with the peer `opener` reaches (`TCPLink.Opener` for `hyzer-peer serve`, or
+    /// an app's own link): a device holding an invitation and no group is admitted by it first;
+    /// the exchange dials with the newest group key, then with older ones while the peer has
+    /// not received the latest rekey. Throws `PeerSyncError` when the peer does not admit this
+    /// device or the exchange fails (nothing partial is kept), `DialFailure` (or what `opener`
+    /// throws) when the peer cannot be reached.
+    public func syncPeer(_ opener: some ByteLinkOpener, logger: Logger? = nil) async throws -> PeerSyncReport {
+        try requireOpen()
+        let peer = PeerSync(replica: replica, logger: logger ?? Self.syncLogger)
+        let joined = try await peer.join(opener).map(GroupID.init)
+        return PeerSyncReport(joined: joined, outcome: try await peer.sync(opener))
+    }
+
+    /// A bundle file of every op this device holds, sealed with the group key, for a member to
+    /// `importBundle(_:)` (at most `bundleBytesMax` bytes).
+    public func exportBundle() async throws -> [UInt8] {
+        try await perform(.read) { try BundleFiles.export($0) }
+    }
+
+    /// Ingests a bundle file a member exported, then signs the receipts of rounds whose finish
+    /// arrived. Throws `BundleError` for a file that is not a bundle of this group (nothing is
+    /// ingested from it); ops the report lists as rejected were refused one by one.
+    public func importBundle(_ bytes: [UInt8]) async throws -> IngestReport {
+        try await perform(.write) { replica in
+            let report = try BundleFiles.import(bytes, into: replica)
+            _ = try replica.signReceipts()
+            return report
+        }
+    }
+
+    /// The largest bundle file `importBundle(_:)` takes.
+    public static var bundleBytesMax: Int { BundleFiles.bytesMax }
+}
+
+/// What `HyzerEngine.syncFolder(_:)` did.
+public enum FolderSyncResult: Sendable {
+    /// This device asked to join `group` through the folder; a member admits it at its next
+    /// folder sync, and the next `syncFolder` then completes the join and syncs.
+    case askedToJoin(group: GroupID)
+    /// The folder sync ran, after joining `joined` when a member had just admitted this device.
+    case synced(FolderSyncReport, joined: GroupID?)
+}
+
+/// What `HyzerEngine.syncPeer(_:logger:)` did.
+public struct PeerSyncReport: Sendable {
+    /// The group this device joined first, when the peer admitted it with its invitation.
+    public let joined: GroupID?
+    /// The exchange: the peer, ops and bytes each way, time taken.
+    public let outcome: ConnectionOutcome
+}
