@@ -70,6 +70,15 @@ extension HyzerEngine {
         }
     }
 
+    /// The organizer counts `event`, a late score of `round` (docs/rules.md, "Late scores"): one
+    /// resolution of its participant's hole with its strokes that supersedes the hole's current
+    /// scores and names it, whose id is returned. Only a device owning the round's organizer
+    /// may; an event the round does not list as late is refused (`ReplicaError.unknown`).
+    @discardableResult
+    public func countLateScore(_ event: ScoreEventID, in round: RoundID) async throws -> ScoreEventID {
+        try await perform(.write) { ScoreEventID(try $0.countLateScore(round: round.description, event: event.description).id) }
+    }
+
     /// Finishes `round`. Only a device owning the organizer may; without `force`, every
     /// participant needs a score on every hole and no hole may be disputed
     /// (`ReplicaError.roundNotReady` says what is missing). This device then signs its receipt

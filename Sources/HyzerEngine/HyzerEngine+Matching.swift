@@ -35,6 +35,21 @@ extension HyzerEngine {
         }
     }
 
+    /// The score event `text` names: its id or an unambiguous id prefix, among the score events
+    /// of every round the store holds, as `correct(_:strokes:)` takes it. Refused with
+    /// `ReplicaError.ambiguous` or `.unknown` (kind `event`).
+    public func scoreEvent(matching text: String) async throws -> ScoreEventID {
+        try await perform(.read) { ScoreEventID(try $0.resolveScoreEvent(text)) }
+    }
+
+    /// The late score of `round` that `text` names: its event id or an unambiguous id prefix,
+    /// among the round's late events (`RoundEvaluation.lateEvents`), as
+    /// `countLateScore(_:in:)` takes it. Refused with `ReplicaError.ambiguous` or `.unknown`
+    /// (kind `late score`).
+    public func lateScore(matching text: String, in round: RoundID) async throws -> ScoreEventID {
+        try await perform(.read) { ScoreEventID(try $0.resolveLateScore(text, in: round.uuid)) }
+    }
+
     /// The score event `id` of `round` as the round evaluates it now: its strokes and the
     /// events it supersedes. `nil` when the round holds no valid event with this id.
     public func scoreEvent(_ id: ScoreEventID, in round: RoundID) async throws -> ScoreEvent? {

@@ -179,18 +179,7 @@ extension Replica {
         try Validation.strokes(strokes)
         return try write { db in
             let reader = ViewReader(db: db)
-            // Every score op's event id (from its hash) and round (from its tail).
-            var rounds: [UUID: UUID] = [:]
-            for row in try Row.fetchAll(
-                db.cachedStatement(sql: "SELECT o.hash, substr(o.tail, 14, 16) FROM ops o WHERE \(Schema.anyScore)"))
-            {
-                guard let round = UUID(bytes: Array(row[1] as Data)) else { continue }
-                rounds[UUID(hashPrefix: Array(row[0] as Data))] = round
-            }
-            let eventID = UUID(
-                uuidString: try Resolver.resolve(
-                    event, among: rounds.keys.sorted(by: UUID.precedes).map { .init(id: $0.lowercased, name: "") }, kind: "event"))!
-            let roundID = rounds[eventID]
+            let (eventID, roundID) = try Self.resolveScoreEvent(event, db)
             guard let roundID, let round = try reader.round(roundID),
                 let original = try reader.events(round: roundID).first(where: { $0.id == eventID })
             else { throw ReplicaError.unknown(kind: "event", text: event) }
@@ -241,11 +230,8 @@ extension Replica {
             let ownership = try reader.ownership()
             try requireOrganizerDevice(round, ownership, reader)
             let evaluation = try reader.evaluation(round, ownership: ownership, merge: policies.merge)
-            let late = evaluation.lateEvents
-            let id = try Resolver.resolve(
-                event, among: late.map { .init(id: $0.id.lowercased, name: "") }, kind: "late score")
-            guard let found = late.first(where: { $0.id.lowercased == id }),
-                let participant = round.participants.first(where: { $0.id == found.playerID })
+            let found = try Self.lateScore(event, in: evaluation)
+            guard let participant = round.participants.first(where: { $0.id == found.playerID })
             else { throw ReplicaError.unknown(kind: "late score", text: event) }
             let leaves = Self.leaves(evaluation.score(player: participant.id, hole: found.holeNumber))
             return try appendScore(

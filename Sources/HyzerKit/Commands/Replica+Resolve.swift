@@ -34,6 +34,49 @@ extension Replica {
         }
     }
 
+    /// The score event that `text` names (its id or an unambiguous id prefix) among the score
+    /// ops of every round, as `correct(event:strokes:)` resolves it: `ReplicaError.ambiguous` or
+    /// `.unknown` (kind `event`) otherwise.
+    public func resolveScoreEvent(_ text: String) throws -> UUID {
+        try read { try Self.resolveScoreEvent(text, $0).event }
+    }
+
+    /// The late score of `round` that `text` names (its event id or an unambiguous id prefix),
+    /// among the round's late events as `countLateScore(round:event:)` resolves it:
+    /// `ReplicaError.ambiguous` or `.unknown` (kind `late score`) otherwise.
+    public func resolveLateScore(_ text: String, in round: UUID) throws -> UUID {
+        try read { db in
+            let reader = ViewReader(db: db)
+            guard let found = try reader.round(round) else { throw ReplicaError.unknown(kind: "round", text: round.lowercased) }
+            return try Self.lateScore(text, in: try reader.evaluation(found, ownership: try reader.ownership(), merge: policies.merge)).id
+        }
+    }
+
+    /// The event `text` names among every score op, with the round its op names (`nil` when the
+    /// op's tail names none).
+    static func resolveScoreEvent(_ text: String, _ db: Database) throws -> (event: UUID, round: UUID?) {
+        // Every score op's event id (from its hash) and round (from its tail).
+        var rounds: [UUID: UUID] = [:]
+        for row in try Row.fetchAll(
+            db.cachedStatement(sql: "SELECT o.hash, substr(o.tail, 14, 16) FROM ops o WHERE \(Schema.anyScore)"))
+        {
+            guard let round = UUID(bytes: Array(row[1] as Data)) else { continue }
+            rounds[UUID(hashPrefix: Array(row[0] as Data))] = round
+        }
+        let event = UUID(
+            uuidString: try Resolver.resolve(
+                text, among: rounds.keys.sorted(by: UUID.precedes).map { .init(id: $0.lowercased, name: "") }, kind: "event"))!
+        return (event, rounds[event])
+    }
+
+    /// The late event of `evaluation` that `text` names.
+    static func lateScore(_ text: String, in evaluation: RoundEvaluation) throws -> ScoreEvent {
+        let late = evaluation.lateEvents
+        let id = try Resolver.resolve(text, among: late.map { .init(id: $0.id.lowercased, name: "") }, kind: "late score")
+        guard let found = late.first(where: { $0.id.lowercased == id }) else { throw ReplicaError.unknown(kind: "late score", text: text) }
+        return found
+    }
+
     static func resolvePlayer(_ text: String, _ reader: ViewReader) throws -> UUID {
         let players = try reader.players()
         let id = try Resolver.resolve(text, among: players.map { .init(id: $0.id.lowercased, name: $0.displayName) }, kind: "player")

@@ -23,15 +23,16 @@ struct ScoreCommand: AsyncParsableCommand {
     }
 }
 
-struct CorrectCommand: ParsableCommand {
+struct CorrectCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "correct", abstract: "Correct a score this device recorded; prints the new event id.")
     @OptionGroup var storeOptions: StoreOptions
     @Argument(help: "The event's id or id prefix.") var event: String
     @Option(help: "Strokes, 1 to 10.") var strokes: Int
 
-    func run() throws {
-        print(try storeOptions.open().correct(event: event, strokes: strokes).id.lowercased)
+    func run() async throws {
+        let engine = try await storeOptions.openEngine()
+        print(try await engine.correct(try await engine.scoreEvent(matching: event), strokes: strokes))
     }
 }
 
@@ -61,13 +62,12 @@ struct ResolveCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        if let late {
-            // A late score is named by its event id or prefix, which only the replica resolves.
-            return print(try storeOptions.open().countLateScore(round: round, event: late).id.lowercased)
-        }
-        guard let player, let hole, let strokes else { return }
         let engine = try await storeOptions.openEngine()
         let round = try await engine.round(matching: round)
+        if let late {
+            return print(try await engine.countLateScore(try await engine.lateScore(matching: late, in: round), in: round))
+        }
+        guard let player, let hole, let strokes else { return }
         let participant = try await engine.participant(matching: player, in: round)
         print(try await engine.resolve(round: round, participant: participant, hole: hole, strokes: strokes))
     }
