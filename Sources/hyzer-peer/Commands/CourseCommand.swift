@@ -28,13 +28,13 @@ struct CourseCommand: ParsableCommand {
         }
     }
 
-    struct List: ParsableCommand {
+    struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Courses by name.")
         @OptionGroup var storeOptions: StoreOptions
         @OptionGroup var output: OutputOptions
 
-        func run() throws {
-            let courses = try storeOptions.open().courses().map(Document.init)
+        func run() async throws {
+            let courses = try await storeOptions.openEngine().courses().map(Document.init)
             if output.json { return try JSONOutput.print(courses) }
             var table = Table([("Course", .left), ("Holes", .right), ("Par", .right), ("Id", .left)])
             for course in courses {
@@ -45,15 +45,15 @@ struct CourseCommand: ParsableCommand {
         }
     }
 
-    struct Show: ParsableCommand {
+    struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "A course's holes and pars.")
         @OptionGroup var storeOptions: StoreOptions
         @OptionGroup var output: OutputOptions
         @Argument(help: "The course's id, id prefix or name.") var course: String
 
-        func run() throws {
-            let replica = try storeOptions.open()
-            guard let course = try replica.course(try replica.resolveCourse(course)) else {
+        func run() async throws {
+            let engine = try await storeOptions.openEngine()
+            guard let course = try await engine.course(try await engine.course(matching: course)) else {
                 throw ReplicaError.unknown(kind: "course", text: self.course)
             }
             if output.json { return try JSONOutput.print(Document(course)) }

@@ -16,13 +16,13 @@ struct PlayerCommand: ParsableCommand {
         }
     }
 
-    struct List: ParsableCommand {
+    struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Registered players by name.")
         @OptionGroup var storeOptions: StoreOptions
         @OptionGroup var output: OutputOptions
 
-        func run() throws {
-            let entries = try storeOptions.open().playerDocuments()
+        func run() async throws {
+            let entries = try await storeOptions.openEngine().playerDocuments()
             if output.json { return try JSONOutput.print(entries) }
             var table = Table([("Player", .left), ("Id", .left), ("Aliases", .left)])
             for entry in entries { table.add(entry.name, entry.id, entry.aliases.joined(separator: ", ")) }

@@ -33,13 +33,13 @@ struct RoundCommand: ParsableCommand {
         }
     }
 
-    struct List: ParsableCommand {
+    struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Rounds, most recently started first.")
         @OptionGroup var storeOptions: StoreOptions
         @OptionGroup var output: OutputOptions
 
-        func run() throws {
-            let rounds = try storeOptions.open().roundDocuments()
+        func run() async throws {
+            let rounds = try await storeOptions.openEngine().roundDocuments()
             if output.json { return try JSONOutput.print(rounds) }
             var table = Table([("Round", .left), ("Course", .left), ("Started", .left), ("Players", .right), ("Status", .left)])
             for round in rounds {
@@ -50,16 +50,18 @@ struct RoundCommand: ParsableCommand {
         }
     }
 
-    struct Show: ParsableCommand {
+    struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "A round: course, participants, status.")
         @OptionGroup var storeOptions: StoreOptions
         @OptionGroup var output: OutputOptions
         @Argument(help: "The round's id, id prefix, or latest.") var round: String
 
-        func run() throws {
-            let replica = try storeOptions.open()
-            let view = try replica.roundView(matching: round)
-            let document = try replica.roundDocument(view)
+        func run() async throws {
+            let engine = try await storeOptions.openEngine()
+            let id = try await engine.round(matching: round)
+            guard let view = try await engine.roundView(id), let document = try await engine.roundDocument(id) else {
+                throw ReplicaError.unknown(kind: "round", text: round)
+            }
             if output.json { return try JSONOutput.print(document) }
             print("\(document.course) · round \(document.id) · \(document.status)")
             print("started \(DateText.minute(document.startedAt)), \(document.holeCount) holes, par \(view.round.totalPar)")
@@ -69,12 +71,12 @@ struct RoundCommand: ParsableCommand {
             }
             print(table.render())
             if !document.late.isEmpty {
-                let names = Dictionary(try replica.devices().map { ($0.id.hex, $0.name) }, uniquingKeysWith: { first, _ in first })
+                let names = Dictionary(try await engine.devices().map { ($0.id.hex, $0.name) }, uniquingKeysWith: { first, _ in first })
                 print("\n" + DiscrepanciesCommand.renderLate(document.late, round: document.id, devices: names))
             }
-            let receipts = try replica.receipts(round: view.round.id)
+            let receipts = try await engine.receipts(of: id)
             guard !receipts.isEmpty else { return }
-            let devices = Dictionary(try replica.devices().map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
+            let devices = Dictionary(try await engine.devices().map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
             let current = RoundSignature.of(view.evaluation)
             print("\nreceipts (round signature \(Hex.encode(current).prefix(16)) here)")
             var signatures = Table([("Signature", .left), ("Devices", .left)])

@@ -1,5 +1,6 @@
 import ArgumentParser
 import HyzerDomain
+import HyzerEngine
 import HyzerKit
 
 struct StatsCommand: ParsableCommand {
@@ -8,17 +9,16 @@ struct StatsCommand: ParsableCommand {
         subcommands: [PlayerStatsCommand.self, HeadToHeadCommand.self, CourseStatsCommand.self])
 }
 
-struct PlayerStatsCommand: ParsableCommand {
+struct PlayerStatsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "player", abstract: "A player's rounds, average, bests per course and trend.")
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var output: OutputOptions
     @Argument(help: "The player's id, id prefix or name.") var player: String
 
-    func run() throws {
-        let replica = try storeOptions.open()
-        let player = try StatsLookup.player(player, in: replica)
-        let stats = PlayerStats(player: player, played: try replica.playedRounds())
+    func run() async throws {
+        let engine = try await storeOptions.openEngine()
+        let stats = try await engine.playerStats(of: try await engine.player(matching: player))
         if output.json { return try JSONOutput.print(stats) }
         print(Self.render(stats))
     }
@@ -45,7 +45,7 @@ struct PlayerStatsCommand: ParsableCommand {
     }
 }
 
-struct HeadToHeadCommand: ParsableCommand {
+struct HeadToHeadCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "head-to-head", abstract: "Two players over the completed rounds they both played.")
     @OptionGroup var storeOptions: StoreOptions
@@ -53,14 +53,14 @@ struct HeadToHeadCommand: ParsableCommand {
     @Argument(help: "The player's id, id prefix or name.") var player: String
     @Argument(help: "The opponent's id, id prefix or name.") var opponent: String
 
-    func run() throws {
-        let replica = try storeOptions.open()
-        let player = try StatsLookup.player(player, in: replica)
-        let opponent = try StatsLookup.player(opponent, in: replica)
-        guard player.id != opponent.id else {
+    func run() async throws {
+        let engine = try await storeOptions.openEngine()
+        let player = try await engine.player(matching: player)
+        let opponent = try await engine.player(matching: opponent)
+        guard player != opponent else {
             throw CommandLineError.samePlayer(self.player, self.opponent)
         }
-        let record = HeadToHead(player: player, opponent: opponent, played: try replica.playedRounds())
+        let record = try await engine.headToHead(player, against: opponent)
         if output.json { return try JSONOutput.print(record) }
         print(Self.render(record))
     }
@@ -83,19 +83,16 @@ struct HeadToHeadCommand: ParsableCommand {
     }
 }
 
-struct CourseStatsCommand: ParsableCommand {
+struct CourseStatsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "course", abstract: "How a course plays: rounds, each hole's average, the hardest and easiest holes.")
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var output: OutputOptions
     @Argument(help: "The course's id, id prefix or name.") var course: String
 
-    func run() throws {
-        let replica = try storeOptions.open()
-        guard let course = try replica.course(try replica.resolveCourse(course)) else {
-            throw ReplicaError.unknown(kind: "course", text: course)
-        }
-        let stats = CourseStats(course: course, played: try replica.playedRounds())
+    func run() async throws {
+        let engine = try await storeOptions.openEngine()
+        let stats = try await engine.courseStats(of: try await engine.course(matching: course))
         if output.json { return try JSONOutput.print(stats) }
         print(Self.render(stats))
     }
@@ -113,17 +110,6 @@ struct CourseStatsCommand: ParsableCommand {
                 hole.averageRelativeToPar.map(StatsText.signed) ?? "·", "\(hole.cards)")
         }
         return header + "\n" + table.render()
-    }
-}
-
-/// Finding what a stats command names.
-enum StatsLookup {
-    static func player(_ text: String, in replica: Replica) throws -> Player {
-        let id = try replica.resolvePlayer(text)
-        guard let player = try replica.players().first(where: { $0.id == id }) else {
-            throw ReplicaError.unknown(kind: "player", text: text)
-        }
-        return player
     }
 }
 

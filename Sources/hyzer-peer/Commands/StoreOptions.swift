@@ -21,8 +21,8 @@ struct StoreOptions: ParsableArguments {
         try await HyzerEngine.open(at: directory)
     }
 
-    /// The replica itself, for the read-only views the engine has no query for (docs/embedding.md,
-    /// "The command line").
+    /// The replica itself, for the web pages of `serve --http`, which `WebServer` reads from a
+    /// replica (docs/embedding.md, "The command line").
     func open() throws -> Replica {
         try Replica.open(at: directory)
     }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HyzerDomain
+import HyzerEngine
 import HyzerKit
 
 struct StandingsCommand: AsyncParsableCommand {
@@ -49,20 +50,19 @@ struct StandingsCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let replica = try storeOptions.open()
-        let id = try replica.resolveRound(round)
+        let engine = try await storeOptions.openEngine()
+        let id = try await engine.round(matching: round)
         guard watch else {
-            try show(replica, id, previous: nil, clear: false)
+            try await show(engine, id, previous: nil, clear: false)
             return
         }
-        let monitor = try replica.changeMonitor()
-        let changes = monitor.changes()
+        let changes = try await engine.changes()
         let stopSwitch = StopSwitch()
         let signals = SignalWatch(SIGINT, SIGTERM) { _ in stopSwitch.stop() }
         defer { signals.stop() }
         let task = Task {
-            var previous = try show(replica, id, previous: nil, clear: Terminal.isInteractive)
-            for await _ in changes { previous = try show(replica, id, previous: previous, clear: Terminal.isInteractive) }
+            var previous = try await show(engine, id, previous: nil, clear: Terminal.isInteractive)
+            for await _ in changes { previous = try await show(engine, id, previous: previous, clear: Terminal.isInteractive) }
         }
         stopSwitch.run(task)
         do {
@@ -74,8 +74,8 @@ struct StandingsCommand: AsyncParsableCommand {
     /// Prints the standings once; on a terminal, redraws in place. When watching, `previous` holds
     /// the positions last printed (`nil` the first time). Returns the positions of scored participants printed.
     @discardableResult
-    private func show(_ replica: Replica, _ id: UUID, previous: [String: Int]?, clear: Bool) throws -> [String: Int] {
-        guard let view = try replica.roundView(id) else { throw ReplicaError.unknown(kind: "round", text: round) }
+    private func show(_ engine: HyzerEngine, _ id: RoundID, previous: [String: Int]?, clear: Bool) async throws -> [String: Int] {
+        guard let view = try await engine.roundView(id) else { throw ReplicaError.unknown(kind: "round", text: round) }
         // Only a scored participant has a position worth moving from.
         let positions = Dictionary(
             view.evaluation.standings.filter { $0.holesPlayed > 0 }.map { ($0.playerID, $0.position) },
@@ -126,18 +126,19 @@ struct StandingsCommand: AsyncParsableCommand {
     }
 }
 
-struct BreakdownCommand: ParsableCommand {
+struct BreakdownCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "breakdown", abstract: "A player's hole-by-hole scores.")
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var output: OutputOptions
     @Argument(help: "The round's id, id prefix, or latest.") var round: String
     @Option(help: "The participant's id, id prefix or name.") var player: String
 
-    func run() throws {
-        let replica = try storeOptions.open()
-        let view = try replica.roundView(matching: round)
-        let participant = try replica.resolveParticipant(player, in: view.round)
-        let breakdown = view.evaluation.breakdown(player: participant.id)!
+    func run() async throws {
+        let engine = try await storeOptions.openEngine()
+        let round = try await engine.round(matching: round)
+        guard let view = try await engine.roundView(round) else { throw ReplicaError.unknown(kind: "round", text: self.round) }
+        let participant = try await engine.participant(matching: player, in: round)
+        let breakdown = view.evaluation.breakdown(player: participant.description)!
         if output.json { return try JSONOutput.print(breakdown) }
         print(Self.render(breakdown))
     }
@@ -158,21 +159,23 @@ struct BreakdownCommand: ParsableCommand {
     }
 }
 
-struct DiscrepanciesCommand: ParsableCommand {
+struct DiscrepanciesCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "discrepancies", abstract: "Holes scored differently by different devices.")
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var output: OutputOptions
     @Argument(help: "The round's id, id prefix, or latest.") var round: String
 
-    func run() throws {
-        let replica = try storeOptions.open()
-        let view = try replica.roundView(matching: round)
+    func run() async throws {
+        let engine = try await storeOptions.openEngine()
+        guard let view = try await engine.roundView(try await engine.round(matching: round)) else {
+            throw ReplicaError.unknown(kind: "round", text: round)
+        }
         let discrepancies = view.evaluation.discrepancies
         if output.json { return try JSONOutput.print(DiscrepanciesDocument(view)) }
         let late = LateScoreDocument.all(view)
         guard !discrepancies.isEmpty || !late.isEmpty else { return print("no discrepancies") }
-        let devices = Dictionary(try replica.devices().map { ($0.id.hex, $0.name) }, uniquingKeysWith: { first, _ in first })
+        let devices = Dictionary(try await engine.devices().map { ($0.id.hex, $0.name) }, uniquingKeysWith: { first, _ in first })
         if discrepancies.isEmpty {
             print("no discrepancies")
         } else {
@@ -207,14 +210,14 @@ struct DiscrepanciesCommand: ParsableCommand {
     }
 }
 
-struct HistoryCommand: ParsableCommand {
+struct HistoryCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "history", abstract: "Completed rounds, newest first.")
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var output: OutputOptions
     @Flag(help: "Include each round's final standings.") var standings = false
 
-    func run() throws {
-        let entries = try storeOptions.open().history(includingStandings: standings)
+    func run() async throws {
+        let entries = try await storeOptions.openEngine().history(includingStandings: standings)
         if output.json { return try JSONOutput.print(entries) }
         var table = Table([("Finished", .left), ("Course", .left), ("Players", .right), ("Winner", .left), ("Round", .left)])
         for entry in entries {
