@@ -139,6 +139,7 @@ let package = Package(
                 "HyzerSync", "HyzerKit", "HyzerDomain", "HyzerCrypto", "HyzerBench", "HyzerTestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],

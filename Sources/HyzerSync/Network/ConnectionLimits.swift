@@ -4,11 +4,13 @@ import NIOCore
 /// (docs/security.md, "TCP sync under abuse").
 ///
 /// When a source already holds its share of pending connections, a new one from it takes the
-/// place of its oldest that has not proved the group secret (its first message has not
-/// verified): that one is told `ListenerBusy.addressCrowded` and closed. A crowd from the address
-/// a member also uses (a NAT, a shared Wi-Fi) so keeps only its own share and cannot keep the
-/// member out: the member's first message verifies within milliseconds of its connection, and
-/// from then on no stranger takes its place. Only when every pending connection of the source
+/// place of its oldest that has sent no whole first message, or else of its oldest whose first
+/// message has not proved the group secret (has not verified): that one is told
+/// `ListenerBusy.addressCrowded` and closed. A crowd from the address a member also uses (a NAT,
+/// a shared Wi-Fi) so keeps only its own share and cannot keep the member out: the member's first
+/// message arrives with its connection, and from then on no silent or half-open stranger takes its
+/// place, however long the server's tasks take to verify it (strangers that send whole messages
+/// have them refused and are closed at once). Only when every pending connection of the source
 /// has proved the secret is the new one refused; and when the process holds `total`
 /// connections, every new one is (`ListenerBusy.full`).
 actor ConnectionLimits {
@@ -22,7 +24,11 @@ actor ConnectionLimits {
 
     private struct Pending {
         let channel: any Channel
+        let firstFrame: FirstFrameArrival
         var verified = false
+
+        /// No whole first message yet: taken for a newcomer before one that spoke.
+        var silent: Bool { !verified && !firstFrame.hasArrived }
     }
 
     let total: Int
@@ -42,12 +48,15 @@ actor ConnectionLimits {
 
     /// Admits a new connection from `source` (making room if it can), or says why not; the
     /// caller tells a refused one why and closes it.
-    func enter(from source: String, channel: any Channel) -> Entry {
+    func enter(from source: String, channel: any Channel, firstFrame: FirstFrameArrival) -> Entry {
         guard open < total else { return .refused(.full) }
         var queue = pendingBySource[source, default: []]
         var madeRoom = false
         if queue.count >= unauthenticatedPerSource {
-            guard let index = queue.firstIndex(where: { pending[$0]?.verified == false }) else { return .refused(.addressCrowded) }
+            let silent = queue.firstIndex { pending[$0]?.silent == true }
+            guard let index = silent ?? queue.firstIndex(where: { pending[$0]?.verified == false }) else {
+                return .refused(.addressCrowded)
+            }
             let victim = queue.remove(at: index)
             if let entry = pending.removeValue(forKey: victim) {
                 evicted.insert(victim)
@@ -59,7 +68,7 @@ actor ConnectionLimits {
         open += 1
         queue.append(lastID)
         pendingBySource[source] = queue
-        pending[lastID] = Pending(channel: channel)
+        pending[lastID] = Pending(channel: channel, firstFrame: firstFrame)
         return .admitted(lastID, madeRoom: madeRoom)
     }
 

@@ -1,3 +1,4 @@
+import NIOConcurrencyHelpers
 import NIOCore
 
 /// Frames on the wire: a 4-byte big-endian length, then that many bytes. Lengths above the
@@ -26,6 +27,8 @@ public enum FramingError: Error, Equatable, CustomStringConvertible {
 struct FrameDecoder: ByteToMessageDecoder {
     typealias InboundOut = ByteBuffer
     private var framesDecoded = 0
+    /// Marked when the first whole frame is decoded, if given.
+    var firstFrame: FirstFrameArrival?
 
     mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
         guard let frame = try nextFrame(&buffer) else { return .needMoreData }
@@ -48,8 +51,20 @@ struct FrameDecoder: ByteToMessageDecoder {
         guard buffer.readableBytes >= 4 + Int(length) else { return nil }
         buffer.moveReaderIndex(forwardBy: 4)
         framesDecoded += 1
+        if framesDecoded == 1 { firstFrame?.mark() }
         return buffer.readSlice(length: Int(length))
     }
+}
+
+/// Whether a connection's first whole frame has arrived. The decoder marks it on the event loop
+/// as the bytes are read, before any task handles the frame, so the listener knows a dialer that
+/// spoke from one that stays silent however busy its tasks are (`ConnectionLimits`).
+final class FirstFrameArrival: Sendable {
+    private let arrived = NIOLockedValueBox(false)
+
+    var hasArrived: Bool { arrived.withLockedValue { $0 } }
+
+    func mark() { arrived.withLockedValue { $0 = true } }
 }
 
 /// Prefixes each outbound frame with its length.
@@ -65,9 +80,12 @@ struct FrameEncoder: MessageToByteEncoder {
 
 extension Channel {
     /// Adds framing and wraps the channel for async use, with backpressure: NIO stops reading
-    /// the socket while a few frames wait to be handled. Runs on the channel's event loop.
-    func framedAsyncChannel() throws -> NIOAsyncChannel<ByteBuffer, ByteBuffer> {
-        try pipeline.syncOperations.addHandler(ByteToMessageHandler(FrameDecoder()))
+    /// the socket while a few frames wait to be handled; `firstFrame`, if given, is marked when
+    /// the first whole frame arrives. Runs on the channel's event loop.
+    func framedAsyncChannel(firstFrame: FirstFrameArrival? = nil) throws -> NIOAsyncChannel<ByteBuffer, ByteBuffer> {
+        var decoder = FrameDecoder()
+        decoder.firstFrame = firstFrame
+        try pipeline.syncOperations.addHandler(ByteToMessageHandler(decoder))
         try pipeline.syncOperations.addHandler(MessageToByteHandler(FrameEncoder()))
         return try NIOAsyncChannel<ByteBuffer, ByteBuffer>(
             wrappingChannelSynchronously: self, configuration: .init(backPressureStrategy: .init(lowWatermark: 2, highWatermark: 4)))

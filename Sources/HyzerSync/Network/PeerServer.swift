@@ -24,7 +24,7 @@ public struct PeerServer: Sendable {
     /// Connections accepted at once; more are told `ListenerBusy.full` and closed at once.
     public var connectionsMax = 2048
     /// Connections from one source address that have not completed the handshake yet. A new one
-    /// beyond takes the place of the oldest whose first message has not verified (`ConnectionLimits`).
+    /// beyond takes the place of the oldest that has sent no whole first message (`ConnectionLimits`).
     public var unauthenticatedPerSourceMax = 8
     /// Timeouts, heartbeats and the per-connection bundle bound of every connection; an accepted
     /// connection's first message is due within 2 s (docs/sync-protocol.md, "Bounds and failure").
@@ -65,14 +65,17 @@ public struct PeerServer: Sendable {
     private func run(listening address: PeerAddress?, onListening: @escaping @Sendable (Int) -> Void) async throws {
         let signals = ConnectionSignals(progress: progress)
         let monitor = try replica.changeMonitor()
-        var listener: NIOAsyncChannel<NIOAsyncChannel<ByteBuffer, ByteBuffer>, Never>?
+        var listener: NIOAsyncChannel<(NIOAsyncChannel<ByteBuffer, ByteBuffer>, FirstFrameArrival), Never>?
         if let address {
             ProcessMemory.prepareForServe()
             let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
                 .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
                 .serverChannelOption(.backlog, value: 256)
                 .bind(host: address.host, port: address.port) { channel in
-                    channel.eventLoop.makeCompletedFuture { try channel.framedAsyncChannel() }
+                    channel.eventLoop.makeCompletedFuture {
+                        let firstFrame = FirstFrameArrival()
+                        return (try channel.framedAsyncChannel(firstFrame: firstFrame), firstFrame)
+                    }
                 }
             let port = server.channel.localAddress?.port ?? address.port
             logger.info("listening", metadata: ["address": "\(address.host):\(port)"])
@@ -99,10 +102,10 @@ public struct PeerServer: Sendable {
             }
             guard let server = listener else { return }
             try await server.executeThenClose { inbound in
-                for try await connection in inbound {
+                for try await (connection, firstFrame) in inbound {
                     let source = connection.channel.remoteAddress?.ipAddress ?? "unknown"
                     let id: ConnectionLimits.ID
-                    switch await limits.enter(from: source, channel: connection.channel) {
+                    switch await limits.enter(from: source, channel: connection.channel, firstFrame: firstFrame) {
                     case .admitted(let admitted, let madeRoom):
                         id = admitted
                         if madeRoom {
