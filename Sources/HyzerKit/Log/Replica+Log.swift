@@ -57,17 +57,27 @@ extension Replica {
     public func versionVector() throws -> VersionVector {
         let now = clock.nowMilliseconds()
         // One snapshot answers both questions in the usual case, when nothing held is due.
-        let (due, vector) = try read { db in
-            (
-                try Bool.fetchOne(
-                    db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM heldSegments WHERE releaseAt <= ?)"),
-                    arguments: [Int64(clamping: now)]) == true,
-                try Self.versionVector(db)
-            )
-        }
+        let (due, vector) = try read { db in (try Self.heldSegmentsDue(now: now, db), try Self.versionVector(db)) }
         guard due else { return vector }
         try write { db in try releaseHeldSegments(now: now, db) }
         return try read { db in try Self.versionVector(db) }
+    }
+
+    /// Applies the held segments this clock now accepts, if any (a write only then), and says
+    /// whether there were: what a read of the vector does first, for a caller that needs no vector.
+    @discardableResult
+    public func releaseDueHeldSegments() throws -> Bool {
+        let now = clock.nowMilliseconds()
+        guard try read({ db in try Self.heldSegmentsDue(now: now, db) }) else { return false }
+        try write { db in try releaseHeldSegments(now: now, db) }
+        return true
+    }
+
+    /// Whether a held segment's time has come by `now`.
+    static func heldSegmentsDue(now: UInt64, _ db: Database) throws -> Bool {
+        try Bool.fetchOne(
+            db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM heldSegments WHERE releaseAt <= ?)"), arguments: [Int64(clamping: now)])
+            == true
     }
 
     static func versionVector(_ db: Database) throws -> VersionVector {

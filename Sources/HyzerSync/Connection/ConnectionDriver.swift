@@ -99,10 +99,18 @@ public struct ConnectionDriver {
         return try perform(engine.receive(frame: frame, now: now), now: now)
     }
 
-    /// Time passed: timeouts and heartbeats.
+    /// Time passed: timeouts and heartbeats. While the peer's wrong belief waits for room aside,
+    /// held ops whose time has come are applied first: that write is what can make room, and the
+    /// driver takes it as a change of the store at once.
     public mutating func tick(now: UInt64) throws -> [Output] {
         guard !isOver else { return [] }
-        return try perform(engine.tick(now: now), now: now)
+        var outputs: [Output] = []
+        if engine.awaitsRoomAside {
+            let released: Bool
+            do { released = try replica.releaseDueHeldSegments() } catch { return storeFailed(error) }
+            if released { outputs = try storeChanged(now: now) }
+        }
+        return outputs + (try perform(engine.tick(now: now), now: now))
     }
 
     /// The store changed (a command, another connection's ingest, another process): a live

@@ -165,6 +165,11 @@ public struct SyncEngine {
         }
     }
 
+    /// Live: the peer's belief of what this side holds is wrong, and the store had no room aside
+    /// to take what it lacks when it was read; nothing is read again for that belief until the
+    /// store changes (docs/sync-protocol.md, "Live connections heal").
+    public var awaitsRoomAside: Bool { session.awaitsRoomAside }
+
     /// The agreed mode (one-shot unless both sides asked for live).
     public var mode: SyncSession.Mode { session.mode }
 

@@ -81,11 +81,15 @@ public struct SyncSession: Sendable {
     private var sentSinceDigest = true
     /// Live: the digest the peer's latest heartbeat carried.
     private var peerBelief: UInt64?
-    /// Live: a belief the store's holdings were read and found to match, since the store last
-    /// changed. Holdings change only with the store (an ingest is where a junk cap evicts), so the
-    /// same belief again needs no read: a peer that holds ops aside for its clock, which its
-    /// `have`s never report, is not read at every heartbeat for as long as they wait.
-    private var beliefConfirmed: UInt64?
+    /// Live: a belief the store's holdings were read for since the store last changed, and that
+    /// called for nothing: they matched it, or they did not and the store had no room aside.
+    /// Holdings and room change only with the store (an ingest is where a junk cap evicts; a
+    /// release of held ops is a write too), so the same belief again needs no read: a peer that
+    /// holds ops aside for its clock, which its `have`s never report, or whose junk tables stand
+    /// at a cap, is not read at every heartbeat for as long as that lasts.
+    private var beliefSettled: UInt64?
+    /// Live: the settled belief was wrong, and the store had no room aside to take what it lacks.
+    public private(set) var awaitsRoomAside = false
 
     /// A session that will ask for `mode` in its hello.
     public init(mode: Mode) {
@@ -144,8 +148,8 @@ public struct SyncSession: Sendable {
             guard isLive else { return [] }
             peerBelief = digest
             // A belief equal to what this side last said needs no store read: the usual idle case;
-            // nor does one the holdings already matched.
-            guard digest != HoldingsDigest.of(told), digest != beliefConfirmed else { return [] }
+            // nor does one already read for since the store last changed.
+            guard digest != HoldingsDigest.of(told), digest != beliefSettled else { return [] }
             return [.readHoldings]
         case .holds(let vector):
             guard isLive else { return close(.unexpectedHolds) }
@@ -169,10 +173,14 @@ public struct SyncSession: Sendable {
     public mutating func holdingsRead(_ holdings: Holdings) -> [Action] {
         guard isLive, let belief = peerBelief else { return [] }
         guard HoldingsDigest.of(holdings.vector) != belief else {
-            beliefConfirmed = belief
+            beliefSettled = belief
             return []
         }
-        guard holdings.hasRoomAside else { return [] }
+        guard holdings.hasRoomAside else {
+            beliefSettled = belief
+            awaitsRoomAside = true
+            return []
+        }
         return [.send(.holds(holdings.vector))]
     }
 
@@ -185,7 +193,7 @@ public struct SyncSession: Sendable {
     /// The shell ingested a bundle from the peer, which held `senderVector` when it sent it;
     /// live, `have` tells the peer this side holds `acknowledged` (the store's vector).
     public mutating func ingested(senderVector: VersionVector, acknowledged: VersionVector) -> [Action] {
-        beliefConfirmed = nil
+        storeChanged()
         peerHolds.formMaximum(senderVector)
         return mode == .live && state == .exchanging ? [.send(have(reporting: acknowledged))] : []
     }
@@ -193,9 +201,15 @@ public struct SyncSession: Sendable {
     /// The local store changed (a local op, or ops ingested from any peer): in live mode, send
     /// the peer what it lacks. This is how ops travel on to every other peer (relay).
     public mutating func localChanged(localVector: VersionVector) -> [Action] {
-        beliefConfirmed = nil
+        storeChanged()
         guard mode == .live, state == .exchanging, !peerHolds.covers(localVector) else { return [] }
         return [.sendDelta(above: peerHolds)]
+    }
+
+    /// What a read of the holdings settled no longer holds.
+    private mutating func storeChanged() {
+        beliefSettled = nil
+        awaitsRoomAside = false
     }
 
     /// One-shot: done once the peer's delta is in and the peer confirmed ours.
