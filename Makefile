@@ -20,9 +20,13 @@ deps:
 build: deps
 	$(SWIFT) build
 
+# A test that holds the engine to a latency bound (docs/embedding.md, "Observation") runs on
+# its own once the parallel suite is over: amid it, both cores are busy with other tests.
+TIMED_TESTS := twoObserversSeeScoresFromAPeerOverALinkAndFromAnotherProcessWithin50Milliseconds
 test: deps
 	$(SWIFT) build
-	$(SWIFT) test
+	$(SWIFT) test --skip '$(TIMED_TESTS)'
+	$(SWIFT) test --filter '$(TIMED_TESTS)'
 
 demo: build
 	$(BIN) demo
