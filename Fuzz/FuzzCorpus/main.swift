@@ -127,6 +127,13 @@ try write("FuzzOpPayload", "segment", need(try watch.delta(above: VersionVector(
 // Session messages, and the same as frames on the wire.
 let messages: [(String, SyncMessage)] = [
     ("hello", .hello(try phone.versionVector(), live: true)),
+    (
+        "reconcile",
+        .reconcile(
+            ReconcileStep(
+                splits: [AuthorRange.root.children[3]: AuthorRange.root.children.map { _ in RangeSummary(count: 2, fingerprint: 7) }],
+                entries: [AuthorRange.root: try watch.versionVector()]))
+    ),
     ("have", .have(try watch.versionVector())),
     ("bundle-part", .bundlePart(bytes: Array(phoneBundle.prefix(600)), final: false)),
     ("done", .done),

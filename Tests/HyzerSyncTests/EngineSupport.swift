@@ -117,9 +117,34 @@ struct HandDialer {
         return actions
     }
 
+    /// Sends the hello of a side holding `vector`, then answers the engine's reconcile steps
+    /// (docs/sync-protocol.md, "Reconciliation") until both know each other's vector; returns every
+    /// action the engine took meanwhile, and `heard` holds all it said after its hello.
+    mutating func greet(_ vector: VersionVector, live: Bool, to engine: inout SyncEngine, now: UInt64 = 0) throws -> [SyncEngine.Action] {
+        var reconciliation = Reconciliation(local: vector)
+        var step = try reconciliation.greeted(try #require(engineHello))
+        var actions = send(.hello(vector, live: live), to: &engine, now: now)
+        var said = heard
+        while true {
+            if let mine = step {
+                actions += send(.reconcile(mine), to: &engine, now: now)
+                said += heard
+            }
+            // The engine's steps arrive in order: the earliest not yet answered is next.
+            guard !reconciliation.isComplete, let index = said.firstIndex(where: { $0.reconcileStep != nil }) else { break }
+            step = try reconciliation.receive(said.remove(at: index).reconcileStep!)
+        }
+        heard = said
+        return actions
+    }
+
+    /// The summaries the engine's hello carried (heard once the stream opened).
+    private(set) var engineHello: [RangeSummary]?
+
     /// Opens the engine's writes among `actions` into `heard`.
     mutating func hear(_ actions: [SyncEngine.Action]) {
         heard = Self.writes(actions).compactMap { receiver.open($0).flatMap { try? SyncMessage(decoding: $0) } }
+        for message in heard { if case .hello(_, let summaries) = message { engineHello = summaries } }
     }
 
     static func writes(_ actions: [SyncEngine.Action]) -> [[UInt8]] {
@@ -128,6 +153,11 @@ struct HandDialer {
 }
 
 enum HandshakeTestError: Error { case unexpected }
+
+extension SyncMessage {
+    /// The step of a `reconcile`, if it is one.
+    var reconcileStep: ReconcileStep? { if case .reconcile(let step) = self { step } else { nil } }
+}
 
 extension [SyncEngine.Action] {
     /// The failure the engine closed with, if any.

@@ -62,8 +62,11 @@ import Testing
         #expect(throws: BundleError.notABundle(reason: "\(DecodingError.outOfRange(field: "vector sequence"))")) {
             try DeltaBundle(decoding: bundle.encoded(signedBy: mallory.replica.signature(of:)), expectedGroup: testGroup.id)
         }
-        let hello = SyncMessage.hello(VersionVector([mallory.author: sequence]), live: false).encoded()
-        #expect(throws: DecodingError.outOfRange(field: "vector sequence")) { try SyncMessage(decoding: hello) }
+        // Vectors cross a connection in `have`s, `holds` and a reconciliation's entries.
+        let vector = VersionVector([mallory.author: sequence])
+        for message in [SyncMessage.have(vector), .holds(vector), .reconcile(ReconcileStep(splits: [:], entries: [.root: vector]))] {
+            #expect(throws: DecodingError.outOfRange(field: "vector sequence")) { try SyncMessage(decoding: message.encoded()) }
+        }
     }
 
     /// A member whose vector claims more of our ops than exist (the largest number there is)

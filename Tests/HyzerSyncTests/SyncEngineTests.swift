@@ -79,7 +79,7 @@ import Testing
         var dialer = try HandDialer(as: b, against: &listener)
         // The listener's last frame was its hello, when the stream opened at 0 (its delta is
         // empty): the heartbeat comes at H.
-        _ = dialer.send(.hello(try b.replica.versionVector(), live: true), to: &listener, now: 100)
+        _ = try dialer.greet(try b.replica.versionVector(), live: true, to: &listener, now: 100)
         #expect(listener.tick(now: 4_999).isEmpty)
         let beat = listener.tick(now: 5_000)
         dialer.hear(beat)
@@ -105,7 +105,7 @@ import Testing
 
         var listener = try EngineSide(a, role: .listener, mode: .live).engine
         var dialer = try HandDialer(as: b, against: &listener)
-        _ = dialer.send(.hello(try b.replica.versionVector(), live: true), to: &listener, now: 100)
+        _ = try dialer.greet(try b.replica.versionVector(), live: true, to: &listener, now: 100)
         #expect(listener.nextDeadline == 5_000)  // a heartbeat after its hello at 0
         #expect(listener.tick(now: 4_999).isEmpty)
         #expect(!listener.tick(now: 5_000).isEmpty)
@@ -122,7 +122,7 @@ import Testing
     @Test func aSilentPeerIsDeclaredDeadAfterD() throws {
         var listener = try EngineSide(a, role: .listener, mode: .live).engine
         var dialer = try HandDialer(as: b, against: &listener)
-        _ = dialer.send(.hello(try b.replica.versionVector(), live: true), to: &listener, now: 1_000)
+        _ = try dialer.greet(try b.replica.versionVector(), live: true, to: &listener, now: 1_000)
         // Our own heartbeats do not count: only what arrives.
         for second in stride(from: 2_000, to: 16_000, by: 1_000) {
             let actions = listener.tick(now: UInt64(second))
@@ -171,7 +171,7 @@ import Testing
         ).encoded(signedBy: c.replica.signature(of:))
         var listener = try EngineSide(a, role: .listener, mode: .oneShot).engine
         var dialer = try HandDialer(as: b, against: &listener)
-        _ = dialer.send(.hello(try b.replica.versionVector(), live: false), to: &listener)
+        _ = try dialer.greet(try b.replica.versionVector(), live: false, to: &listener)
         let before = try a.replica.digest()
         let actions = dialer.send(.bundlePart(bytes: relayed, final: true), to: &listener)
         #expect(actions.ingests.isEmpty, "a bundle of another sender reached ingest")
@@ -186,7 +186,7 @@ import Testing
         ).encoded(signedBy: b.replica.signature(of:))
         var listener = try EngineSide(a, role: .listener, mode: .oneShot).engine
         var dialer = try HandDialer(as: b, against: &listener)
-        _ = dialer.send(.hello(try b.replica.versionVector(), live: false), to: &listener)
+        _ = try dialer.greet(try b.replica.versionVector(), live: false, to: &listener)
         let half = bundle.count / 2
         #expect(dialer.send(.bundlePart(bytes: Array(bundle[..<half]), final: false), to: &listener).isEmpty)
         #expect(listener.bufferedBundleBytes == half)
@@ -315,7 +315,7 @@ import Testing
     @Test func aFloodOfHavesCostsNothing() throws {
         var listener = try EngineSide(a, role: .listener, mode: .live).engine
         var dialer = try HandDialer(as: b, against: &listener)
-        _ = dialer.send(.hello(try b.replica.versionVector(), live: true), to: &listener)
+        _ = try dialer.greet(try b.replica.versionVector(), live: true, to: &listener)
         let vector = try b.replica.versionVector()
         for _ in 0..<1_000 {
             #expect(dialer.send(.have(vector), to: &listener).isEmpty)

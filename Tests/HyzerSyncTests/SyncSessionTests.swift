@@ -13,7 +13,7 @@ import Testing
     @Test func oneShotSendsItsDeltaAndDoneAndFinishesOnDoneAndHave() {
         var session = SyncSession(mode: .oneShot)
         #expect(session.start(localVector: two) == [.send(.hello(two, live: false))])
-        #expect(session.receive(.hello(one, live: true)) == [.sendDelta(above: one), .send(.done)])
+        #expect(session.hear(helloOf: one, live: true) == [.sendDelta(above: one), .send(.done)])
         #expect(session.mode == .oneShot, "live only when both ask")
         #expect(session.receive(.bundlePart(bytes: [1, 2], final: false)) == [.receivePart([1, 2], final: false)])
         #expect(session.receive(.bundlePart(bytes: [3], final: true)) == [.receivePart([3], final: true)])
@@ -24,14 +24,14 @@ import Testing
 
     @Test func theHaveMayComeBeforeTheDone() {
         var session = SyncSession(mode: .oneShot)
-        _ = session.receive(.hello(one, live: false))
+        _ = session.hear(helloOf: one, live: false)
         #expect(session.receive(.have(two)).isEmpty)
         #expect(session.receive(.done) == [.acknowledge, .finish])
     }
 
     @Test func liveSessionsPushChangesThePeerLacks() {
         var session = SyncSession(mode: .live)
-        #expect(session.receive(.hello(one, live: true)) == [.sendDelta(above: one)])
+        #expect(session.hear(helloOf: one, live: true) == [.sendDelta(above: one)])
         #expect(session.isLive)
         session.deltaSent(upTo: two)
         #expect(session.localChanged(localVector: two).isEmpty, "the peer holds it already")
@@ -47,10 +47,10 @@ import Testing
         var sender = SyncSession(mode: .live)
         var receiver = SyncSession(mode: .live)
         let hello = VersionVector([x: 5, y: 3])
-        let greeting = try #require(sender.start(localVector: hello).first?.message)
-        _ = sender.receive(.hello(VersionVector(), live: true))
+        _ = sender.start(localVector: hello)
+        _ = sender.hear(helloOf: VersionVector(), live: true)
         _ = receiver.start(localVector: VersionVector())
-        _ = receiver.receive(greeting)
+        _ = receiver.hear(helloOf: hello, live: true)
         let after = VersionVector([x: 5, y: 4, z: 1])
         let acknowledged = sender.ingested(senderVector: VersionVector(), acknowledged: after)
         #expect(acknowledged == [.send(.have(VersionVector([y: 4, z: 1])))], "x did not change")
@@ -71,7 +71,7 @@ import Testing
         grown[other] = 1
         func receiverAfter(_ have: SyncMessage) -> VersionVector {
             var receiver = SyncSession(mode: .live)
-            _ = receiver.receive(.hello(branchA, live: true))
+            _ = receiver.hear(helloOf: branchA, live: true)
             receiver.deltaSent(upTo: branchB)
             _ = receiver.receive(have)
             return receiver.peerHolds
@@ -92,7 +92,7 @@ import Testing
         session = SyncSession(mode: .oneShot)
         #expect(session.receive(.done) == [.fail(.protocolViolation(.unexpectedDone))])
         session = SyncSession(mode: .oneShot)
-        _ = session.receive(.hello(one, live: false))
+        _ = session.hear(helloOf: one, live: false)
         _ = session.receive(.done)
         #expect(session.receive(.done) == [.fail(.protocolViolation(.unexpectedDone))], "a second done")
         session = SyncSession(mode: .live)
@@ -119,7 +119,7 @@ import Testing
     private func believer() -> SyncSession {
         var session = SyncSession(mode: .live)
         _ = session.start(localVector: two)
-        _ = session.receive(.hello(one, live: true))
+        _ = session.hear(helloOf: one, live: true)
         session.deltaSent(upTo: two, bundles: 1)
         #expect(session.heartbeat() == .heartbeatWithDigest(HoldingsDigest.of(two)))
         return session
@@ -127,7 +127,7 @@ import Testing
 
     @Test func aHeartbeatCarriesTheBeliefOnlyWhenLive() {
         var oneShot = SyncSession(mode: .oneShot)
-        _ = oneShot.receive(.hello(one, live: true))
+        _ = oneShot.hear(helloOf: one, live: true)
         #expect(oneShot.heartbeat() == .heartbeat, "an older build's one-shot sync stays byte-identical")
         #expect(believer().peerHolds == two)
     }
@@ -135,7 +135,7 @@ import Testing
     @Test func aBeliefThatMatchesWhatTheSideSaidCostsNoStoreRead() {
         var peer = SyncSession(mode: .live)
         _ = peer.start(localVector: two)
-        _ = peer.receive(.hello(one, live: true))
+        _ = peer.hear(helloOf: one, live: true)
         #expect(peer.receive(.heartbeatWithDigest(HoldingsDigest.of(two))).isEmpty)
         #expect(peer.receive(.heartbeatWithDigest(HoldingsDigest.of(one))) == [.readHoldings])
         #expect(peer.receive(.heartbeat).isEmpty, "an older build's empty heartbeat")
@@ -144,7 +144,7 @@ import Testing
     @Test func aWrongBeliefIsAnsweredWithTheHoldingsOnlyWithRoomAside() {
         var peer = SyncSession(mode: .live)
         _ = peer.start(localVector: one)
-        _ = peer.receive(.hello(one, live: true))
+        _ = peer.hear(helloOf: one, live: true)
         #expect(peer.receive(.heartbeatWithDigest(HoldingsDigest.of(two))) == [.readHoldings])
         #expect(peer.holdingsRead(Holdings(vector: one, hasRoomAside: false)).isEmpty, "at a junk cap it would evict again")
         #expect(peer.holdingsRead(Holdings(vector: two, hasRoomAside: true)).isEmpty, "the belief is right")
@@ -158,7 +158,7 @@ import Testing
     @Test func aBeliefReadForIsNotReadAgainUntilTheStoreChanges() {
         var peer = SyncSession(mode: .live)
         _ = peer.start(localVector: one)
-        _ = peer.receive(.hello(one, live: true))
+        _ = peer.hear(helloOf: one, live: true)
         let held = HoldingsDigest.of(two)
         #expect(peer.receive(.heartbeatWithDigest(held)) == [.readHoldings])
         #expect(peer.holdingsRead(Holdings(vector: two, hasRoomAside: true)).isEmpty, "the belief is right")
@@ -196,7 +196,7 @@ import Testing
 
     @Test func holdingsOutsideALiveExchangeAreAViolation() {
         var session = SyncSession(mode: .oneShot)
-        _ = session.receive(.hello(one, live: false))
+        _ = session.hear(helloOf: one, live: false)
         #expect(session.receive(.holds(one)) == [.fail(.protocolViolation(.unexpectedHolds))])
     }
 }
@@ -204,4 +204,33 @@ import Testing
 extension SyncSession.Action {
     /// The message of a `send`, or nil.
     var message: SyncMessage? { if case .send(let message) = self { message } else { nil } }
+
+    /// Whether the action sends a reconcile step.
+    var sendsReconcileStep: Bool { message.map { if case .reconcile = $0 { true } else { false } } ?? false }
+}
+
+extension SyncSession {
+    /// Plays a peer holding `vector` and asking for `live`: its hello, then its reconcile steps
+    /// answering this session's, until the two know each other's vector (docs/sync-protocol.md,
+    /// "Reconciliation"). Starts this session on an empty vector unless it started. Returns what
+    /// this session did on the last message it heard, its own reconcile steps left out.
+    mutating func hear(helloOf vector: VersionVector, live: Bool) -> [Action] {
+        if !isStarted { _ = start(localVector: VersionVector()) }
+        guard let summaries = helloSummaries else { return receive(.hello(vector, live: live)) }
+        var peer = SyncSession(mode: live ? .live : .oneShot)
+        var toSelf = peer.start(localVector: vector).compactMap(\.message)
+        var toPeer: [SyncMessage] = [.hello(live: requestedMode == .live, summaries: summaries)]
+        var last: [Action] = []
+        while !toSelf.isEmpty || !toPeer.isEmpty {
+            for message in toPeer { toSelf += peer.receive(message).filter(\.sendsReconcileStep).compactMap(\.message) }
+            toPeer = []
+            for message in toSelf {
+                let actions = receive(message)
+                toPeer += actions.filter(\.sendsReconcileStep).compactMap(\.message)
+                last = actions.filter { !$0.sendsReconcileStep }
+            }
+            toSelf = []
+        }
+        return last
+    }
 }

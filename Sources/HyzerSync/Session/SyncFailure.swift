@@ -58,6 +58,8 @@ public enum SyncFailure: Error, Equatable, Sendable, CustomStringConvertible, En
     case peerRemoved(AuthorID)
     /// A device asked to be admitted with an invitation, and was not.
     case joinRefused(AdmissionRefusal)
+    /// The peer runs a build that sends its whole vector in its hello instead of reconciling.
+    case olderPeer
 
     /// What the protocol refused.
     public enum ProtocolViolation: Equatable, Sendable {
@@ -73,6 +75,10 @@ public enum SyncFailure: Error, Equatable, Sendable, CustomStringConvertible, En
         case messageDuringAdmission
         /// A `holds` outside a live exchange.
         case unexpectedHolds
+        /// A `reconcile` before the peer's `hello` or after the vectors were reconciled.
+        case reconcileOutOfTurn
+        /// A `hello` or `reconcile` whose ranges are not the ones both sides' summaries call for.
+        case reconciliationOutOfStep
     }
 
     /// The failure in one sentence, as logs print it.
@@ -106,6 +112,7 @@ public enum SyncFailure: Error, Equatable, Sendable, CustomStringConvertible, En
         case .storeFailed(let error): "the store failed: \(error)"
         case .peerRemoved(let peer): "the peer, device \(peer.short), was removed from the group"
         case .joinRefused(let refusal): "a join request was refused: \(refusal)"
+        case .olderPeer: "the peer runs an older hyzer-peer, which syncs by whole vectors: update it to this version"
         }
     }
 
@@ -137,6 +144,7 @@ public enum SyncFailure: Error, Equatable, Sendable, CustomStringConvertible, En
         case .storeFailed: "storeFailed"
         case .peerRemoved: "peerRemoved"
         case .joinRefused: "joinRefused"
+        case .olderPeer: "olderPeer"
         }
     }
 

@@ -4,7 +4,10 @@ import HyzerKit
 /// What peers say to each other after the handshake, one message per encrypted frame.
 ///
 /// ```
-/// 1 hello   live:u8 ‖ vector     what the sender holds, and whether it stays connected; starts the exchange
+/// 1 —                           an older build's hello (its whole vector): refused, `SyncFailure.olderPeer`
+/// 8 hello   live:u8 ‖ 16 × summary   whether the sender stays connected, and its summaries of the
+///                               root's 16 ranges (`Reconciliation`); starts the exchange
+/// 9 reconcile splits ‖ entries  the next step of reconciling the two vectors (`ReconcileStep`)
 /// 2 bundle  final:u8 ‖ bytes    a part of a signed bundle; the part with final = 1 completes it
 /// 3 have    vector              what the sender holds now (after ingesting): the entries that
 ///                               changed since its hello or previous `have`; in one-shot mode,
@@ -18,8 +21,12 @@ import HyzerKit
 ///                               answer to a heartbeat whose digest disagrees with it
 /// ```
 public enum SyncMessage: Equatable, Sendable {
-    /// What the sender holds, and whether it asks to stay connected (tag 1).
-    case hello(VersionVector, live: Bool)
+    /// Whether the sender asks to stay connected, and its summaries of the root's 16 ranges (tag 8).
+    case hello(live: Bool, summaries: [RangeSummary])
+    /// The next step of reconciling the two sides' vectors (tag 9).
+    case reconcile(ReconcileStep)
+    /// The hello of a build before reconciliation, with the sender's whole vector (tag 1, body unread).
+    case olderHello
     /// A part of a signed bundle; `final` completes it (tag 2).
     case bundlePart(bytes: [UInt8], final: Bool)
     /// The entries of the sender's vector that changed since its hello or previous `have` (tag 3).
@@ -35,14 +42,24 @@ public enum SyncMessage: Equatable, Sendable {
     /// Live: everything the sender holds or holds aside, whole (tag 7).
     case holds(VersionVector)
 
+    /// The hello of a side holding `vector`.
+    public static func hello(_ vector: VersionVector, live: Bool) -> SyncMessage {
+        .hello(live: live, summaries: Reconciliation(local: vector).greeting)
+    }
+
     /// The message's bytes: its tag, then its body.
     public func encoded() -> [UInt8] {
         var writer = ByteWriter()
         switch self {
-        case .hello(let vector, let live):
-            writer.write(UInt8(1))
+        case .hello(let live, let summaries):
+            writer.write(UInt8(8))
             writer.write(live)
-            Bundle.write(vector, into: &writer)
+            for summary in summaries { summary.write(into: &writer) }
+        case .reconcile(let step):
+            writer.write(UInt8(9))
+            step.write(into: &writer)
+        case .olderHello:
+            writer.write(UInt8(1))
         case .bundlePart(let bytes, let final):
             writer.write(UInt8(2))
             writer.write(final)
@@ -73,8 +90,14 @@ public enum SyncMessage: Equatable, Sendable {
         var reader = ByteReader(bytes)
         switch try reader.readByte() {
         case 1:
+            self = .olderHello
+            return
+        case 8:
             let live = try reader.readBool()
-            self = .hello(try Bundle.readVector(&reader), live: live)
+            var summaries: [RangeSummary] = []
+            for _ in 0..<AuthorRange.fanout { summaries.append(try RangeSummary.read(&reader)) }
+            self = .hello(live: live, summaries: summaries)
+        case 9: self = .reconcile(try ReconcileStep.read(&reader))
         case 2:
             let final = try reader.readBool()
             self = .bundlePart(bytes: try reader.readRaw(reader.remaining), final: final)

@@ -55,7 +55,9 @@ public struct SyncSession: Sendable {
     enum State: Equatable {
         /// Our hello is sent; the peer's has not arrived.
         case greeting
-        /// Hellos exchanged: deltas flow.
+        /// Hellos exchanged; the two vectors are being reconciled.
+        case reconciling
+        /// Each side knows the other's vector: deltas flow.
         case exchanging
         case closed
     }
@@ -72,6 +74,8 @@ public struct SyncSession: Sendable {
     /// What this side last said it holds (its hello with its `have`s' changes applied): a `have`
     /// carries the entries that differ from it.
     private var told = VersionVector()
+    /// Reconciles `told`, as the hello summarised it, with the peer's vector, until both are known.
+    private var reconciliation: Reconciliation?
     /// One-shot: the peer's delta is complete (its `done` arrived).
     private var peerDone = false
     /// One-shot: the peer has ingested our delta (its `have` arrived after our `done`).
@@ -97,13 +101,21 @@ public struct SyncSession: Sendable {
         self.mode = mode
     }
 
+    /// Whether `start` ran.
+    var isStarted: Bool { reconciliation != nil || state != .greeting }
+
+    /// The summaries this side's hello carried, until the vectors are reconciled.
+    var helloSummaries: [RangeSummary]? { reconciliation?.greeting }
+
     /// Hellos exchanged and both sides stay connected: silence (with heartbeats) is normal.
     public var isLive: Bool { state == .exchanging && mode == .live }
 
-    /// The first message: our vector.
+    /// The first message: the summaries of our vector.
     public mutating func start(localVector: VersionVector) -> [Action] {
         told = localVector
-        return [.send(.hello(localVector, live: requestedMode == .live))]
+        let reconciliation = Reconciliation(local: localVector)
+        self.reconciliation = reconciliation
+        return [.send(.hello(live: requestedMode == .live, summaries: reconciliation.greeting))]
     }
 
     /// The `have` that tells the peer this side holds `vector`: the entries that changed since
@@ -118,13 +130,20 @@ public struct SyncSession: Sendable {
     public mutating func receive(_ message: SyncMessage) -> [Action] {
         guard state != .closed else { return [] }
         switch message {
-        case .hello(let vector, let live):
-            guard state == .greeting else { return close(.secondHello) }
-            state = .exchanging
+        case .hello(let live, let summaries):
+            guard state == .greeting, var reconciliation else { return close(.secondHello) }
             mode = requestedMode == .live && live ? .live : .oneShot
-            peerHolds = vector
-            peerReported = vector
-            return mode == .oneShot ? [.sendDelta(above: vector), .send(.done)] : [.sendDelta(above: vector)]
+            let step: ReconcileStep?
+            do { step = try reconciliation.greeted(summaries) } catch { return close(.reconciliationOutOfStep) }
+            return reconciled(reconciliation, answering: step)
+        case .reconcile(let theirs):
+            guard state == .reconciling, var reconciliation else { return close(.reconcileOutOfTurn) }
+            let step: ReconcileStep?
+            do { step = try reconciliation.receive(theirs) } catch { return close(.reconciliationOutOfStep) }
+            return reconciled(reconciliation, answering: step)
+        case .olderHello:
+            state = .closed
+            return [.fail(.olderPeer)]
         case .bundlePart(let bytes, let final):
             guard state == .exchanging else { return close(.bundleBeforeHello) }
             return [.receivePart(bytes, final: final)]
@@ -210,6 +229,25 @@ public struct SyncSession: Sendable {
     private mutating func storeChanged() {
         beliefSettled = nil
         awaitsRoomAside = false
+    }
+
+    /// Sends this side's next step of the reconciliation, if any; once it is complete, both
+    /// vectors are known and the deltas start, as whole-vector hellos started them.
+    private mutating func reconciled(_ reconciliation: Reconciliation, answering step: ReconcileStep?) -> [Action] {
+        var actions: [Action] = step.map { [.send(.reconcile($0))] } ?? []
+        guard reconciliation.isComplete else {
+            state = .reconciling
+            self.reconciliation = reconciliation
+            return actions
+        }
+        let vector = reconciliation.peerVector
+        self.reconciliation = nil
+        state = .exchanging
+        peerHolds = vector
+        peerReported = vector
+        actions.append(.sendDelta(above: vector))
+        if mode == .oneShot { actions.append(.send(.done)) }
+        return actions
     }
 
     /// One-shot: done once the peer's delta is in and the peer confirmed ours.

@@ -1,0 +1,142 @@
+import HyzerDomain
+import HyzerKit
+import HyzerTestSupport
+import Testing
+
+@testable import HyzerSync
+
+/// Range-based reconciliation of two version vectors (docs/sync-protocol.md, "Reconciliation"),
+/// both sides' state machines played against each other with no session around them.
+@Suite struct ReconciliationTests {
+    /// What a reconciliation of `mine` with `theirs` came to.
+    struct Outcome {
+        var learned: (mine: VersionVector, theirs: VersionVector)
+        /// Steps each side sent after its hello.
+        var steps = 0
+        /// Bytes of both hellos and every step, as encoded messages.
+        var bytes = 0
+    }
+
+    /// Plays both sides, each step answered in turn, as two sessions would.
+    static func reconcile(_ mine: VersionVector, _ theirs: VersionVector) throws -> Outcome {
+        var (a, b) = (Reconciliation(local: mine), Reconciliation(local: theirs))
+        let (helloA, helloB) = (a.greeting, b.greeting)
+        var bytes = [helloA, helloB].reduce(0) { $0 + SyncMessage.hello(live: false, summaries: $1).encoded().count }
+        var (stepA, stepB) = (try a.greeted(helloB), try b.greeted(helloA))
+        var steps = 0
+        while stepA != nil || stepB != nil {
+            steps += 1
+            let (sentA, sentB) = (stepA, stepB)
+            for step in [sentA, sentB].compactMap({ $0 }) { bytes += SyncMessage.reconcile(step).encoded().count }
+            stepB = try sentA.flatMap { try b.receive($0) }
+            stepA = try sentB.flatMap { try a.receive($0) }
+            #expect(steps < 40, "no end")
+            if steps >= 40 { break }
+        }
+        #expect(a.isComplete && b.isComplete)
+        return Outcome(learned: (a.peerVector, b.peerVector), steps: steps, bytes: bytes)
+    }
+
+    static func randomAuthor(_ rng: inout SplitMix64) -> AuthorID {
+        AuthorID(bytes: (0..<4).flatMap { _ in withUnsafeBytes(of: rng.next()) { Array($0) } })!
+    }
+
+    static func randomEntry(_ rng: inout SplitMix64) -> VersionVector.Entry {
+        let sequence = UInt64(1 + rng.below(5_000))
+        let hash = withUnsafeBytes(of: rng.next()) { Array($0) }
+        return .init(sequence: sequence, hashPrefix: hash, frozenAt: rng.chance(5) ? UInt64(1 + rng.below(Int(sequence))) : nil)
+    }
+
+    /// Two vectors of `count` shared authors, which then differ in `differing` authors: changed
+    /// entries, and authors only one side holds.
+    static func pair(count: Int, differing: Int, seed: UInt64) -> (VersionVector, VersionVector) {
+        var rng = SplitMix64(seed: seed)
+        var shared: [AuthorID: VersionVector.Entry] = [:]
+        for _ in 0..<count { shared[randomAuthor(&rng)] = randomEntry(&rng) }
+        var (mine, theirs) = (shared, shared)
+        let authors = shared.keys.sorted()
+        for _ in 0..<differing {
+            switch rng.below(4) {
+            case 0 where !authors.isEmpty: mine[rng.pick(authors)] = randomEntry(&rng)
+            case 1 where !authors.isEmpty: theirs[rng.pick(authors)] = nil
+            case 2: mine[randomAuthor(&rng)] = randomEntry(&rng)
+            default: theirs[randomAuthor(&rng)] = randomEntry(&rng)
+            }
+        }
+        return (VersionVector(entries: mine), VersionVector(entries: theirs))
+    }
+
+    @Test(arguments: [
+        (0, 0), (1, 0), (0, 3), (16, 1), (151, 0), (151, 1), (151, 10), (1_000, 0), (1_000, 1), (1_000, 10), (1_000, 100),
+        (2_000, 200), (300, 300),
+    ])
+    func eachSideLearnsTheOthersVectorExactly(count: Int, differing: Int) throws {
+        for seed in 1...5 as ClosedRange<UInt64> {
+            let (mine, theirs) = Self.pair(count: count, differing: differing, seed: seed &* 7_919 &+ UInt64(count))
+            let outcome = try Self.reconcile(mine, theirs)
+            #expect(outcome.learned.mine == theirs, "seed \(seed)")
+            #expect(outcome.learned.theirs == mine, "seed \(seed)")
+            if mine == theirs { #expect(outcome.steps == 0, "equal vectors: the hellos alone") }
+        }
+    }
+
+    /// What reconciliation costs, in bytes of messages (no frames): equal vectors cost the two
+    /// hellos at any size, one differing author a few hundred bytes, a hundred a few kilobytes.
+    @Test func theCostGrowsWithTheDifferencesNotTheAuthors() throws {
+        for count in [151, 1_000] {
+            let (equal, _) = Self.pair(count: count, differing: 0, seed: 1)
+            let noOp = try Self.reconcile(equal, equal)
+            #expect(noOp.bytes <= 2 * (2 + 16 * 9), "\(count) authors: \(noOp.bytes) bytes")
+            let (mine, theirs) = Self.pair(count: count, differing: 1, seed: 2)
+            let one = try Self.reconcile(mine, theirs)
+            #expect(one.bytes <= 1_200, "\(count) authors, one differing: \(one.bytes) bytes")
+            #expect(one.steps <= 3)
+        }
+        let (mine, theirs) = Self.pair(count: 1_000, differing: 100, seed: 3)
+        let hundred = try Self.reconcile(mine, theirs)
+        #expect(hundred.bytes < 42 * 1_000, "below one whole vector: \(hundred.bytes) bytes")
+    }
+
+    @Test func aStepThatIsNotTheOneTheSummariesCallForIsRefused() throws {
+        let (mine, theirs) = Self.pair(count: 200, differing: 5, seed: 4)
+        var (a, b) = (Reconciliation(local: mine), Reconciliation(local: theirs))
+        let stepB = try #require(try b.greeted(a.greeting))
+        _ = try a.greeted(b.greeting)
+        var wrong = stepB
+        wrong.splits[AuthorRange.root.children[0].children[0]] = Array(repeating: RangeSummary(count: 1, fingerprint: 1), count: 16)
+        #expect(throws: Reconciliation.OutOfStep.self) { _ = try a.receive(wrong) }
+        var missing = stepB
+        if let first = missing.splits.keys.min() { missing.splits[first] = nil } else { missing.entries[missing.entries.keys.min()!] = nil }
+        var again = Reconciliation(local: mine)
+        _ = try again.greeted(b.greeting)
+        #expect(throws: Reconciliation.OutOfStep.self) { _ = try again.receive(missing) }
+        var fresh = Reconciliation(local: mine)
+        #expect(throws: Reconciliation.OutOfStep.self) { _ = try fresh.greeted([]) }
+    }
+
+    @Test func stepsRoundTripAndAnEntryOutsideItsRangeIsMalformed() throws {
+        let (mine, theirs) = Self.pair(count: 300, differing: 30, seed: 5)
+        var (a, b) = (Reconciliation(local: mine), Reconciliation(local: theirs))
+        _ = try b.greeted(a.greeting)
+        let step = try #require(try a.greeted(b.greeting))
+        let message = SyncMessage.reconcile(step)
+        #expect(try SyncMessage(decoding: message.encoded()) == message)
+
+        let range = try #require(AuthorRange(depth: 2, prefix: 0xab00_0000_0000_0000))
+        let outside = VersionVector([AuthorID(bytes: [0xac] + [UInt8](repeating: 0, count: 31))!: 3])
+        let bad = SyncMessage.reconcile(ReconcileStep(splits: [:], entries: [range: outside]))
+        #expect(throws: DecodingError.self) { _ = try SyncMessage(decoding: bad.encoded()) }
+        #expect(AuthorRange(depth: 1, prefix: 0x0100_0000_0000_0000) == nil, "a bit below the range's depth")
+        #expect(AuthorRange(depth: 17, prefix: 0) == nil)
+        #expect(range.children.allSatisfy { range.lowerBound <= $0.lowerBound && $0.upperBound <= range.upperBound })
+        #expect(AuthorRange.root.children.last?.upperBound == .max)
+    }
+
+    @Test func anOlderBuildsHelloIsRefusedClearly() {
+        var session = SyncSession(mode: .oneShot)
+        _ = session.start(localVector: VersionVector())
+        let older: [UInt8] = [1, 0, 0]  // tag 1, not live, an empty whole vector
+        #expect(session.receive(try! SyncMessage(decoding: older)) == [.fail(.olderPeer)])
+        #expect(SyncFailure.olderPeer.description.contains("update it"))
+    }
+}
