@@ -76,6 +76,40 @@ extension LiveSyncTests {
             #expect(try a.digest() == b.digest())
         }
 
+        /// Reconciliation (docs/sync-protocol.md): with a thousand authors in both vectors, a sync
+        /// with nothing to do costs the two hellos, under 512 bytes after the handshake, and one new
+        /// op of one author under two kilobytes, not the 85 KB of two whole vectors.
+        @Test func aNoOpSyncOfAThousandAuthorsCostsUnder512Bytes() async throws {
+            let world = LiveWorld()
+            let a = try world.replica("a")
+            let b = try world.replica("b")
+            let logs = (0..<1_000).map { index in
+                let keys = SigningKeyPair(seed: [UInt8(index >> 8), UInt8(index & 0xff)] + [UInt8](repeating: 0x5A, count: 30))
+                return AuthorSegment(ops: BenchData.ops(keys: keys, count: 1).map { $0.with(signature: keys.sign(SignedOp.signedMessage(hash: $0.hash))) })
+            }
+            for replica in [a, b] { #expect(try replica.ingest(logs).rejected.isEmpty) }
+            let server = try await world.serve(a)
+            defer { server.stop() }
+            _ = try await world.syncOnce(b, with: server)  // the two device records
+            #expect(try a.digest() == b.digest())
+
+            // The handshake before the sync (its messages and the stream headers) costs the same
+            // whatever the replicas hold; the bounds are on the sync after it.
+            let quiet = try await world.syncOnce(b, with: server)
+            #expect(quiet.failure == nil && quiet.opsSent + quiet.opsReceived == 0)
+            #expect(quiet.handshakeBytes > 0)
+            let quietBytes = quiet.bytesSent + quiet.bytesReceived - quiet.handshakeBytes
+            #expect(quietBytes <= 512, "a no-op sync: \(quietBytes) bytes after the \(quiet.handshakeBytes)-byte handshake")
+
+            try a.addPlayer(name: "Newcomer")
+            let one = try await world.syncOnce(b, with: server)
+            #expect(one.opsReceived == 1)
+            #expect(one.handshakeBytes == quiet.handshakeBytes)
+            let oneBytes = one.bytesSent + one.bytesReceived - one.handshakeBytes
+            #expect(oneBytes <= 2_048, "a one-op sync: \(oneBytes) bytes after the handshake")
+            #expect(try a.digest() == b.digest())
+        }
+
         /// A log longer than one bundle crosses in several: `delta(above:)` cuts it at signed
         /// ops (here the ends of the segments it arrived in), so no bundle exceeds the bound.
         @Test func aLongLogCrossesAConnectionInBundlesWithinItsBound() async throws {

@@ -45,6 +45,9 @@ public struct ConnectionDriver {
         public var bytesSent = 0
         /// Frame bytes received, with their 4-byte length prefix.
         public var bytesReceived = 0
+        /// Of those, both ways, the frames before the encrypted stream opened: the handshake and
+        /// the stream headers.
+        public var handshakeBytes = 0
     }
 
     /// The replica whose store the driver reads and writes.
@@ -96,6 +99,7 @@ public struct ConnectionDriver {
     public mutating func receive(frame: [UInt8], now: UInt64) throws -> [Output] {
         guard !isOver else { return [] }
         counts.bytesReceived += frame.count + 4
+        if !engine.isOpen { counts.handshakeBytes += frame.count + 4 }
         return try perform(engine.receive(frame: frame, now: now), now: now)
     }
 
@@ -142,6 +146,8 @@ public struct ConnectionDriver {
                 switch action {
                 case .write(let bytes):
                     counts.bytesSent += bytes.count + 4
+                    // The hello leaves in the step the stream opened in; the headers before it.
+                    if !engine.isOpen { counts.handshakeBytes += bytes.count + 4 }
                     outputs.append(.write(bytes))
                     next = []
                 case .prepareDelta(let above):

@@ -82,6 +82,7 @@ extension PeerConnection {
             outcome.opsReceived = counts.opsReceived
             outcome.bytesSent = counts.bytesSent
             outcome.bytesReceived = counts.bytesReceived
+            outcome.handshakeBytes = counts.handshakeBytes
             for output in outputs {
                 switch output {
                 case .write(let bytes):

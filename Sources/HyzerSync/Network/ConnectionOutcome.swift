@@ -6,6 +6,9 @@ public struct ConnectionOutcome: Encodable, Sendable {
     public var bytesSent = 0
     /// Frame bytes received, with their 4-byte length prefix.
     public var bytesReceived = 0
+    /// Of those bytes, both ways, the handshake's and the stream headers': what every
+    /// connection costs before the sync itself.
+    public var handshakeBytes = 0
     /// Ops sent in bundles.
     public var opsSent = 0
     /// Ops from the peer's bundles that were new to the store.
