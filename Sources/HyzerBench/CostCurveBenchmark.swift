@@ -98,7 +98,8 @@ struct CostCurveBenchmark {
             let bytes = Double(point.bytes)
             let afterHandshake = target.map { target in
                 Figure(
-                    name: "sync bytes after the \(point.handshakeBytes)-byte handshake, \(point.authors) authors, \(point.differing) differing",
+                    name:
+                        "sync bytes after the \(point.handshakeBytes)-byte handshake, \(point.authors) authors, \(point.differing) differing",
                     value: Double(exchange), unit: "bytes", baseline: nil, baselineName: nil, ratio: nil, target: target.text,
                     met: target.met, spread: 0)
             }
@@ -107,12 +108,12 @@ struct CostCurveBenchmark {
                     name: "sync bytes, \(point.authors) authors, \(point.differing) differing", value: bytes, unit: "bytes",
                     baseline: point.differing == 0 ? nil : Double(point.floorBytes),
                     baselineName: point.differing == 0 ? nil : "one bundle of only the missing ops",
-                    ratio: point.differing == 0 ? nil : Double(point.floorBytes) / bytes, target: nil, met: nil, spread: 0),
+                    ratio: point.differing == 0 ? nil : Double(point.floorBytes) / bytes, target: nil, met: nil, spread: 0)
             ] + (afterHandshake.map { [$0] } ?? []) + [
                 Figure(
                     name: "sync time, \(point.authors) authors, \(point.differing) differing", value: point.milliseconds, unit: "ms",
                     baseline: noOp?.milliseconds, baselineName: "the same group's sync with nothing to carry",
-                    ratio: noOp.map { $0.milliseconds / point.milliseconds }, target: nil, met: nil, spread: 0),
+                    ratio: noOp.map { $0.milliseconds / point.milliseconds }, target: nil, met: nil, spread: 0)
             ]
         }
     }

@@ -85,7 +85,8 @@ extension LiveSyncTests {
             let b = try world.replica("b")
             let logs = (0..<1_000).map { index in
                 let keys = SigningKeyPair(seed: [UInt8(index >> 8), UInt8(index & 0xff)] + [UInt8](repeating: 0x5A, count: 30))
-                return AuthorSegment(ops: BenchData.ops(keys: keys, count: 1).map { $0.with(signature: keys.sign(SignedOp.signedMessage(hash: $0.hash))) })
+                return AuthorSegment(
+                    ops: BenchData.ops(keys: keys, count: 1).map { $0.with(signature: keys.sign(SignedOp.signedMessage(hash: $0.hash))) })
             }
             for replica in [a, b] { #expect(try replica.ingest(logs).rejected.isEmpty) }
             let server = try await world.serve(a)
