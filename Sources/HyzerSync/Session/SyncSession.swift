@@ -6,8 +6,10 @@ import HyzerKit
 /// the I/O and the store work the actions name, and reports back.
 ///
 /// The exchange is live only when both sides ask for it in their hellos; otherwise it is
-/// one-shot. One-shot: both sides send `hello`, then their delta above the peer's vector and
-/// `done`. A side answers the peer's `done` with `have` — by then it has ingested the peer's
+/// one-shot. Both sides send `hello` with the summaries of their vectors and reconcile the
+/// ranges where they differ until each knows the other's vector (`Reconciliation`;
+/// docs/sync-protocol.md, "Reconciliation"). One-shot: both then send their delta above the
+/// peer's vector and `done`. A side answers the peer's `done` with `have` — by then it has ingested the peer's
 /// bundle, which came before `done` on the ordered stream — and finishes once it has both the
 /// peer's `done` and the peer's `have`: when `sync --peer` returns, both replicas hold both
 /// deltas. Live: after the hellos, each local
