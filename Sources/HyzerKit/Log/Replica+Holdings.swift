@@ -24,48 +24,51 @@ extension Replica {
     /// What this replica holds or holds aside. Reads the version vector first, which applies
     /// held ops whose time has come (docs/store.md, "Held ops").
     public func holdings() throws -> Holdings {
-        let stored = try versionVector()
-        return try read { db in
-            var entries = stored.entries
-            // Per table, as the caps count (`JunkLimits.enforce`): 0 pending, 1 held.
-            var segments = [0, 0]
-            var bytes = [0, 0]
-            var perAuthor: [AuthorID: (segments: Int, bytes: Int)] = [:]
-            var perHeldAuthor: [AuthorID: (segments: Int, bytes: Int)] = [:]
-            for row in try Row.fetchAll(
-                db.cachedStatement(
-                    sql: """
-                        SELECT author, firstSequence, lastSequence, length(segment), 0 FROM pendingSegments
-                        UNION ALL SELECT author, firstSequence, lastSequence, length(segment), 1 FROM heldSegments
-                        ORDER BY 1, 2
-                        """))
-            {
-                guard let author = AuthorID(bytes: Array(row[0] as Data)) else { continue }
-                let size = row[3] as Int
-                let table = (row[4] as Int) == 0 ? 0 : 1
-                segments[table] += 1
-                bytes[table] += size
-                if table == 0 {
-                    perAuthor[author, default: (0, 0)].segments += 1
-                    perAuthor[author, default: (0, 0)].bytes += size
-                } else {
-                    perHeldAuthor[author, default: (0, 0)].segments += 1
-                    perHeldAuthor[author, default: (0, 0)].bytes += size
-                }
-                let first = UInt64(clamping: row[1] as Int64)
-                let last = UInt64(clamping: row[2] as Int64)
-                let entry = entries[author] ?? VersionVector.Entry(sequence: 0)
-                // A frozen author's other branch is proof, not ops to count as held.
-                guard entry.frozenAt == nil, first <= entry.sequence &+ 1, last > entry.sequence else { continue }
-                entries[author] = VersionVector.Entry(sequence: last)
+        try releaseDueHeldSegments()
+        return try read { db in try readCache.holdings(db) { stored in try Self.holdings(above: stored, db) } }
+    }
+
+    /// The holdings of the snapshot `db` reads, whose version vector is `stored`.
+    static func holdings(above stored: VersionVector, _ db: Database) throws -> Holdings {
+        var entries = stored.entries
+        // Per table, as the caps count (`JunkLimits.enforce`): 0 pending, 1 held.
+        var segments = [0, 0]
+        var bytes = [0, 0]
+        var perAuthor: [AuthorID: (segments: Int, bytes: Int)] = [:]
+        var perHeldAuthor: [AuthorID: (segments: Int, bytes: Int)] = [:]
+        for row in try Row.fetchAll(
+            db.cachedStatement(
+                sql: """
+                    SELECT author, firstSequence, lastSequence, length(segment), 0 FROM pendingSegments
+                    UNION ALL SELECT author, firstSequence, lastSequence, length(segment), 1 FROM heldSegments
+                    ORDER BY 1, 2
+                    """))
+        {
+            guard let author = AuthorID(bytes: Array(row[0] as Data)) else { continue }
+            let size = row[3] as Int
+            let table = (row[4] as Int) == 0 ? 0 : 1
+            segments[table] += 1
+            bytes[table] += size
+            if table == 0 {
+                perAuthor[author, default: (0, 0)].segments += 1
+                perAuthor[author, default: (0, 0)].bytes += size
+            } else {
+                perHeldAuthor[author, default: (0, 0)].segments += 1
+                perHeldAuthor[author, default: (0, 0)].bytes += size
             }
-            let caps = JunkLimits.caps
-            let room =
-                segments.allSatisfy { $0 < caps.segments } && bytes.allSatisfy { $0 < caps.bytes }
-                && (Array(perAuthor.values) + Array(perHeldAuthor.values)).allSatisfy {
-                    $0.segments < caps.segmentsPerAuthor && $0.bytes < caps.bytesPerAuthor
-                }
-            return Holdings(vector: VersionVector(entries: entries), hasRoomAside: room)
+            let first = UInt64(clamping: row[1] as Int64)
+            let last = UInt64(clamping: row[2] as Int64)
+            let entry = entries[author] ?? VersionVector.Entry(sequence: 0)
+            // A frozen author's other branch is proof, not ops to count as held.
+            guard entry.frozenAt == nil, first <= entry.sequence &+ 1, last > entry.sequence else { continue }
+            entries[author] = VersionVector.Entry(sequence: last)
         }
+        let caps = JunkLimits.caps
+        let room =
+            segments.allSatisfy { $0 < caps.segments } && bytes.allSatisfy { $0 < caps.bytes }
+            && (Array(perAuthor.values) + Array(perHeldAuthor.values)).allSatisfy {
+                $0.segments < caps.segmentsPerAuthor && $0.bytes < caps.bytesPerAuthor
+            }
+        return Holdings(vector: VersionVector(entries: entries), hasRoomAside: room)
     }
 }

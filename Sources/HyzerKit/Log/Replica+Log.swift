@@ -56,11 +56,12 @@ extension Replica {
     /// an idle replica that only syncs still takes them in once their time comes.
     public func versionVector() throws -> VersionVector {
         let now = clock.nowMilliseconds()
-        // One snapshot answers both questions in the usual case, when nothing held is due.
-        let (due, vector) = try read { db in (try Self.heldSegmentsDue(now: now, db), try Self.versionVector(db)) }
-        guard due else { return vector }
+        // One snapshot answers both questions in the usual case, when nothing held is due; and
+        // nothing is read again while nothing committed since the last read (`StoreReadCache`).
+        let kept = try read { db in try readCache.entry(db) }
+        guard kept.releaseIsDue(now: now) else { return kept.vector }
         try write { db in try releaseHeldSegments(now: now, db) }
-        return try read { db in try Self.versionVector(db) }
+        return try read { db in try readCache.entry(db) }.vector
     }
 
     /// Applies the held segments this clock now accepts, if any (a write only then), and says
@@ -68,16 +69,14 @@ extension Replica {
     @discardableResult
     public func releaseDueHeldSegments() throws -> Bool {
         let now = clock.nowMilliseconds()
-        guard try read({ db in try Self.heldSegmentsDue(now: now, db) }) else { return false }
+        guard try read({ db in try readCache.entry(db) }).releaseIsDue(now: now) else { return false }
         try write { db in try releaseHeldSegments(now: now, db) }
         return true
     }
 
-    /// Whether a held segment's time has come by `now`.
-    static func heldSegmentsDue(now: UInt64, _ db: Database) throws -> Bool {
-        try Bool.fetchOne(
-            db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM heldSegments WHERE releaseAt <= ?)"), arguments: [Int64(clamping: now)])
-            == true
+    /// The earliest time a held segment is released at, if any is held.
+    static func nextRelease(_ db: Database) throws -> UInt64? {
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT min(releaseAt) FROM heldSegments")).map { UInt64(clamping: $0) }
     }
 
     static func versionVector(_ db: Database) throws -> VersionVector {

@@ -7,8 +7,9 @@ import HyzerDomain
 /// mode 0600) and the Ed25519 secret key (`identity.key`, mode 0600).
 ///
 /// Every change is an op appended to this replica's signed log in the same transaction as the
-/// view tables it updates. A `Replica` holds no mutable state of its own: the database is the
-/// single owner of the truth, so it is safe to share between tasks.
+/// view tables it updates. A `Replica` holds no mutable state of its own but a copy of reads that
+/// every read checks against the database (`StoreReadCache`): the database is the single owner
+/// of the truth, so it is safe to share between tasks.
 public final class Replica: Sendable {
     /// The database's file name inside the store directory.
     public static let databaseFileName = "replica.sqlite"
@@ -26,6 +27,8 @@ public final class Replica: Sendable {
     let policies: ReplicaPolicies
     /// Where the database file lives (`.files` everywhere but the simulator).
     let medium: DatabaseMedium
+    /// The vector and holdings as of each reader connection's last read, while nothing commits.
+    let readCache = StoreReadCache()
 
     init(
         directory: URL, keys: SigningKeyPair, database: DatabasePool, clock: any WallClock, policies: ReplicaPolicies,

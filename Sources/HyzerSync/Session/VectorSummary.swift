@@ -7,15 +7,15 @@ import HyzerKit
 struct VectorSummary {
     let vector: VersionVector
     private let positions: [UInt64]
-    private let authors: [AuthorID]
+    private let sorted: [(author: AuthorID, entry: VersionVector.Entry)]
     /// `runningXor[i]`: the XOR of the first `i` entries' fingerprints.
     private let runningXor: [UInt64]
 
     init(_ vector: VersionVector) {
         self.vector = vector
         let sorted = vector.sortedFullEntries
-        authors = sorted.map(\.author)
-        positions = authors.map(AuthorRange.position(of:))
+        self.sorted = sorted
+        positions = sorted.map { AuthorRange.position(of: $0.author) }
         var running: [UInt64] = [0]
         running.reserveCapacity(sorted.count + 1)
         for (author, entry) in sorted { running.append(running[running.count - 1] ^ Self.fingerprint(of: author, entry)) }
@@ -31,13 +31,13 @@ struct VectorSummary {
     /// The entries in `range`.
     func entries(in range: AuthorRange) -> VersionVector {
         let (low, high) = bounds(of: range)
-        return vector.restricted(to: Set(authors[low..<high]))
+        return VersionVector(entries: Dictionary(uniqueKeysWithValues: sorted[low..<high].lazy.map { ($0.author, $0.entry) }))
     }
 
     /// The authors in `range`.
-    func authors(in range: AuthorRange) -> ArraySlice<AuthorID> {
+    func authors(in range: AuthorRange) -> some Collection<AuthorID> {
         let (low, high) = bounds(of: range)
-        return authors[low..<high]
+        return sorted[low..<high].lazy.map(\.author)
     }
 
     /// The indices of the first entry in `range` and of the first after it.
