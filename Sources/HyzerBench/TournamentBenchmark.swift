@@ -25,7 +25,7 @@ struct TournamentBenchmark {
             figures += try folderFigures(tournament)
             figures += try await tcpFigures(tournament)
             if devices == sizes.last {
-                figures += try await LivePeersBenchmark(tournament: tournament, window: window, scores: scores).run()
+                figures += try await LivePeersBenchmark(tournament: tournament, window: window, scores: scores, scratch: directory).run()
             }
             try tournament.close()
             try? FileManager.default.removeItem(at: directory)

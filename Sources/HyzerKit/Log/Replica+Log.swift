@@ -81,13 +81,13 @@ extension Replica {
 
     static func versionVector(_ db: Database) throws -> VersionVector {
         var entries: [AuthorID: VersionVector.Entry] = [:]
-        for row in try Row.fetchAll(
-            db.cachedStatement(sql: "SELECT key, headSequence, headHash, frozenAt FROM authors WHERE headSequence > 0"))
-        {
-            let frozenAt = UInt64(row[3] as Int64)
-            entries[AuthorID(bytes: Array(row[0] as Data))!] = .init(
-                sequence: UInt64(row[1] as Int64), hashPrefix: Array(row[2] as Data), frozenAt: frozenAt == 0 ? nil : frozenAt)
-        }
+        try db.cachedStatement(sql: "SELECT key, headSequence, headHash, frozenAt FROM authors WHERE headSequence > 0")
+            .forEachRawRow(db) { row in
+                guard let author = row.bytes(0).flatMap(AuthorID.init(bytes:)) else { return }
+                let frozenAt = UInt64(clamping: row.int64(3))
+                entries[author] = .init(
+                    sequence: UInt64(clamping: row.int64(1)), hashPrefix: row.bytes(2), frozenAt: frozenAt == 0 ? nil : frozenAt)
+            }
         return VersionVector(entries: entries)
     }
 
