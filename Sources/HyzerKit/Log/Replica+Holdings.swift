@@ -36,17 +36,16 @@ extension Replica {
         var bytes = [0, 0]
         var perAuthor: [AuthorID: (segments: Int, bytes: Int)] = [:]
         var perHeldAuthor: [AuthorID: (segments: Int, bytes: Int)] = [:]
-        for row in try Row.fetchAll(
-            db.cachedStatement(
-                sql: """
-                    SELECT author, firstSequence, lastSequence, length(segment), 0 FROM pendingSegments
-                    UNION ALL SELECT author, firstSequence, lastSequence, length(segment), 1 FROM heldSegments
-                    ORDER BY 1, 2
-                    """))
-        {
-            guard let author = AuthorID(bytes: Array(row[0] as Data)) else { continue }
-            let size = row[3] as Int
-            let table = (row[4] as Int) == 0 ? 0 : 1
+        try db.cachedStatement(
+            sql: """
+                SELECT author, firstSequence, lastSequence, length(segment), 0 FROM pendingSegments
+                UNION ALL SELECT author, firstSequence, lastSequence, length(segment), 1 FROM heldSegments
+                ORDER BY 1, 2
+                """
+        ).forEachRawRow(db) { row in
+            guard let author = row.bytes(0).flatMap(AuthorID.init(bytes:)) else { return }
+            let size = Int(clamping: row.int64(3))
+            let table = row.int64(4) == 0 ? 0 : 1
             segments[table] += 1
             bytes[table] += size
             if table == 0 {
@@ -56,11 +55,11 @@ extension Replica {
                 perHeldAuthor[author, default: (0, 0)].segments += 1
                 perHeldAuthor[author, default: (0, 0)].bytes += size
             }
-            let first = UInt64(clamping: row[1] as Int64)
-            let last = UInt64(clamping: row[2] as Int64)
+            let first = UInt64(clamping: row.int64(1))
+            let last = UInt64(clamping: row.int64(2))
             let entry = entries[author] ?? VersionVector.Entry(sequence: 0)
             // A frozen author's other branch is proof, not ops to count as held.
-            guard entry.frozenAt == nil, first <= entry.sequence &+ 1, last > entry.sequence else { continue }
+            guard entry.frozenAt == nil, first <= entry.sequence &+ 1, last > entry.sequence else { return }
             entries[author] = VersionVector.Entry(sequence: last)
         }
         let caps = JunkLimits.caps
