@@ -39,13 +39,12 @@ import Testing
                     var stale = 0
                     let writer = task.isMultiple(of: 2) ? replica : other
                     for step in 0..<40 {
-                        let player = try writer.addPlayer(name: "P\(task)-\(step)")
+                        _ = try writer.addPlayer(name: "P\(task)-\(step)")
                         let written = try writer.versionVector()[author]
                         for reader in [replica, other] {
                             if try reader.versionVector()[author] < written { stale += 1 }
                             if try reader.holdings().vector[author] < written { stale += 1 }
                         }
-                        _ = player
                     }
                     return stale
                 }
