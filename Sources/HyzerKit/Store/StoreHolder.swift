@@ -24,10 +24,13 @@ public struct StoreHolder: Equatable, Sendable, CustomStringConvertible {
     /// The longest command line shown, in characters.
     static let commandLineMax = 100
 
+    /// The most of `/proc/locks` read, in bytes: about 70,000 locks.
+    static let locksMax = 4 << 20
+
     /// The holder of the write lock on the database at `path`; nil when no lock names one (no
     /// `/proc`, or the lock was released meanwhile).
     static func find(database path: String) -> StoreHolder? {
-        guard let locks = try? String(contentsOfFile: "/proc/locks", encoding: .utf8) else { return nil }
+        guard let locks = procLocks() else { return nil }
         let shm = fileID(path + "-shm")
         let database = fileID(path)
         for line in locks.split(separator: "\n") {
@@ -43,6 +46,19 @@ public struct StoreHolder: Equatable, Sendable, CustomStringConvertible {
             }
         }
         return nil
+    }
+
+    /// `/proc/locks` read to its end (or `locksMax`). The kernel hands it out a page per read, newest
+    /// locks first, and Foundation's `String(contentsOfFile:)` stops after the first page: on a
+    /// machine with many locks the holder's line was never read.
+    private static func procLocks() -> String? {
+        guard let handle = FileHandle(forReadingAtPath: "/proc/locks") else { return nil }
+        defer { try? handle.close() }
+        var text = Data()
+        while text.count < locksMax, let chunk = try? handle.read(upToCount: 1 << 16), !chunk.isEmpty {
+            text.append(chunk)
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 
     /// A file as `/proc/locks` names it: `MAJOR:MINOR:INODE`, the device numbers in hex.
