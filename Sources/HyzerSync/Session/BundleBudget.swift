@@ -16,9 +16,16 @@ public final class BundleBudget: @unchecked Sendable {
     /// Bytes reserved now.
     public var bytesUsed: Int { lock.withLock { used } }
 
-    func reserve(_ bytes: Int) -> Bool {
+    /// Reserves `bytes` more for a share that holds `held`. When they do not fit, the share's
+    /// `held` bytes are given back in the same step: a connection refused for want of room frees
+    /// its share before any other connection looks, so of two that reach the bound together, only
+    /// one is refused.
+    func reserve(_ bytes: Int, orGiveBack held: Int) -> Bool {
         lock.withLock {
-            guard bytes <= bytesMax - used else { return false }
+            guard bytes <= bytesMax - used else {
+                used -= held
+                return false
+            }
             used += bytes
             return true
         }
@@ -35,8 +42,12 @@ public final class BundleBudget: @unchecked Sendable {
 
         init(_ budget: BundleBudget) { self.budget = budget }
 
+        /// Grows the share by `count` bytes, or gives the whole share back and says false.
         func grow(by count: Int) -> Bool {
-            guard budget.reserve(count) else { return false }
+            guard budget.reserve(count, orGiveBack: bytes) else {
+                bytes = 0
+                return false
+            }
             bytes += count
             return true
         }
