@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import HyzerSync
@@ -23,25 +24,18 @@ import Testing
         let budget = BundleBudget(bytesMax: 4 << 8)
         for _ in 0..<1_000 {
             nonisolated(unsafe) let shares = [BundleBudget.Reservation(budget), BundleBudget.Reservation(budget)]
-            let refused = Refusals()
+            let refused = Atomic<Int>(0)
             DispatchQueue.concurrentPerform(iterations: 2) { index in
                 for _ in 0..<(3 << 8) {
                     guard shares[index].grow(by: 1) else {
-                        refused.add()
+                        refused.add(1, ordering: .relaxed)
                         break
                     }
                 }
             }
-            #expect(refused.count == 1)
+            #expect(refused.load(ordering: .relaxed) == 1)
             #expect(budget.bytesUsed == shares.map(\.bytes).reduce(0, +))
             for share in shares { share.shrink(by: share.bytes) }
         }
-    }
-
-    final class Refusals: @unchecked Sendable {
-        private let lock = NSLock()
-        private var refusals = 0
-        func add() { lock.withLock { refusals += 1 } }
-        var count: Int { lock.withLock { refusals } }
     }
 }
