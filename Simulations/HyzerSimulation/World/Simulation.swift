@@ -20,8 +20,6 @@ public final class Simulation {
     let start: UInt64
     /// When every fault ends.
     let healAt: UInt64
-    /// When convergence must have happened.
-    let deadline: UInt64
 
     var random: SimulationRandom
     var workloadRandom: SimulationRandom
@@ -93,7 +91,6 @@ public final class Simulation {
         world = VirtualClock()
         start = world.now
         healAt = start + configuration.workloadMilliseconds
-        deadline = healAt + UInt64(configuration.convergenceBoundMinutes) * 60_000
         var seedRandom = SimulationRandom(seed: configuration.seed)
         random = seedRandom.fork(1)
         workloadRandom = seedRandom.fork(2)
