@@ -11,7 +11,30 @@ enum BenchHistory {
     static func segments(keys: SigningKeyPair, rounds: Int, later: Int) -> (
         first: AuthorSegment, later: [AuthorSegment], lastRound: UUID, player: ParticipantID
     ) {
-        let author = AuthorID(bytes: keys.publicKey)!
+        let log = log(author: AuthorID(bytes: keys.publicKey)!, rounds: rounds + later)
+        // Each segment's last op carries the author's signature.
+        func segment(_ range: Range<Int>) -> AuthorSegment {
+            var piece = Array(log.ops[range])
+            piece[piece.count - 1] = signed(piece[piece.count - 1], keys)
+            return AuthorSegment(ops: piece)
+        }
+        let laterSegments = (rounds..<(rounds + later)).map { segment(log.ends[$0 - 1]..<log.ends[$0]) }
+        return (segment(0..<log.ends[rounds - 1]), laterSegments, log.rounds[rounds - 1], log.player)
+    }
+
+    /// The author's log as a device writes it, one command a segment: every op its own signed
+    /// segment (docs/store.md).
+    static func commands(keys: SigningKeyPair, rounds: Int) -> [AuthorSegment] {
+        log(author: AuthorID(bytes: keys.publicKey)!, rounds: rounds).ops.map { AuthorSegment(ops: [signed($0, keys)]) }
+    }
+
+    private static func signed(_ op: SignedOp, _ keys: SigningKeyPair) -> SignedOp {
+        op.with(signature: keys.sign(SignedOp.signedMessage(hash: op.hash)))
+    }
+
+    /// The unsigned ops of `rounds` rounds, with where each round ends (the index after its
+    /// finish), each round's id, and the player the views' figures follow.
+    private static func log(author: AuthorID, rounds: Int) -> (ops: [SignedOp], ends: [Int], rounds: [UUID], player: ParticipantID) {
         var ops: [SignedOp] = []
         var previous = SignedOp.noPreviousHash
         var clock = HLCTimestamp(physicalMilliseconds: 1_600_000_000_000)
@@ -28,15 +51,15 @@ enum BenchHistory {
         append(.deviceRegistered(name: "bench-phone", kind: .phone))
         let players = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal"].map { append(.playerCreated(displayName: $0)).entityID }
         let course = SeededCourses.all[1]
-        var lastRound = UUID()
+        var roundIDs: [UUID] = []
         var ends: [Int] = []
-        for roundIndex in 0..<(rounds + later) {
+        for roundIndex in 0..<rounds {
             let start = append(
                 .roundStarted(
                     RoundStart(
                         courseID: course.id, courseName: course.name, organizer: .player(players[0]),
                         participants: players.map { .player($0) }, pars: course.pars)))
-            if roundIndex < rounds { lastRound = start.entityID }
+            roundIDs.append(start.entityID)
             for hole in 1...18 {
                 for (index, player) in players.enumerated() {
                     let strokes = 2 + (roundIndex + hole * 3 + index * 7) % 4
@@ -57,14 +80,6 @@ enum BenchHistory {
             append(.roundFinished(roundID: start.entityID, force: false))
             ends.append(ops.count)
         }
-        // Each segment's last op carries the author's signature.
-        func segment(_ range: Range<Int>) -> AuthorSegment {
-            var piece = Array(ops[range])
-            let last = piece[piece.count - 1]
-            piece[piece.count - 1] = last.with(signature: keys.sign(SignedOp.signedMessage(hash: last.hash)))
-            return AuthorSegment(ops: piece)
-        }
-        let laterSegments = (rounds..<(rounds + later)).map { segment(ends[$0 - 1]..<ends[$0]) }
-        return (segment(0..<ends[rounds - 1]), laterSegments, lastRound, players[3].lowercased)
+        return (ops, ends, roundIDs, players[3].lowercased)
     }
 }

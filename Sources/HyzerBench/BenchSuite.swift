@@ -4,7 +4,7 @@ import NIOCore
 /// `hyzer-peer bench`: every figure beside a baseline measured in the same run.
 public struct BenchSuite {
     public let quick: Bool
-    /// The groups to run (`ingest`, `sync`, `curve`, `views`, `web`, `simulation`, `tournament`); all when empty.
+    /// The groups to run (`ingest`, `sync`, `curve`, `views`, `web`, `simulation`, `tournament`, `crowd`); all when empty.
     public let only: Set<String>
     /// Where the cost curve's drawing (SVG) goes, when the `curve` group runs.
     public var plot: URL?
@@ -15,7 +15,7 @@ public struct BenchSuite {
         self.plot = plot
     }
 
-    public static let groups = ["ingest", "sync", "curve", "views", "web", "simulation", "tournament"]
+    public static let groups = ["ingest", "sync", "curve", "views", "web", "simulation", "tournament", "crowd"]
 
     private func runs(_ group: String) -> Bool { only.isEmpty || only.contains(group) }
 
@@ -34,6 +34,7 @@ public struct BenchSuite {
         if runs("ingest") {
             progress("ingest, verification and size")
             figures += try IngestBenchmark(opCount: quick ? 10_000 : 100_000, repetitions: quick ? 2 : 5, scratch: scratch).run()
+            figures += try DeviceStoreBenchmark(rounds: quick ? 25 : 250, scratch: scratch).run()
         }
         if runs("sync") {
             progress("sync over loopback TCP and live latency")
@@ -69,6 +70,15 @@ public struct BenchSuite {
             figures += try await TournamentBenchmark(
                 sizes: quick ? [8] : [5, 50, 150], repetitions: quick ? 2 : 7, window: .seconds(quick ? 1 : 10), scores: quick ? 3 : 20,
                 scratch: scratch
+            ).run()
+        }
+        if runs("crowd") {
+            progress("a serve holding a crowd of idle live peers")
+            let directory = scratch.appendingPathComponent("crowd")
+            let tournament = try Tournament(devices: quick ? 50 : 1000, directory: directory)
+            defer { try? tournament.close() }
+            figures += try await LivePeersBenchmark(
+                tournament: tournament, window: .seconds(quick ? 1 : 20), scores: 0, memoryTarget: 200, scratch: directory
             ).run()
         }
         return figures

@@ -9,12 +9,15 @@ import Synchronization
 /// A `serve` process on the director's store holding every phone of a `Tournament` as a live
 /// peer over loopback (the phones are replicas of this process, each dialing with
 /// `PeerDialer`): its CPU while they idle and its resident memory, beside the same `serve` before
-/// any peer connected; and how long one score committed on the director's store takes to reach
-/// every phone, beside the same with one phone connected.
+/// any peer connected; and, unless `scores` is 0 (a crowd held only to measure the serve), how
+/// long one score committed on the director's store takes to reach every phone, beside the same
+/// with one phone connected.
 struct LivePeersBenchmark {
     let tournament: Tournament
     let window: Duration
     let scores: Int
+    /// The most resident memory the serve may take, in MiB.
+    var memoryTarget = 100.0
     /// Where the storage floor's scratch stores go (beside the phones' stores, on the same disk).
     let scratch: URL
 
@@ -70,17 +73,32 @@ struct LivePeersBenchmark {
         try await Task.sleep(for: window)
         let idle = try serve.sample().since(idleBefore)
         try await connect(0..<1)
-        let single = try await propagate(arrivals, peers: 0..<1)
+        let single = scores > 0 ? try await propagate(arrivals, peers: 0..<1) : []
         try await connect(1..<phones.count)
         let busyBefore = try serve.sample()
         try await Task.sleep(for: window)
         let busy = try serve.sample().since(busyBefore)
-        let all = try await propagate(arrivals, peers: 0..<phones.count)
+        let all = scores > 0 ? try await propagate(arrivals, peers: 0..<phones.count) : []
         serve.stop()
         for connection in connections { connection.cancel() }
         try await Self.wait("the phones' connections to close", interval: 0.05) { arrivals.endedConnections == connections.count }
 
         let count = phones.count
+        let seconds = Double(window.components.seconds)
+        let serveFigures = [
+            Figure(
+                name: "serve holding \(count) live peers, CPU (\(Int(seconds)) s)", value: busy.percentOfCore, unit: "% of a core",
+                baseline: idle.percentOfCore,
+                baselineName: "the same serve before any peer connected (\(idle.ticks) ticks; with peers \(busy.ticks))",
+                ratio: busy.percentOfCore > 0 && idle.percentOfCore > 0 ? idle.percentOfCore / busy.percentOfCore : nil, target: "< 2%",
+                met: busy.percentOfCore < 2, spread: 0),
+            Figure(
+                name: "serve holding \(count) live peers, resident memory", value: busy.rssMebibytes, unit: "MiB",
+                baseline: idle.rssMebibytes, baselineName: "the same serve before any peer connected",
+                ratio: idle.rssMebibytes / busy.rssMebibytes, target: "≤ \(Int(memoryTarget)) MiB",
+                met: busy.rssMebibytes <= memoryTarget, spread: 0),
+        ]
+        guard scores > 0 else { return serveFigures }
         func percentile(_ values: [Double], _ p: Int) -> Double { values.sorted()[min(values.count - 1, values.count * p / 100)] }
         let (arrivalsToAll, arrivalsToOne) = (all.flatMap { $0 }, single.flatMap { $0 })
         func latency(_ p: Int, target: Double) -> Figure {
@@ -104,18 +122,7 @@ struct LivePeersBenchmark {
                     "the same percentile of \(count) stores each committing one row at once, each on its own thread (the phones' storage floor in this process)",
                 ratio: floor / value, target: target.map { "≤ \(Int($0)) ms" }, met: target.map { value <= $0 }, spread: 0)
         }
-        let seconds = Double(window.components.seconds)
-        return [
-            Figure(
-                name: "serve holding \(count) live peers, CPU (\(Int(seconds)) s)", value: busy.percentOfCore, unit: "% of a core",
-                baseline: idle.percentOfCore,
-                baselineName: "the same serve before any peer connected (\(idle.ticks) ticks; with peers \(busy.ticks))",
-                ratio: busy.percentOfCore > 0 && idle.percentOfCore > 0 ? idle.percentOfCore / busy.percentOfCore : nil, target: "< 2%",
-                met: busy.percentOfCore < 2, spread: 0),
-            Figure(
-                name: "serve holding \(count) live peers, resident memory", value: busy.rssMebibytes, unit: "MiB",
-                baseline: idle.rssMebibytes, baselineName: "the same serve before any peer connected",
-                ratio: idle.rssMebibytes / busy.rssMebibytes, target: "≤ 100 MiB", met: busy.rssMebibytes <= 100, spread: 0),
+        return serveFigures + [
             latency(50, target: 100),
             latency(99, target: 250),
             lastPeer(50, target: nil),

@@ -19,7 +19,8 @@ import Testing
             "open store + history", "folder sync, nothing new (8 devices)", "folder sync, one new bundle (8 devices)",
             "no-op sync (8 devices, 9 authors)", "serve holding 8 live peers, resident memory", "score to 8 live peers p99 (3 scores)",
             "score to the last of 8 live peers p99 (3 scores)", "sync bytes, 1000 authors, 100 differing",
-            "sync time, 150 authors, 0 differing",
+            "sync time, 150 authors, 0 differing", "store size, 25 rounds written as devices write",
+            "serve holding 50 live peers, CPU (1 s)", "serve holding 50 live peers, resident memory",
         ] {
             #expect(names.contains(expected), "missing figure \(expected) in \(names)")
         }

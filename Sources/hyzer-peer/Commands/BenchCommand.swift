@@ -7,7 +7,9 @@ struct BenchCommand: AsyncParsableCommand {
         commandName: "bench", abstract: "Measure performance, each figure beside a baseline from the same run.")
     @OptionGroup var output: OutputOptions
     @Flag(help: "A reduced run, under a minute.") var quick = false
-    @Option(name: .customLong("only"), help: "Run only these groups: ingest, sync, curve, views, web, simulation, tournament (repeatable).")
+    @Option(
+        name: .customLong("only"),
+        help: "Run only these groups: ingest, sync, curve, views, web, simulation, tournament, crowd (repeatable).")
     var groups: [String] = []
     @Option(help: ArgumentHelp("Write the cost curve's drawing (SVG) to this file.", valueName: "FILE")) var plot: String?
 
