@@ -4,7 +4,7 @@ import NIOCore
 /// `hyzer-peer bench`: every figure beside a baseline measured in the same run.
 public struct BenchSuite {
     public let quick: Bool
-    /// The groups to run (`ingest`, `sync`, `curve`, `views`, `web`, `simulation`, `tournament`, `crowd`); all when empty.
+    /// The groups to run (of `groups`); all when empty.
     public let only: Set<String>
     /// Where the cost curve's drawing (SVG) goes, when the `curve` group runs.
     public var plot: URL?
@@ -15,6 +15,7 @@ public struct BenchSuite {
         self.plot = plot
     }
 
+    /// Every group, in the order a full run measures them.
     public static let groups = ["ingest", "sync", "curve", "views", "web", "simulation", "tournament", "crowd"]
 
     private func runs(_ group: String) -> Bool { only.isEmpty || only.contains(group) }

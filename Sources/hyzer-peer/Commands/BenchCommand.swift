@@ -9,7 +9,7 @@ struct BenchCommand: AsyncParsableCommand {
     @Flag(help: "A reduced run, under a minute.") var quick = false
     @Option(
         name: .customLong("only"),
-        help: "Run only these groups: ingest, sync, curve, views, web, simulation, tournament, crowd (repeatable).")
+        help: ArgumentHelp("Run only these groups: \(BenchSuite.groups.joined(separator: ", ")) (repeatable)."))
     var groups: [String] = []
     @Option(help: ArgumentHelp("Write the cost curve's drawing (SVG) to this file.", valueName: "FILE")) var plot: String?
 
