@@ -65,6 +65,7 @@ let phoneBundle = try SealedFile.open(phoneExport, group: FuzzFixtures.group).bu
 let watchBundle = try SealedFile.open(watchExport, group: FuzzFixtures.group).bundle
 let phoneVector = try vectorBundle(phone)
 let watchVector = try vectorBundle(watch)
+let phoneConnectionBundle = try phone.deltaBundles(above: VersionVector(), group: FuzzFixtures.group, bytesMax: 1 << 20).bundles[0]
 
 // Sealed files, as folders and `export` hold them.
 try write("FuzzSealedFile", "phone-export.hzb", phoneExport)
@@ -75,6 +76,7 @@ try write("FuzzSealedFile", "phone-vector.hzv", SealedFile.seal(phoneVector, gro
 try write("FuzzBundle", "phone.bundle", phoneBundle)
 try write("FuzzBundle", "watch.bundle", watchBundle)
 try write("FuzzBundle", "phone-vector.bundle", phoneVector)
+try write("FuzzBundle", "phone-connection.bundle", phoneConnectionBundle)
 try write("FuzzVectorFile", "phone-vector.bundle", phoneVector)
 try write("FuzzVectorFile", "watch-vector.bundle", watchVector)
 
@@ -135,7 +137,7 @@ let messages: [(String, SyncMessage)] = [
                 entries: [AuthorRange.root: try watch.versionVector()]))
     ),
     ("have", .have(try watch.versionVector())),
-    ("bundle-part", .bundlePart(bytes: Array(phoneBundle.prefix(600)), final: false)),
+    ("bundle-part", .bundlePart(bytes: Array(phoneConnectionBundle.prefix(600)), final: false)),
     ("done", .done),
     ("bye", .bye(reason: "shutting down")),
 ]

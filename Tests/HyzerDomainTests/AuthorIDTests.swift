@@ -13,4 +13,24 @@ import Testing
         #expect(Set([fromHex, fromBytes, different]).count == 2)
         #expect([fromHex: 1, different: 2][fromBytes] == 1)
     }
+
+    /// Authors order as their bytes do, lexicographically, whichever byte differs first: ids that
+    /// share a prefix of every length up to 31 bytes, then differ by one byte either way.
+    @Test func authorsOrderAsTheirBytes() throws {
+        var seed: UInt64 = 0x9e37_79b9_7f4a_7c15
+        func byte() -> UInt8 {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return UInt8(truncatingIfNeeded: seed >> 56)
+        }
+        for shared in 0..<AuthorID.byteCount {
+            let base = (0..<AuthorID.byteCount).map { _ in byte() }
+            var other = base
+            other[shared] = byte()
+            for index in shared + 1..<AuthorID.byteCount { other[index] = byte() }
+            let (a, b) = (try #require(AuthorID(bytes: base)), try #require(AuthorID(bytes: other)))
+            #expect((a < b) == base.lexicographicallyPrecedes(other), "differing from byte \(shared)")
+            #expect((b < a) == other.lexicographicallyPrecedes(base), "differing from byte \(shared)")
+            #expect(!(a < a))
+        }
+    }
 }

@@ -155,7 +155,7 @@ extension LiveSyncTests {
             let bundle = Bundle(
                 groupID: group.id, sender: member.author, senderVector: try member.versionVector(),
                 segments: try member.delta(above: VersionVector())
-            ).encoded(signedBy: member.signature(of:))
+            ).connectionEncoded()
             try await RawPeer.connect(scene.server.address) { peer in
                 var (sender, _) = try await peer.handshake(as: member, group: group)
                 try await peer.send(sender.seal(SyncMessage.hello(VersionVector(), live: false).encoded()))

@@ -127,7 +127,7 @@ extension LiveSyncTests {
             let bundleBytesMax = 256 * 1024
             let whole = Bundle.packed(
                 [AuthorSegment(ops: ops)], groupID: world.group.id, sender: a.author, senderVector: try a.versionVector(),
-                bytesMax: bundleBytesMax, signedBy: a.signature(of:))
+                bytesMax: bundleBytesMax)
             #expect(whole.count == 1 && whole[0].count > bundleBytesMax, "uncut, the log is one bundle above the bound")
 
             let server = try await world.serve(a) { $0.configuration.bundleBytesMax = bundleBytesMax }

@@ -80,6 +80,45 @@ import Testing
             try DeltaBundle(decoding: vectorOnly.encoded(signedBy: ann.replica.signature(of:)), expectedGroup: testGroup.id) == vectorOnly)
     }
 
+    /// docs/formats.md, "Connection bundle": its bytes, byte for byte.
+    @Test func theConnectionBundleTestVector() throws {
+        let author = try #require(AuthorID(bytes: [UInt8](repeating: 0x11, count: 32)))
+        let hash: [UInt8] = [0xc7, 0x27, 0x38, 0x3c, 0xb5, 0x11, 0x77, 0xa5]
+        let vector = VersionVector(entries: [author: .init(sequence: 2, hashPrefix: hash)])
+        let bundle = DeltaBundle(groupID: testGroup.id, sender: author, senderVector: vector, segments: [])
+        let bytes = bundle.connectionEncoded()
+        #expect(bytes == [3, 1] + [UInt8](repeating: 0x11, count: 32) + [2, 1] + hash + [0])
+        #expect(try DeltaBundle(connectionBytes: bytes, sender: author, groupID: testGroup.id) == bundle)
+    }
+
+    /// A connection bundle with segments round-trips, its sender and group those the connection
+    /// gives; a file's signed bundle, an empty one, another version and trailing bytes are refused.
+    @Test func aConnectionBundleRoundTripsAndAFilesBundleIsRefused() throws {
+        let pair = try Pair()
+        let sender = pair.sender
+        let bundle = DeltaBundle(
+            groupID: testGroup.id, sender: sender.author, senderVector: try sender.replica.versionVector(),
+            segments: try sender.replica.delta(above: VersionVector()))
+        let bytes = bundle.connectionEncoded()
+        #expect(try DeltaBundle(connectionBytes: bytes, sender: sender.author, groupID: testGroup.id) == bundle)
+        #expect(
+            bytes.count - 1 + Self.plainMinimum == (try pair.plainBundle()).count,
+            "the file's header and signature left out, a version byte in")
+        let refusals: [([UInt8], BundleError)] = [
+            (try pair.plainBundle(), .notABundle(reason: "a file's signed bundle, where a connection bundle belongs")),
+            ([], .notABundle(reason: "empty")),
+            ([4] + bytes.dropFirst(), .unsupportedVersion(4)),
+        ]
+        for (refused, error) in refusals {
+            #expect(throws: error) { _ = try DeltaBundle(connectionBytes: refused, sender: sender.author, groupID: testGroup.id) }
+        }
+        for malformed in [bytes + [0], Array(bytes.dropLast())] {
+            #expect(throws: BundleError.self) {
+                _ = try DeltaBundle(connectionBytes: malformed, sender: sender.author, groupID: testGroup.id)
+            }
+        }
+    }
+
     @Test func anExportCarriesEveryOpAndIsSealed() throws {
         let ann = try Peer("ann-phone", owner: "Annika Sörenstam", keySeed: 5)
         try ann.replica.addPlayer(name: "Ben Hogan")

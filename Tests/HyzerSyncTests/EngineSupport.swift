@@ -122,29 +122,32 @@ struct HandDialer {
     /// action the engine took meanwhile, and `heard` holds all it said after its hello.
     mutating func greet(_ vector: VersionVector, live: Bool, to engine: inout SyncEngine, now: UInt64 = 0) throws -> [SyncEngine.Action] {
         var reconciliation = Reconciliation(local: vector)
-        var step = try reconciliation.greeted(try #require(engineHello))
+        let hello = try #require(engineHello)
+        var steps = try reconciliation.greeted(hello.summaries, wholeFingerprint: hello.fingerprint)
         var actions = send(.hello(vector, live: live), to: &engine, now: now)
         var said = heard
         while true {
-            if let mine = step {
+            for mine in steps {
                 actions += send(.reconcile(mine), to: &engine, now: now)
                 said += heard
             }
             // The engine's steps arrive in order: the earliest not yet answered is next.
             guard !reconciliation.isComplete, let index = said.firstIndex(where: { $0.reconcileStep != nil }) else { break }
-            step = try reconciliation.receive(said.remove(at: index).reconcileStep!)
+            steps = try reconciliation.receive(said.remove(at: index).reconcileStep!)
         }
         heard = said
         return actions
     }
 
-    /// The summaries the engine's hello carried (heard once the stream opened).
-    private(set) var engineHello: [RangeSummary]?
+    /// The whole fingerprint and summaries the engine's hello carried (heard once the stream opened).
+    private(set) var engineHello: (fingerprint: UInt64, summaries: [RangeSummary])?
 
     /// Opens the engine's writes among `actions` into `heard`.
     mutating func hear(_ actions: [SyncEngine.Action]) {
         heard = Self.writes(actions).compactMap { receiver.open($0).flatMap { try? SyncMessage(decoding: $0) } }
-        for message in heard { if case .hello(_, let summaries) = message { engineHello = summaries } }
+        for message in heard {
+            if case .hello(_, let fingerprint, let summaries) = message { engineHello = (fingerprint, summaries) }
+        }
     }
 
     static func writes(_ actions: [SyncEngine.Action]) -> [[UInt8]] {

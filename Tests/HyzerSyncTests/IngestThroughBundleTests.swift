@@ -21,7 +21,7 @@ import Testing
         _ = try BundleFiles.import(try ann.export(), into: rex.replica)
         try rex.replica.addPlayer(name: "Ben")
         let delta = try rex.replica.deltaBundles(above: try ann.replica.versionVector(), group: testGroup, bytesMax: 1 << 20)
-        let bundle = try DeltaBundle(decoding: try #require(delta.bundles.first), expectedGroup: testGroup.id)
+        let bundle = try DeltaBundle(connectionBytes: try #require(delta.bundles.first), sender: rex.author, groupID: testGroup.id)
         let held = try rex.replica.versionVector()
         #expect(Set(bundle.segments.map(\.author)) == [rex.author])
         #expect(bundle.senderVector == VersionVector(entries: [rex.author: try #require(held.entry(rex.author))]))

@@ -21,15 +21,18 @@ import Testing
     static func reconcile(_ mine: VersionVector, _ theirs: VersionVector) throws -> Outcome {
         var (a, b) = (Reconciliation(local: mine), Reconciliation(local: theirs))
         let (helloA, helloB) = (a.greeting, b.greeting)
-        var bytes = [helloA, helloB].reduce(0) { $0 + SyncMessage.hello(live: false, summaries: $1).encoded().count }
-        var (stepA, stepB) = (try a.greeted(helloB), try b.greeted(helloA))
+        var bytes = [SyncMessage.hello(mine, live: false), .hello(theirs, live: false)].reduce(0) { $0 + $1.encoded().count }
+        // What each side sends the other, in order.
+        var (fromA, fromB) = (
+            try a.greeted(helloB, wholeFingerprint: b.wholeFingerprint), try b.greeted(helloA, wholeFingerprint: a.wholeFingerprint)
+        )
         var steps = 0
-        while stepA != nil || stepB != nil {
+        while !fromA.isEmpty || !fromB.isEmpty {
             steps += 1
-            let (sentA, sentB) = (stepA, stepB)
-            for step in [sentA, sentB].compactMap({ $0 }) { bytes += SyncMessage.reconcile(step).encoded().count }
-            stepB = try sentA.flatMap { try b.receive($0) }
-            stepA = try sentB.flatMap { try a.receive($0) }
+            let (sentA, sentB) = (fromA, fromB)
+            for step in sentA + sentB { bytes += SyncMessage.reconcile(step).encoded().count }
+            fromB = try sentA.flatMap { try b.receive($0) }
+            fromA = try sentB.flatMap { try a.receive($0) }
             #expect(steps < 40, "no end")
             if steps >= 40 { break }
         }
@@ -86,10 +89,10 @@ import Testing
         for count in [151, 1_000] {
             let (equal, _) = Self.pair(count: count, differing: 0, seed: 1)
             let noOp = try Self.reconcile(equal, equal)
-            #expect(noOp.bytes <= 2 * (2 + 16 * 9), "\(count) authors: \(noOp.bytes) bytes")
+            #expect(noOp.bytes <= 2 * (10 + 16 * 5), "\(count) authors: \(noOp.bytes) bytes")
             let (mine, theirs) = Self.pair(count: count, differing: 1, seed: 2)
             let one = try Self.reconcile(mine, theirs)
-            #expect(one.bytes <= 1_200, "\(count) authors, one differing: \(one.bytes) bytes")
+            #expect(one.bytes <= 800, "\(count) authors, one differing: \(one.bytes) bytes")
             #expect(one.steps <= 3)
         }
         let (mine, theirs) = Self.pair(count: 1_000, differing: 100, seed: 3)
@@ -100,25 +103,27 @@ import Testing
     @Test func aStepThatIsNotTheOneTheSummariesCallForIsRefused() throws {
         let (mine, theirs) = Self.pair(count: 200, differing: 5, seed: 4)
         var (a, b) = (Reconciliation(local: mine), Reconciliation(local: theirs))
-        let stepB = try #require(try b.greeted(a.greeting))
-        _ = try a.greeted(b.greeting)
+        let stepB = try #require(try b.greeted(a.greeting, wholeFingerprint: a.wholeFingerprint).first)
+        _ = try a.greeted(b.greeting, wholeFingerprint: b.wholeFingerprint)
         var wrong = stepB
         wrong.splits[AuthorRange.root.children[0].children[0]] = Array(repeating: RangeSummary(count: 1, fingerprint: 1), count: 16)
         #expect(throws: Reconciliation.OutOfStep.self) { _ = try a.receive(wrong) }
         var missing = stepB
         if let first = missing.splits.keys.min() { missing.splits[first] = nil } else { missing.entries[missing.entries.keys.min()!] = nil }
         var again = Reconciliation(local: mine)
-        _ = try again.greeted(b.greeting)
+        _ = try again.greeted(b.greeting, wholeFingerprint: b.wholeFingerprint)
         #expect(throws: Reconciliation.OutOfStep.self) { _ = try again.receive(missing) }
         var fresh = Reconciliation(local: mine)
-        #expect(throws: Reconciliation.OutOfStep.self) { _ = try fresh.greeted([]) }
+        #expect(throws: Reconciliation.OutOfStep.self) { _ = try fresh.greeted([], wholeFingerprint: 0) }
+        var early = Reconciliation(local: mine)
+        #expect(throws: Reconciliation.OutOfStep.self, "a step before the greeting") { _ = try early.receive(stepB) }
     }
 
     @Test func stepsRoundTripAndAnEntryOutsideItsRangeIsMalformed() throws {
         let (mine, theirs) = Self.pair(count: 300, differing: 30, seed: 5)
         var (a, b) = (Reconciliation(local: mine), Reconciliation(local: theirs))
-        _ = try b.greeted(a.greeting)
-        let step = try #require(try a.greeted(b.greeting))
+        _ = try b.greeted(a.greeting, wholeFingerprint: a.wholeFingerprint)
+        let step = try #require(try a.greeted(b.greeting, wholeFingerprint: b.wholeFingerprint).first)
         let message = SyncMessage.reconcile(step)
         #expect(try SyncMessage(decoding: message.encoded()) == message)
 
@@ -132,11 +137,58 @@ import Testing
         #expect(AuthorRange.root.children.last?.upperBound == .max)
     }
 
-    @Test func anOlderBuildsHelloIsRefusedClearly() {
+    @Test(arguments: [[1, 0, 0], [8, 0] + [UInt8](repeating: 0, count: 16)] as [[UInt8]])
+    func anOlderBuildsHelloIsRefusedClearly(older: [UInt8]) throws {
+        // Tag 1: not live, an empty whole vector; tag 8: not live, 16 empty summaries.
         var session = SyncSession(mode: .oneShot)
         _ = session.start(localVector: VersionVector())
-        let older: [UInt8] = [1, 0, 0]  // tag 1, not live, an empty whole vector
-        #expect(session.receive(try! SyncMessage(decoding: older)) == [.fail(.olderPeer)])
+        #expect(session.receive(try SyncMessage(decoding: older)) == [.fail(.olderPeer)])
         #expect(SyncFailure.olderPeer.description.contains("update it"))
+    }
+
+    /// Two entries of one author whose fingerprints agree in their low 32 bits: found by a
+    /// birthday search over its sequence numbers (about 2¹⁶ of them).
+    static func collidingEntries(of author: AuthorID) -> (VersionVector.Entry, VersionVector.Entry) {
+        var seen: [UInt32: UInt64] = [:]
+        var sequence: UInt64 = 1
+        while true {
+            let low = UInt32(truncatingIfNeeded: VectorSummary.fingerprint(of: author, .init(sequence: sequence)))
+            if let earlier = seen[low] { return (.init(sequence: earlier), .init(sequence: sequence)) }
+            seen[low] = sequence
+            sequence += 1
+        }
+    }
+
+    /// A difference the 32-bit summaries cannot see (an author whose two entries' fingerprints
+    /// agree in 32 bits) is caught by the whole vectors' 64-bit fingerprints: both sides then
+    /// exchange whole vectors once, and each learns the other's exactly.
+    @Test func aDifferenceTheRangeSummariesHideIsFoundByTheWholeFingerprint() throws {
+        var rng = SplitMix64(seed: 99)
+        let author = Self.randomAuthor(&rng)
+        let (one, other) = Self.collidingEntries(of: author)
+        let (shared, _) = Self.pair(count: 150, differing: 0, seed: 6)
+        var mine = shared.entries
+        var theirs = shared.entries
+        mine[author] = one
+        theirs[author] = other
+        let (a, b) = (VersionVector(entries: mine), VersionVector(entries: theirs))
+        #expect(VectorSummary(a).summary(of: .root) == VectorSummary(b).summary(of: .root), "the summaries agree")
+        #expect(VectorSummary(a).wholeFingerprint != VectorSummary(b).wholeFingerprint)
+        let outcome = try Self.reconcile(a, b)
+        #expect(outcome.learned.mine == b)
+        #expect(outcome.learned.theirs == a)
+        #expect(outcome.steps == 1, "one step: the whole vectors")
+    }
+
+    /// A peer whose whole vector does not match the fingerprint its greeting carried is out of step.
+    @Test func aPeerWhoseVectorDoesNotMatchItsFingerprintIsRefused() throws {
+        let (mine, theirs) = Self.pair(count: 40, differing: 0, seed: 7)
+        var a = Reconciliation(local: mine)
+        let b = Reconciliation(local: theirs)
+        let steps = try a.greeted(b.greeting, wholeFingerprint: b.wholeFingerprint ^ 1)
+        #expect(steps.count == 1 && steps[0].entries.keys.contains(.root), "a sends its whole vector")
+        #expect(throws: Reconciliation.OutOfStep.self) {
+            _ = try a.receive(ReconcileStep(splits: [:], entries: [.root: theirs]))
+        }
     }
 }

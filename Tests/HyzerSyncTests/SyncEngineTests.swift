@@ -163,7 +163,9 @@ import Testing
         #expect(actions.closedWith == .notAGroupMember)
     }
 
-    @Test func aBundleFromAnotherSenderIsRefusedBeforeIngest() throws {
+    /// A member relaying another's signed file bundle over a connection is refused before ingest:
+    /// a connection carries connection bundles, whose sender is the peer the handshake proved.
+    @Test func aFilesSignedBundleOverAConnectionIsRefusedBeforeIngest() throws {
         let c = try Peer("c", owner: "Cat", keySeed: 3)
         let relayed = DeltaBundle(
             groupID: testGroup.id, sender: c.author, senderVector: try c.replica.versionVector(),
@@ -175,7 +177,7 @@ import Testing
         let before = try a.replica.digest()
         let actions = dialer.send(.bundlePart(bytes: relayed, final: true), to: &listener)
         #expect(actions.ingests.isEmpty, "a bundle of another sender reached ingest")
-        #expect(actions.closedWith == .bundleFromAnotherSender(c.author))
+        #expect(actions.closedWith == .bundleRefused(.notABundle(reason: "a file's signed bundle, where a connection bundle belongs")))
         #expect(try a.replica.digest() == before)
     }
 
@@ -183,7 +185,7 @@ import Testing
         let bundle = DeltaBundle(
             groupID: testGroup.id, sender: b.author, senderVector: try b.replica.versionVector(),
             segments: try b.replica.delta(above: VersionVector())
-        ).encoded(signedBy: b.replica.signature(of:))
+        ).connectionEncoded()
         var listener = try EngineSide(a, role: .listener, mode: .oneShot).engine
         var dialer = try HandDialer(as: b, against: &listener)
         _ = try dialer.greet(try b.replica.versionVector(), live: false, to: &listener)

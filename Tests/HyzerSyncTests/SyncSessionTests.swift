@@ -216,10 +216,10 @@ extension SyncSession {
     /// this session did on the last message it heard, its own reconcile steps left out.
     mutating func hear(helloOf vector: VersionVector, live: Bool) -> [Action] {
         if !isStarted { _ = start(localVector: VersionVector()) }
-        guard let summaries = helloSummaries else { return receive(.hello(vector, live: live)) }
+        guard let hello = helloOpening else { return receive(.hello(vector, live: live)) }
         var peer = SyncSession(mode: live ? .live : .oneShot)
         var toSelf = peer.start(localVector: vector).compactMap(\.message)
-        var toPeer: [SyncMessage] = [.hello(live: requestedMode == .live, summaries: summaries)]
+        var toPeer: [SyncMessage] = [hello]
         var last: [Action] = []
         while !toSelf.isEmpty || !toPeer.isEmpty {
             for message in toPeer { toSelf += peer.receive(message).filter(\.sendsReconcileStep).compactMap(\.message) }

@@ -60,9 +60,8 @@ extension Simulation {
                     lastSignature: op.lastSignature),
             ]
         }
-        let replica = devices[index].running
         var bytes = HyzerSync.Bundle(groupID: group.id, sender: devices[index].author, senderVector: vector, segments: segments)
-            .encoded { replica.signature(of: $0) }
+            .connectionEncoded()
         if kind == .cutShort { bytes = Array(bytes.prefix(random.integer(in: 1...bytes.count - 1))) }
         coverage.count(.hostileBundlesSent)
         record(

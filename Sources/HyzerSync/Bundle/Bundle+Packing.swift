@@ -3,7 +3,7 @@ import HyzerDomain
 import HyzerKit
 
 extension Replica {
-    /// The delta above `above` as signed bundles of at most `bytesMax` bytes (`Bundle.packed`),
+    /// The delta above `above` as connection bundles of at most `bytesMax` bytes (`Bundle.packed`),
     /// the vector they bring the peer up to, and how many ops they carry: what a connection
     /// sends when its engine asks for a delta (the SwiftNIO shell and the simulator alike). The
     /// bundles' sender vector holds only the entries of the authors they carry: the peer knows
@@ -15,31 +15,29 @@ extension Replica {
         let vector = try versionVector()
         let segments = try delta(above: above, segmentBytesMax: min(AuthorSegment.preferredBytesMax, bytesMax / 4))
         let carried = vector.restricted(to: Set(segments.map(\.author)))
-        let bundles = Bundle.packed(
-            segments, groupID: group.id, sender: author, senderVector: carried, bytesMax: bytesMax, signedBy: signature(of:))
+        let bundles = Bundle.packed(segments, groupID: group.id, sender: author, senderVector: carried, bytesMax: bytesMax)
         return (bundles, vector, segments.reduce(0) { $0 + $1.tails.count })
     }
 }
 
 extension Bundle {
-    /// `segments` as signed bundles of at most `bytesMax` bytes each, in order, so a large
+    /// `segments` as connection bundles of at most `bytesMax` bytes each, in order, so a large
     /// delta travels as several bundles a receiver can hold one at a time. A segment cannot be
     /// split here (it must end at a signed op; `Replica.delta(above:)` already cut long runs at
     /// signed ops); one larger than `bytesMax` travels alone, and the engine refuses to send it
     /// (`SyncFailure.deltaTooLarge`): only a run some author wrote unsplit, before segments were
     /// cut, can be that large.
     public static func packed(
-        _ segments: [AuthorSegment], groupID: UUID, sender: AuthorID, senderVector: VersionVector, bytesMax: Int,
-        signedBy sign: ([UInt8]) -> [UInt8]
+        _ segments: [AuthorSegment], groupID: UUID, sender: AuthorID, senderVector: VersionVector, bytesMax: Int
     ) -> [[UInt8]] {
-        // The header (magic, version, group, sender, vector, count) and the signature.
-        let overhead = 5 + 16 + 32 + 10 + senderVector.heads.count * (32 + 10) + 10 + 64
+        // The version, the vector and the segment count.
+        let overhead = 1 + 10 + senderVector.heads.count * (32 + 10 + 1 + 8 + 10) + 10
         var bundles: [[UInt8]] = []
         var batch: [AuthorSegment] = []
         var batchBytes = overhead
         func flush() {
             guard !batch.isEmpty else { return }
-            bundles.append(Bundle(groupID: groupID, sender: sender, senderVector: senderVector, segments: batch).encoded(signedBy: sign))
+            bundles.append(Bundle(groupID: groupID, sender: sender, senderVector: senderVector, segments: batch).connectionEncoded())
             batch = []
             batchBytes = overhead
         }

@@ -90,6 +90,13 @@ public struct ConnectionDriver {
     /// The peer the handshake proved, once it did.
     public var peer: AuthorID? { engine.peer }
 
+    /// The earliest time at which `tick` has something to do: the engine's next deadline, or
+    /// now while held ops may make room aside for the peer's belief; nil once over.
+    public var nextTickDue: UInt64? {
+        guard !isOver else { return nil }
+        return engine.awaitsRoomAside ? 0 : engine.nextDeadline
+    }
+
     /// The dialer's first message.
     public mutating func start(now: UInt64) throws -> [Output] {
         try perform(engine.start(now: now), now: now)

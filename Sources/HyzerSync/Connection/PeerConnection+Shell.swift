@@ -24,9 +24,15 @@ extension PeerConnection {
             self.driver = DriverBox(driver)
         }
 
-        /// Handles events until the driver closes.
-        mutating func drive(events: AsyncStream<Delivery>, now: @escaping @Sendable () -> UInt64, startWriter: () -> Void) async {
+        /// Handles events until the driver closes; after each, tells `ticksFrom` when the driver
+        /// next has something to do on a tick (`ConnectionDriver.nextTickDue`), so that ticks
+        /// before then are not delivered.
+        mutating func drive(
+            events: AsyncStream<Delivery>, now: @escaping @Sendable () -> UInt64, ticksFrom: @Sendable (UInt64?) -> Void,
+            startWriter: () -> Void
+        ) async {
             guard await step({ try $0.start(now: now()) }, startWriter: startWriter) else { return }
+            ticksFrom(driver.driver.nextTickDue)
             for await delivery in events {
                 // A signal leaves its mailbox before it is handled, so a commit that lands while
                 // this one reads the store posts a new signal instead of being folded into this
@@ -50,6 +56,7 @@ extension PeerConnection {
                     goesOn = false
                 }
                 guard goesOn else { return }
+                ticksFrom(driver.driver.nextTickDue)
                 await observe()
             }
         }

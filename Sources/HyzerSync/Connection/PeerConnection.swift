@@ -74,8 +74,8 @@ public struct PeerConnection: Sendable {
         let started = clock.now
         let now: @Sendable () -> UInt64 = { UInt64((clock.now - started) / .milliseconds(1)) }
         let (events, eventSink) = AsyncStream<Delivery>.makeStream()
-        let subscription = signals.subscribe { signal, handled in eventSink.yield(Delivery(event: .signal(signal), handled: handled)) }
-        defer { signals.unsubscribe(subscription) }
+        let mailbox = signals.subscribe { signal, handled in eventSink.yield(Delivery(event: .signal(signal), handled: handled)) }
+        defer { signals.unsubscribe(mailbox) }
         var driver = ConnectionDriver(
             replica: replica, group: group, role: role, mode: mode, ephemeral: KeyExchange(), budget: budget,
             configuration: configuration, dialEpoch: dialEpoch, seenHellos: seenHellos, now: now())
@@ -88,7 +88,11 @@ public struct PeerConnection: Sendable {
                 reading.addTask { await Self.read(link, into: eventSink) }
                 var shell = Shell(connection: self, driver: driver, writes: writeSink)
                 // The writer starts with the first write: a stranger, answered nothing, costs no writer task.
-                await shell.drive(events: events, now: now) {
+                // A deadline weeks away (or none) is as good as never: the next event sets it again.
+                let ticksFrom = { @Sendable (due: UInt64?) in
+                    mailbox.tickDue(due.flatMap { $0 < UInt64(Int32.max) ? .at(started + .milliseconds(Int64($0))) : nil } ?? .never)
+                }
+                await shell.drive(events: events, now: now, ticksFrom: ticksFrom) {
                     writing.addTask { await Self.write(writes, to: link, timeout: writeTimeout, failures: eventSink) }
                 }
                 outcome = shell.outcome

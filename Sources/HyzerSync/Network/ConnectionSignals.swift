@@ -4,7 +4,9 @@ import HyzerKit
 /// Ticks (the engines' clock) and "the store changed", fanned out to every connection of a
 /// process. Each connection's mailbox holds at most one pending signal of each kind, and
 /// delivering one needs no task of the connection's own: a burst of commits costs one delta,
-/// a busy connection does not pile up ticks, and an idle connection costs no timer.
+/// a busy connection does not pile up ticks, and an idle connection costs no timer. A tick
+/// reaches only the mailboxes whose connection has something due by then (`Mailbox.tickDue`):
+/// an idle live connection wakes for its heartbeat, not four times a second.
 public final class ConnectionSignals: DeltaSharing, @unchecked Sendable {
     // @unchecked: `mailboxes` and `nextID` are only touched under `lock`.
     /// What a connection is told.
@@ -15,19 +17,49 @@ public final class ConnectionSignals: DeltaSharing, @unchecked Sendable {
         case storeChanged
     }
 
+    /// When a mailbox takes ticks.
+    enum TickDue: Sendable {
+        /// Every tick (a connection before it said when).
+        case every
+        /// Ticks from this instant on.
+        case at(ContinuousClock.Instant)
+        /// None: the subscriber has no clock to keep.
+        case never
+    }
+
     /// One connection's mailbox: `deliver` receives a signal and what to call once it is handled.
     final class Mailbox: @unchecked Sendable {
-        // @unchecked: `pending` is only touched under `lock`.
+        // @unchecked: `pending` and `due` are only touched under `lock`.
+        let id: Int
         private let deliver: @Sendable (Signal, @escaping @Sendable () -> Void) -> Void
         private let lock = NSLock()
         private var pending: Set<Signal> = []
+        private var due: TickDue
 
-        init(_ deliver: @escaping @Sendable (Signal, @escaping @Sendable () -> Void) -> Void) {
+        init(id: Int, ticks: TickDue, _ deliver: @escaping @Sendable (Signal, @escaping @Sendable () -> Void) -> Void) {
+            self.id = id
+            self.due = ticks
             self.deliver = deliver
         }
 
-        func post(_ signal: Signal) {
-            guard lock.withLock({ pending.insert(signal).inserted }) else { return }
+        /// From when on the subscriber takes ticks: its next deadline.
+        func tickDue(_ due: TickDue) {
+            lock.withLock { self.due = due }
+        }
+
+        /// Delivers `signal` unless one of its kind is pending, or it is a tick before the mailbox's due time.
+        func post(_ signal: Signal, now: ContinuousClock.Instant) {
+            let posts = lock.withLock { () -> Bool in
+                if signal == .tick {
+                    switch due {
+                    case .every: break
+                    case .at(let instant): guard instant <= now else { return false }
+                    case .never: return false
+                    }
+                }
+                return pending.insert(signal).inserted
+            }
+            guard posts else { return }
             deliver(signal) { [self] in _ = lock.withLock { pending.remove(signal) } }
         }
     }
@@ -56,20 +88,22 @@ public final class ConnectionSignals: DeltaSharing, @unchecked Sendable {
         self.progress = progress
     }
 
-    /// Registers a connection; `deliver` must hand the signal on without waiting.
-    func subscribe(_ deliver: @escaping @Sendable (Signal, @escaping @Sendable () -> Void) -> Void) -> Int {
-        let (id, ticker) = lock.withLock { () -> (Int, CheckedContinuation<Void, Never>?) in
+    /// Registers a connection, taking `ticks` until it says otherwise; `deliver` must hand the
+    /// signal on without waiting.
+    func subscribe(ticks: TickDue = .every, _ deliver: @escaping @Sendable (Signal, @escaping @Sendable () -> Void) -> Void) -> Mailbox {
+        let (mailbox, ticker) = lock.withLock { () -> (Mailbox, CheckedContinuation<Void, Never>?) in
             nextID += 1
-            mailboxes[nextID] = Mailbox(deliver)
+            let mailbox = Mailbox(id: nextID, ticks: ticks, deliver)
+            mailboxes[nextID] = mailbox
             defer { idleTicker = nil }
-            return (nextID, idleTicker)
+            return (mailbox, idleTicker)
         }
         ticker?.resume()
-        return id
+        return mailbox
     }
 
-    func unsubscribe(_ id: Int) {
-        _ = lock.withLock { mailboxes.removeValue(forKey: id) }
+    func unsubscribe(_ mailbox: Mailbox) {
+        _ = lock.withLock { mailboxes.removeValue(forKey: mailbox.id) }
     }
 
     /// Hands `signal` to every connection's mailbox, without waiting; a signal of a kind a mailbox
@@ -79,7 +113,8 @@ public final class ConnectionSignals: DeltaSharing, @unchecked Sendable {
             if signal == .storeChanged { changes += 1 }
             return Array(self.mailboxes.values)
         }
-        for mailbox in mailboxes { mailbox.post(signal) }
+        let now = ContinuousClock.now
+        for mailbox in mailboxes { mailbox.post(signal, now: now) }
     }
 
     /// How many store changes were published so far: what changed since a reader last looked.
@@ -153,11 +188,11 @@ public final class ConnectionSignals: DeltaSharing, @unchecked Sendable {
     /// pages): at most one signal waits, so a burst of commits costs one wake-up.
     public func storeChanges() -> AsyncStream<Void> {
         let (stream, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
-        let id = subscribe { signal, done in
+        let mailbox = subscribe(ticks: .never) { signal, done in
             if signal == .storeChanged { continuation.yield() }
             done()
         }
-        continuation.onTermination = { [weak self] _ in self?.unsubscribe(id) }
+        continuation.onTermination = { [weak self] _ in self?.unsubscribe(mailbox) }
         return stream
     }
 

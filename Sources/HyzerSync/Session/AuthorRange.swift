@@ -91,16 +91,17 @@ public struct AuthorRange: Hashable, Comparable, Sendable, CustomStringConvertib
     }
 }
 
-/// What one side holds in a range: how many vector entries, and their fingerprint (zero when
-/// there are none; docs/sync-protocol.md, "Reconciliation").
+/// What one side holds in a range: how many vector entries, and their 32-bit fingerprint (zero
+/// when there are none; docs/sync-protocol.md, "Reconciliation"). Two ranges that differ have
+/// one chance in 2³² of summaries that agree; the hello's whole-vector fingerprint catches it.
 public struct RangeSummary: Hashable, Sendable {
     /// Entries in the range.
     public let count: Int
-    /// The XOR of the entries' fingerprints (`VectorSummary.fingerprint(of:_:)`).
-    public let fingerprint: UInt64
+    /// The low 32 bits of the XOR of the entries' fingerprints (`VectorSummary.fingerprint(of:_:)`).
+    public let fingerprint: UInt32
 
     /// A summary of `count` entries with `fingerprint` (taken as zero when there are none).
-    public init(count: Int, fingerprint: UInt64) {
+    public init(count: Int, fingerprint: UInt32) {
         self.count = count
         self.fingerprint = count == 0 ? 0 : fingerprint
     }
@@ -115,6 +116,6 @@ public struct RangeSummary: Hashable, Sendable {
     static func read(_ reader: inout ByteReader) throws(DecodingError) -> RangeSummary {
         let count = try reader.readVarint()
         guard count <= 1_000_000 else { throw .outOfRange(field: "range count") }
-        return RangeSummary(count: Int(count), fingerprint: count == 0 ? 0 : try reader.readUInt64())
+        return RangeSummary(count: Int(count), fingerprint: count == 0 ? 0 : try reader.readUInt32())
     }
 }

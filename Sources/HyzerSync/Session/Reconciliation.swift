@@ -78,6 +78,12 @@ public struct ReconcileStep: Equatable, Sendable {
 /// It ends when no range is left open: each side then knows the peer's whole vector, its own
 /// wherever their summaries agreed. Two vectors that differ in `d` authors out of `n` cost about
 /// `d · log16(n)` summaries and `d · entriesMax` entries each way; equal ones, the two greetings.
+///
+/// A range's summary carries a 32-bit fingerprint, so two ranges that differ agree by chance once
+/// in 2³² comparisons. The greetings also carry each whole vector's 64-bit fingerprint: a side
+/// whose reconciled view of the peer's vector does not match it sends its whole vector as the
+/// root's entries, once, and takes the peer's. Both sides reach that check in the same step
+/// (a range whose summaries agree by chance looks settled to both), so it stays in step.
 struct Reconciliation {
     /// The most entries a side holds in a range still settled by sending them.
     static let entriesMax = 8
@@ -86,6 +92,10 @@ struct Reconciliation {
     struct OutOfStep: Error {}
 
     let local: VectorSummary
+    /// The peer's whole-vector fingerprint, from its greeting.
+    private var peerWhole: UInt64?
+    /// The whole vectors were exchanged: the summaries hid a difference.
+    private var exchangedWhole = false
     /// What the peer's next step must carry: these splits and these entries, no other.
     private var expectedSplits: Set<AuthorRange> = []
     private var expectedEntries: Set<AuthorRange> = []
@@ -100,29 +110,52 @@ struct Reconciliation {
     /// The greeting's summaries: the root's 16 children.
     var greeting: [RangeSummary] { AuthorRange.root.children.map(local.summary(of:)) }
 
+    /// The greeting's fingerprint of the whole vector.
+    var wholeFingerprint: UInt64 { local.wholeFingerprint }
+
     /// Nothing more to hear from the peer.
     var isComplete: Bool { expectedSplits.isEmpty && expectedEntries.isEmpty }
 
-    /// The peer's greeting: this side's first step (nil when there is nothing to send).
-    mutating func greeted(_ theirs: [RangeSummary]) throws(OutOfStep) -> ReconcileStep? {
-        guard theirs.count == AuthorRange.fanout else { throw OutOfStep() }
+    /// The peer's greeting: this side's next steps, in order (none when there is nothing to send).
+    mutating func greeted(_ theirs: [RangeSummary], wholeFingerprint: UInt64) throws(OutOfStep) -> [ReconcileStep] {
+        guard theirs.count == AuthorRange.fanout, peerWhole == nil else { throw OutOfStep() }
+        peerWhole = wholeFingerprint
         var step = ReconcileStep()
         compare(AuthorRange.root.children, theirs, into: &step)
-        return step.isEmpty ? nil : step
+        return try next(step)
     }
 
-    /// The peer's step: this side's next (nil when there is nothing to send).
-    mutating func receive(_ theirs: ReconcileStep) throws(OutOfStep) -> ReconcileStep? {
-        guard Set(theirs.splits.keys) == expectedSplits, Set(theirs.entries.keys) == expectedEntries else { throw OutOfStep() }
+    /// The peer's step: this side's next steps, in order (none when there is nothing to send).
+    mutating func receive(_ theirs: ReconcileStep) throws(OutOfStep) -> [ReconcileStep] {
+        guard peerWhole != nil, Set(theirs.splits.keys) == expectedSplits, Set(theirs.entries.keys) == expectedEntries else {
+            throw OutOfStep()
+        }
         expectedSplits = []
         expectedEntries = []
         var step = ReconcileStep()
-        for (range, entries) in theirs.entries { peerEntries[range] = entries }
+        if let whole = theirs.entries[.root] {
+            peerEntries = [.root: whole]
+        } else {
+            for (range, entries) in theirs.entries { peerEntries[range] = entries }
+        }
         for (range, summaries) in theirs.splits.sorted(by: { $0.key < $1.key }) {
             guard summaries.count == AuthorRange.fanout else { throw OutOfStep() }
             compare(range.children, summaries, into: &step)
         }
-        return step.isEmpty ? nil : step
+        return try next(step)
+    }
+
+    /// `step` (unless empty) and, once nothing more is expected but the reconciled vector does
+    /// not match the peer's whole fingerprint, the whole vector as the root's entries.
+    private mutating func next(_ step: ReconcileStep) throws(OutOfStep) -> [ReconcileStep] {
+        var steps = step.isEmpty ? [] : [step]
+        guard isComplete, VectorSummary.wholeFingerprint(of: peerVector) != peerWhole else { return steps }
+        // The peer's own whole vector does not match the fingerprint it sent: it is out of step.
+        guard !exchangedWhole else { throw OutOfStep() }
+        exchangedWhole = true
+        expectedEntries = [.root]
+        steps.append(ReconcileStep(splits: [:], entries: [.root: local.vector]))
+        return steps
     }
 
     /// The peer's whole vector, once complete: this side's, with every range the peer's entries

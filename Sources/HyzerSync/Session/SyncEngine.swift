@@ -406,13 +406,12 @@ public struct SyncEngine {
         let reserved = partBytes
         parts = []
         partBytes = 0
+        // Parts arrive only on an open stream, after the handshake proved the peer.
+        guard let peer else { return close(.protocolViolation(.bundleBeforeHello)) }
         let bundle: Bundle
-        do { bundle = try Bundle(decoding: whole, expectedGroup: group.id) } catch {
+        do { bundle = try Bundle(connectionBytes: whole, sender: peer, groupID: group.id) } catch {
             return close(.bundleRefused(error))
         }
-        // The sender check comes before any ingest: a member relaying another's signed
-        // bundle is refused here, not after its ops are in the store.
-        guard bundle.sender == peer else { return close(.bundleFromAnotherSender(bundle.sender)) }
         steps.append(.ingest(bundle, bytes: reserved))
         return []
     }

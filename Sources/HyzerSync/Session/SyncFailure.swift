@@ -24,10 +24,8 @@ public enum SyncFailure: Error, Equatable, Sendable, CustomStringConvertible, En
     case frameTooLarge(bytes: Int, limit: Int)
     /// A message the protocol does not allow at this point.
     case protocolViolation(ProtocolViolation)
-    /// The peer's reassembled bundle does not decode or its signature does not verify.
+    /// The peer's reassembled bundle does not decode.
     case bundleRefused(BundleError)
-    /// A complete bundle signed by another replica than the peer the handshake proved.
-    case bundleFromAnotherSender(AuthorID)
     /// The peer's bundle grew beyond the per-connection bound.
     case bundleTooLarge(limit: Int)
     /// The server's memory for partial bundles, shared by all connections, is used up.
@@ -95,7 +93,6 @@ public enum SyncFailure: Error, Equatable, Sendable, CustomStringConvertible, En
         case .frameTooLarge(let bytes, let limit): "a frame of \(bytes) bytes is above the \(limit)-byte bound"
         case .protocolViolation(let violation): "protocol violation: \(violation)"
         case .bundleRefused(let error): "the peer's bundle was refused: \(error)"
-        case .bundleFromAnotherSender(let sender): "the peer sent a bundle signed by another replica (\(sender.short))"
         case .bundleTooLarge(let limit): "the peer's bundle is larger than \(limit) bytes"
         case .budgetExhausted: "no memory left for partial bundles"
         case .deltaTooLarge(let bytes, let limit):
@@ -112,7 +109,7 @@ public enum SyncFailure: Error, Equatable, Sendable, CustomStringConvertible, En
         case .storeFailed(let error): "the store failed: \(error)"
         case .peerRemoved(let peer): "the peer, device \(peer.short), was removed from the group"
         case .joinRefused(let refusal): "a join request was refused: \(refusal)"
-        case .olderPeer: "the peer runs an older hyzer-peer, which syncs by whole vectors: update it to this version"
+        case .olderPeer: "the peer runs an older hyzer-peer, whose sync messages this one does not speak: update it to this version"
         }
     }
 
@@ -130,7 +127,6 @@ public enum SyncFailure: Error, Equatable, Sendable, CustomStringConvertible, En
         case .frameTooLarge: "frameTooLarge"
         case .protocolViolation: "protocolViolation"
         case .bundleRefused: "bundleRefused"
-        case .bundleFromAnotherSender: "bundleFromAnotherSender"
         case .bundleTooLarge: "bundleTooLarge"
         case .budgetExhausted: "budgetExhausted"
         case .deltaTooLarge: "deltaTooLarge"

@@ -4,11 +4,14 @@ import HyzerKit
 /// What peers say to each other after the handshake, one message per encrypted frame.
 ///
 /// ```
-/// 1 —                           an older build's hello (its whole vector): refused, `SyncFailure.olderPeer`
-/// 8 hello   live:u8 ‖ 16 × summary   whether the sender stays connected, and its summaries of the
-///                               root's 16 ranges (`Reconciliation`); starts the exchange
+/// 1, 8 —                        an older build's hello (its whole vector, or summaries with
+///                               64-bit fingerprints): refused, `SyncFailure.olderPeer`
+/// 10 hello  live:u8 ‖ whole:u64 ‖ 16 × summary   whether the sender stays connected, its whole
+///                               vector's fingerprint, and its summaries of the root's 16 ranges
+///                               (`Reconciliation`); starts the exchange
 /// 9 reconcile splits ‖ entries  the next step of reconciling the two vectors (`ReconcileStep`)
-/// 2 bundle  final:u8 ‖ bytes    a part of a signed bundle; the part with final = 1 completes it
+/// 2 bundle  final:u8 ‖ bytes    a part of a connection bundle (`Bundle.connectionEncoded`); the
+///                               part with final = 1 completes it
 /// 3 have    vector              what the sender holds now (after ingesting): the entries that
 ///                               changed since its hello or previous `have`; in one-shot mode,
 ///                               the answer to `done`
@@ -21,11 +24,13 @@ import HyzerKit
 ///                               answer to a heartbeat whose digest disagrees with it
 /// ```
 public enum SyncMessage: Equatable, Sendable {
-    /// Whether the sender asks to stay connected, and its summaries of the root's 16 ranges (tag 8).
-    case hello(live: Bool, summaries: [RangeSummary])
+    /// Whether the sender asks to stay connected, its whole vector's fingerprint, and its
+    /// summaries of the root's 16 ranges (tag 10).
+    case hello(live: Bool, fingerprint: UInt64, summaries: [RangeSummary])
     /// The next step of reconciling the two sides' vectors (tag 9).
     case reconcile(ReconcileStep)
-    /// The hello of a build before reconciliation, with the sender's whole vector (tag 1, body unread).
+    /// The hello of an older build (tag 1: its whole vector; tag 8: summaries with 64-bit
+    /// fingerprints; body unread).
     case olderHello
     /// A part of a signed bundle; `final` completes it (tag 2).
     case bundlePart(bytes: [UInt8], final: Bool)
@@ -44,16 +49,18 @@ public enum SyncMessage: Equatable, Sendable {
 
     /// The hello of a side holding `vector`.
     public static func hello(_ vector: VersionVector, live: Bool) -> SyncMessage {
-        .hello(live: live, summaries: Reconciliation(local: vector).greeting)
+        let reconciliation = Reconciliation(local: vector)
+        return .hello(live: live, fingerprint: reconciliation.wholeFingerprint, summaries: reconciliation.greeting)
     }
 
     /// The message's bytes: its tag, then its body.
     public func encoded() -> [UInt8] {
         var writer = ByteWriter()
         switch self {
-        case .hello(let live, let summaries):
-            writer.write(UInt8(8))
+        case .hello(let live, let fingerprint, let summaries):
+            writer.write(UInt8(10))
             writer.write(live)
+            writer.write(fingerprint)
             for summary in summaries { summary.write(into: &writer) }
         case .reconcile(let step):
             writer.write(UInt8(9))
@@ -89,14 +96,15 @@ public enum SyncMessage: Equatable, Sendable {
     public init(decoding bytes: [UInt8]) throws(DecodingError) {
         var reader = ByteReader(bytes)
         switch try reader.readByte() {
-        case 1:
+        case 1, 8:
             self = .olderHello
             return
-        case 8:
+        case 10:
             let live = try reader.readBool()
+            let fingerprint = try reader.readUInt64()
             var summaries: [RangeSummary] = []
             for _ in 0..<AuthorRange.fanout { summaries.append(try RangeSummary.read(&reader)) }
-            self = .hello(live: live, summaries: summaries)
+            self = .hello(live: live, fingerprint: fingerprint, summaries: summaries)
         case 9: self = .reconcile(try ReconcileStep.read(&reader))
         case 2:
             let final = try reader.readBool()

@@ -70,12 +70,17 @@ public struct SyncSession: Sendable {
     public private(set) var mode: Mode
     private(set) var state: State = .greeting
     /// What the peer is known to hold: its hello, its `have`s, what we sent it.
-    public private(set) var peerHolds = VersionVector()
+    public private(set) var peerHolds = VersionVector() { didSet { peerHoldsDigest = nil } }
+    /// `HoldingsDigest.of(peerHolds)`, kept until `peerHolds` changes: an idle live connection's
+    /// heartbeats digest nothing anew (docs/performance.md, "A crowd").
+    private var peerHoldsDigest: UInt64?
     /// What the peer itself said it holds: its hello with the changes of its `have`s applied.
     public private(set) var peerReported = VersionVector()
     /// What this side last said it holds (its hello with its `have`s' changes applied): a `have`
     /// carries the entries that differ from it.
-    private var told = VersionVector()
+    private var told = VersionVector() { didSet { toldDigest = nil } }
+    /// `HoldingsDigest.of(told)`, kept until `told` changes.
+    private var toldDigest: UInt64?
     /// Reconciles `told`, as the hello summarised it, with the peer's vector, until both are known.
     private var reconciliation: Reconciliation?
     /// One-shot: the peer's delta is complete (its `done` arrived).
@@ -106,8 +111,13 @@ public struct SyncSession: Sendable {
     /// Whether `start` ran.
     var isStarted: Bool { reconciliation != nil || state != .greeting }
 
-    /// The summaries this side's hello carried, until the vectors are reconciled.
-    var helloSummaries: [RangeSummary]? { reconciliation?.greeting }
+    /// The hello this side sent, until the vectors are reconciled.
+    var helloOpening: SyncMessage? { reconciliation.map(hello(of:)) }
+
+    /// The hello of `reconciliation`'s vector.
+    private func hello(of reconciliation: Reconciliation) -> SyncMessage {
+        .hello(live: requestedMode == .live, fingerprint: reconciliation.wholeFingerprint, summaries: reconciliation.greeting)
+    }
 
     /// Hellos exchanged and both sides stay connected: silence (with heartbeats) is normal.
     public var isLive: Bool { state == .exchanging && mode == .live }
@@ -117,7 +127,7 @@ public struct SyncSession: Sendable {
         told = localVector
         let reconciliation = Reconciliation(local: localVector)
         self.reconciliation = reconciliation
-        return [.send(.hello(live: requestedMode == .live, summaries: reconciliation.greeting))]
+        return [.send(hello(of: reconciliation))]
     }
 
     /// The `have` that tells the peer this side holds `vector`: the entries that changed since
@@ -132,17 +142,19 @@ public struct SyncSession: Sendable {
     public mutating func receive(_ message: SyncMessage) -> [Action] {
         guard state != .closed else { return [] }
         switch message {
-        case .hello(let live, let summaries):
+        case .hello(let live, let fingerprint, let summaries):
             guard state == .greeting, var reconciliation else { return close(.secondHello) }
             mode = requestedMode == .live && live ? .live : .oneShot
-            let step: ReconcileStep?
-            do { step = try reconciliation.greeted(summaries) } catch { return close(.reconciliationOutOfStep) }
-            return reconciled(reconciliation, answering: step)
+            let steps: [ReconcileStep]
+            do { steps = try reconciliation.greeted(summaries, wholeFingerprint: fingerprint) } catch {
+                return close(.reconciliationOutOfStep)
+            }
+            return reconciled(reconciliation, answering: steps)
         case .reconcile(let theirs):
             guard state == .reconciling, var reconciliation else { return close(.reconcileOutOfTurn) }
-            let step: ReconcileStep?
-            do { step = try reconciliation.receive(theirs) } catch { return close(.reconciliationOutOfStep) }
-            return reconciled(reconciliation, answering: step)
+            let steps: [ReconcileStep]
+            do { steps = try reconciliation.receive(theirs) } catch { return close(.reconciliationOutOfStep) }
+            return reconciled(reconciliation, answering: steps)
         case .olderHello:
             state = .closed
             return [.fail(.olderPeer)]
@@ -170,7 +182,7 @@ public struct SyncSession: Sendable {
             peerBelief = digest
             // A belief equal to what this side last said needs no store read: the usual idle case;
             // nor does one already read for since the store last changed.
-            guard digest != HoldingsDigest.of(told), digest != beliefSettled else { return [] }
+            guard digest != digestOfTold(), digest != beliefSettled else { return [] }
             return [.readHoldings]
         case .holds(let vector):
             guard isLive else { return close(.unexpectedHolds) }
@@ -186,7 +198,16 @@ public struct SyncSession: Sendable {
     public mutating func heartbeat() -> SyncMessage {
         guard isLive else { return .heartbeat }
         sentSinceDigest = false
-        return .heartbeatWithDigest(HoldingsDigest.of(peerHolds))
+        let digest = peerHoldsDigest ?? HoldingsDigest.of(peerHolds)
+        peerHoldsDigest = digest
+        return .heartbeatWithDigest(digest)
+    }
+
+    /// `HoldingsDigest.of(told)`, digested once per change of `told`.
+    private mutating func digestOfTold() -> UInt64 {
+        let digest = toldDigest ?? HoldingsDigest.of(told)
+        toldDigest = digest
+        return digest
     }
 
     /// The store's answer to `readHoldings`: when the peer's belief disagrees with it and the
@@ -235,8 +256,8 @@ public struct SyncSession: Sendable {
 
     /// Sends this side's next step of the reconciliation, if any; once it is complete, both
     /// vectors are known and the deltas start, as whole-vector hellos started them.
-    private mutating func reconciled(_ reconciliation: Reconciliation, answering step: ReconcileStep?) -> [Action] {
-        var actions: [Action] = step.map { [.send(.reconcile($0))] } ?? []
+    private mutating func reconciled(_ reconciliation: Reconciliation, answering steps: [ReconcileStep]) -> [Action] {
+        var actions: [Action] = steps.map { .send(.reconcile($0)) }
         guard reconciliation.isComplete else {
             state = .reconciling
             self.reconciliation = reconciliation

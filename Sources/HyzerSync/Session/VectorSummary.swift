@@ -25,7 +25,15 @@ struct VectorSummary {
     /// What this vector holds in `range`.
     func summary(of range: AuthorRange) -> RangeSummary {
         let (low, high) = bounds(of: range)
-        return RangeSummary(count: high - low, fingerprint: runningXor[high] ^ runningXor[low])
+        return RangeSummary(count: high - low, fingerprint: UInt32(truncatingIfNeeded: runningXor[high] ^ runningXor[low]))
+    }
+
+    /// The whole vector's 64-bit fingerprint: the XOR of every entry's.
+    var wholeFingerprint: UInt64 { runningXor[runningXor.count - 1] }
+
+    /// `vector`'s 64-bit fingerprint, as `wholeFingerprint` gives it, without indexing it.
+    static func wholeFingerprint(of vector: VersionVector) -> UInt64 {
+        vector.entries.reduce(0) { $0 ^ fingerprint(of: $1.key, $1.value) }
     }
 
     /// The entries in `range`.
