@@ -47,6 +47,12 @@ import Testing
         later.tickDue(.at(now))
         signals.publish(.tick)
         #expect(received.of("later") == [.storeChanged, .tick], "once due, the next tick comes")
+        over.writeDue(now - .seconds(1))
+        signals.publish(.tick)
+        #expect(received.of("over") == [.storeChanged, .tick], "a write past its deadline is checked on the next tick")
+        over.writeDue(nil)
+        signals.publish(.tick)
+        #expect(received.of("over") == [.storeChanged, .tick])
         for mailbox in [fresh, due, later, over] { signals.unsubscribe(mailbox) }
     }
 

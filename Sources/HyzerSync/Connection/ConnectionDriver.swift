@@ -104,10 +104,40 @@ public struct ConnectionDriver {
 
     /// One frame from the peer.
     public mutating func receive(frame: [UInt8], now: UInt64) throws -> [Output] {
-        guard !isOver else { return [] }
+        try perform(take(frame: frame, now: now))
+    }
+
+    /// What the engine made of a frame, not yet carried out (`take(frame:now:)`).
+    public struct Taken: Sendable {
+        fileprivate let actions: [SyncEngine.Action]
+        fileprivate let now: UInt64
+        /// Carrying it out reads or writes the store: the caller runs `perform` where blocking
+        /// work may run. A heartbeat, a `have` or a reconcile step needs nothing of it.
+        public let needsStore: Bool
+    }
+
+    /// One frame from the peer, taken by the engine alone (no store work): the first half of
+    /// `receive`, which lets the NIO shell keep frames that need no store off the thread pool
+    /// (docs/performance.md, "A crowd").
+    public mutating func take(frame: [UInt8], now: UInt64) -> Taken {
+        guard !isOver else { return Taken(actions: [], now: now, needsStore: false) }
         counts.bytesReceived += frame.count + 4
         if !engine.isOpen { counts.handshakeBytes += frame.count + 4 }
-        return try perform(engine.receive(frame: frame, now: now), now: now)
+        let actions = engine.receive(frame: frame, now: now)
+        let needsStore =
+            (!toldVector && engine.peer != nil)
+            || actions.contains { action in
+                switch action {
+                case .prepareDelta, .ingest, .admit, .readHoldings: true
+                case .write, .close, .finish: false
+                }
+            }
+        return Taken(actions: actions, now: now, needsStore: needsStore)
+    }
+
+    /// The second half of `receive`: carries out what the engine made of a frame.
+    public mutating func perform(_ taken: Taken) throws -> [Output] {
+        try perform(taken.actions, now: taken.now)
     }
 
     /// Time passed: timeouts and heartbeats. While the peer's wrong belief waits for room aside,

@@ -6,11 +6,14 @@ import NIOPosix
 extension PeerConnection {
     /// Feeds one connection's `ConnectionDriver` with frames, ticks and store changes, and
     /// writes what it returns. The driver's calls that may touch the store run on NIO's thread
-    /// pool, never on an event loop or the cooperative pool; ticks, which never do, run inline.
+    /// pool, never on an event loop or the cooperative pool; ticks and frames whose handling
+    /// needs no store (`ConnectionDriver.Taken.needsStore`) run inline.
     struct Shell {
         let connection: PeerConnection
         let writes: AsyncStream<[UInt8]>.Continuation
         let driver: DriverBox
+        /// The write in progress: checked on ticks.
+        let watch: WriteWatch
         var outcome = ConnectionOutcome()
         var writerStarted = false
         /// Whether the server was told the dialer's first message verified.
@@ -18,10 +21,11 @@ extension PeerConnection {
         /// What the progress listener was last told the peer holds.
         var reportedHolds: VersionVector?
 
-        init(connection: PeerConnection, driver: ConnectionDriver, writes: AsyncStream<[UInt8]>.Continuation) {
+        init(connection: PeerConnection, driver: ConnectionDriver, writes: AsyncStream<[UInt8]>.Continuation, watch: WriteWatch) {
             self.connection = connection
             self.writes = writes
             self.driver = DriverBox(driver)
+            self.watch = watch
         }
 
         /// Handles events until the driver closes; after each, tells `ticksFrom` when the driver
@@ -43,8 +47,17 @@ extension PeerConnection {
                 let goesOn: Bool
                 switch delivery.event {
                 case .frame(let bytes):
-                    goesOn = await step({ try $0.receive(frame: bytes, now: now()) }, startWriter: startWriter)
+                    // The engine decrypts and decides inline; only store work goes to the pool.
+                    let taken = driver.driver.take(frame: bytes, now: now())
+                    goesOn =
+                        taken.needsStore
+                        ? await step({ try $0.perform(taken) }, startWriter: startWriter)
+                        : perform(Self.run(driver) { try $0.perform(taken) }, startWriter: startWriter)
                 case .signal(.tick):
+                    guard !watch.isStalled else {
+                        outcome.failure = .stalled
+                        return
+                    }
                     goesOn = perform(Self.run(driver) { try $0.tick(now: now()) }, startWriter: startWriter)
                 case .signal(.storeChanged):
                     goesOn = await step({ try $0.storeChanged(now: now()) }, startWriter: startWriter)

@@ -82,23 +82,26 @@ public struct PeerConnection: Sendable {
         driver.sharing = signals
         driver.observer = LogObserver(logger: logger)
         let (writes, writeSink) = AsyncStream<[UInt8]>.makeStream()
+        let watch = WriteWatch(timeout: writeTimeout, mailbox: mailbox)
         var outcome = ConnectionOutcome()
         await withTaskGroup(of: Void.self) { writing in
             await withTaskGroup(of: Void.self) { reading in
                 reading.addTask { await Self.read(link, into: eventSink) }
-                var shell = Shell(connection: self, driver: driver, writes: writeSink)
+                var shell = Shell(connection: self, driver: driver, writes: writeSink, watch: watch)
                 // The writer starts with the first write: a stranger, answered nothing, costs no writer task.
                 // A deadline weeks away (or none) is as good as never: the next event sets it again.
                 let ticksFrom = { @Sendable (due: UInt64?) in
                     mailbox.tickDue(due.flatMap { $0 < UInt64(Int32.max) ? .at(started + .milliseconds(Int64($0))) : nil } ?? .never)
                 }
                 await shell.drive(events: events, now: now, ticksFrom: ticksFrom) {
-                    writing.addTask { await Self.write(writes, to: link, timeout: writeTimeout, failures: eventSink) }
+                    writing.addTask { await Self.write(writes, to: link, watch: watch, failures: eventSink) }
                 }
                 outcome = shell.outcome
                 reading.cancelAll()
             }
-            // The writer sends what is queued (a `bye`, the last `have`), then ends.
+            // A peer that stopped reading holds the writer in its write: it is cancelled. Otherwise
+            // the writer sends what is queued (a `bye`, the last `have`), then ends.
+            if case .stalled? = outcome.failure { writing.cancelAll() }
             writeSink.finish()
             await writing.waitForAll()
         }
@@ -150,27 +153,19 @@ public struct PeerConnection: Sendable {
         }
     }
 
-    /// Writes frames in order, giving up on a peer that does not accept one within `timeout`.
+    /// Writes frames in order, each watched by `watch`: the shell gives up on a peer that does not
+    /// accept one in time (`WriteWatch`) and cancels the writer.
     private static func write(
-        _ writes: AsyncStream<[UInt8]>, to link: any ByteLink, timeout: Duration,
-        failures: AsyncStream<Delivery>.Continuation
+        _ writes: AsyncStream<[UInt8]>, to link: any ByteLink, watch: WriteWatch, failures: AsyncStream<Delivery>.Continuation
     ) async {
         for await bytes in writes {
-            do {
-                try await withThrowingTaskGroup(of: Void.self) { group in
-                    group.addTask { try await link.send(bytes) }
-                    group.addTask {
-                        try await Task.sleep(for: timeout)
-                        throw SyncFailure.stalled
-                    }
-                    try await group.next()
-                    group.cancelAll()
-                }
-            } catch {
+            watch.begin()
+            do { try await link.send(bytes) } catch {
                 // The main loop may be gone already: yield without waiting.
-                failures.yield(Delivery(event: .ended(error as? SyncFailure ?? .connectionLost), handled: {}))
+                failures.yield(Delivery(event: .ended(.connectionLost), handled: {}))
                 return
             }
+            watch.end()
         }
     }
 }

@@ -35,6 +35,8 @@ public final class ConnectionSignals: DeltaSharing, @unchecked Sendable {
         private let lock = NSLock()
         private var pending: Set<Signal> = []
         private var due: TickDue
+        /// The deadline of a write in progress (`WriteWatch`): a tick is due then too.
+        private var writeDeadline: ContinuousClock.Instant?
 
         init(id: Int, ticks: TickDue, _ deliver: @escaping @Sendable (Signal, @escaping @Sendable () -> Void) -> Void) {
             self.id = id
@@ -47,10 +49,15 @@ public final class ConnectionSignals: DeltaSharing, @unchecked Sendable {
             lock.withLock { self.due = due }
         }
 
+        /// A write in progress must be accepted by `deadline` (nil: none in progress).
+        func writeDue(_ deadline: ContinuousClock.Instant?) {
+            lock.withLock { writeDeadline = deadline }
+        }
+
         /// Delivers `signal` unless one of its kind is pending, or it is a tick before the mailbox's due time.
         func post(_ signal: Signal, now: ContinuousClock.Instant) {
             let posts = lock.withLock { () -> Bool in
-                if signal == .tick {
+                if signal == .tick, !(writeDeadline.map { $0 <= now } ?? false) {
                     switch due {
                     case .every: break
                     case .at(let instant): guard instant <= now else { return false }
