@@ -292,14 +292,17 @@ import Testing
     @Test func aStoreWithEverySignatureUpgradesSmallerAndStillVerifies() throws {
         let test = try TestReplica("upgrade", owner: "Ava", keySeed: 107)
         let peer = try TestReplica("upgrade-peer", keySeed: 108, start: baseTime + 500)
-        try Self.writeLongLog(test.replica, count: 600)
+        let round = try test.replica.startRound(course: "Morley Field", players: ["Ava"])
+        try test.replica.recordScore(round: round.id.lowercased, player: "Ava", hole: 1, strokes: 3)
+        try Self.writeLongLog(test.replica, count: 598)
         try Self.writeLongLog(peer.replica, count: 30, from: 5_000)
         try test.replica.pull(from: peer.replica)
         let digest = try test.replica.digest()
         try test.replica.close()
 
         // The store as the previous schema (v7-membership) wrote it: every local op signed,
-        // a received segment signed at its end, no anchor columns, the old triggers.
+        // a received segment signed at its end, no anchor columns, the old triggers, the
+        // score index on whole round ids.
         let path = Self.databasePath(test.replica)
         let raw = try DatabaseQueue(path: path)
         try raw.writeWithoutTransaction { db in
@@ -308,7 +311,9 @@ import Testing
                     sql: """
                         DROP TRIGGER opsRefuseUpdate; DROP TRIGGER opsKeepCoveringSignature;
                         ALTER TABLE authors DROP COLUMN anchorSequence; ALTER TABLE authors DROP COLUMN anchorBytes;
-                        DELETE FROM grdb_migrations WHERE identifier = 'v8-signature-compaction';
+                        DELETE FROM grdb_migrations WHERE identifier IN ('v8-signature-compaction', 'v9-score-index-prefix');
+                        DROP INDEX opsByScoredRound;
+                        CREATE INDEX opsByScoredRound ON ops(substr(tail, 14, 16)) WHERE substr(tail, 13, 1) = x'0a';
                         """)
                 let own = try Row.fetchAll(
                     db, sql: "SELECT o.author, o.sequence, o.hash FROM ops o JOIN authors a ON a.id = o.author WHERE a.key = ?",
@@ -339,6 +344,10 @@ import Testing
         #expect(report.opsChecked == 633)
         #expect(report.signaturesChecked < 10, "\(report.signaturesChecked) signatures kept")
         #expect(try upgraded.digest() == digest)
+        let ava = try #require(try upgraded.players().first { $0.displayName == "Ava" }).id
+        #expect(
+            try upgraded.roundView(round.id)?.evaluation.score(player: ava.lowercased, hole: 1).strokes == 3,
+            "the round reads its scores through the new index")
         Self.expectCompacted(try Self.rows(upgraded, of: test.author))
         try upgraded.close()
         let bytesAfter = try Self.fileBytes(path)
