@@ -264,9 +264,14 @@ enum Schema {
                         WHEN NEW.author IS NOT OLD.author OR NEW.sequence IS NOT OLD.sequence OR NEW.hash IS NOT OLD.hash
                             OR NEW.tail IS NOT OLD.tail OR NEW.signature IS NOT NULL
                         BEGIN SELECT RAISE(ABORT, 'the op log is append-only'); END;
+                    -- The later signed op is looked for from the author's last op down: the head, at once
+                    -- (upwards from OLD, a run of ops received in one segment would be read row by row).
                     CREATE TRIGGER opsKeepCoveringSignature BEFORE UPDATE OF signature ON ops
                         WHEN NOT EXISTS (
-                            SELECT 1 FROM ops o WHERE o.author = OLD.author AND o.sequence > OLD.sequence AND o.signature IS NOT NULL)
+                            SELECT 1 FROM (
+                                SELECT o.sequence FROM ops o
+                                WHERE o.author = OLD.author AND o.sequence > OLD.sequence AND o.signature IS NOT NULL
+                                ORDER BY o.sequence DESC LIMIT 1))
                         BEGIN SELECT RAISE(ABORT, 'a signature is dropped only when a later signed op of its author covers it'); END;
                     """)
             try compactStoredSignatures(db)
