@@ -4,8 +4,8 @@ import HyzerDomain
 import HyzerKit
 
 /// The store a device's own play leaves: `rounds` rounds (`BenchHistory`) written as a device
-/// writes them, every command its own signed segment, so every op keeps its signature
-/// (docs/store.md, "Tables"); beside the same ops ingested as one signed segment, as a catch-up
+/// writes them, every command its own signed segment, whose signatures compaction drops but
+/// for the head's and one every 64 KiB (docs/store.md, "Signature compaction"); beside the same ops ingested as one signed segment, as a catch-up
 /// bundle brings them. Both stores must verify clean. Sizes are exact: the same in any build,
 /// on any machine.
 struct DeviceStoreBenchmark {

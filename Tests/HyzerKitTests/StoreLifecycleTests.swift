@@ -211,7 +211,9 @@ import Testing
 
     @Test(arguments: [
         "UPDATE ops SET tail = x'00' WHERE sequence = 1",
-        "UPDATE ops SET signature = NULL",
+        "UPDATE ops SET hash = zeroblob(32) WHERE sequence = 1",
+        "UPDATE ops SET sequence = 9 WHERE sequence = 3",
+        "UPDATE ops SET signature = zeroblob(64) WHERE sequence = 1",
         "DELETE FROM ops WHERE sequence = 1",
         "DELETE FROM ops",
     ])

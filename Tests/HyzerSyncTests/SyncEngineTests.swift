@@ -60,18 +60,22 @@ import Testing
         #expect(limit == 4 * 1024)
     }
 
-    /// The shipped driver cuts an author's long run into segments under a quarter of the
-    /// bound (`Replica.deltaBundles`): 300 ops of one author travel within a 4 KiB bound.
+    /// The shipped driver cuts an author's long run into segments at its kept signatures
+    /// (`Replica.deltaBundles`: at the last signed op within a quarter of the bound; signature
+    /// compaction keeps one at least every 64 KiB of the log): 1,500 ops of one author, about
+    /// 320 KiB, travel within a 128 KiB bound, and both stores verify.
     @Test func aLongRunTravelsWithinTheBound() throws {
-        for n in 0..<300 { try a.replica.addPlayer(name: "Player \(n)") }
+        for n in 0..<1_500 { try a.replica.addPlayer(name: "Player \(n) " + String(repeating: "x", count: 180)) }
         var configuration = SyncEngine.Configuration()
-        configuration.bundleBytesMax = 4 * 1024  // a's own run of 300 ops is about 10 KiB
+        configuration.bundleBytesMax = 128 * 1024
         let c = try Peer("c", keySeed: 3)
         var pair = try EnginePair(dialer: c, listener: a, configuration: configuration)
         try pair.start()
         #expect(pair.sides.allSatisfy { $0.finished }, "\(pair.report)")
-        #expect(try c.replica.players().count >= 300)
+        #expect(try c.replica.players().count >= 1_500)
         #expect(pair.sides[0].bundlesIngested >= 3)
+        #expect(try a.replica.digest() == c.replica.digest())
+        for peer in [a, c] { #expect(try peer.replica.verify().isIntact) }
     }
 
     @Test func aHeartbeatIsSentAfterASilenceOfH() throws {

@@ -147,7 +147,7 @@ extension Replica {
                     sql: """
                         SELECT DISTINCT a.key, CASE WHEN a.frozenAt = 0 THEN a.headSequence ELSE a.frozenAt - 1 END
                         FROM ops o JOIN authors a ON a.id = o.author WHERE \(Schema.scoreOfRound) AND \(Schema.counts)
-                        """), arguments: [Data(round.id.bytes)])
+                        """), arguments: Schema.roundArguments(round.id))
             {
                 covered[AuthorID(bytes: Array(row[0] as Data))!] = UInt64(row[1] as Int64)
             }

@@ -4,8 +4,8 @@ import HyzerDomain
 /// A run of consecutive ops of one author: what bundles and the TCP protocol carry.
 /// Only the last op's signature travels; the hash chain from `previousHash` binds the rest.
 public struct AuthorSegment: Hashable, Sendable {
-    /// Where `Replica.delta(above:)` cuts an author's long run into segments (at the first
-    /// signed op past it): 1 MiB of tails, well under a connection's 8 MiB bundle bound.
+    /// Where `Replica.delta(above:)` cuts an author's long run into segments (at the last
+    /// signed op within it): 1 MiB of tails, well under a connection's 8 MiB bundle bound.
     public static let preferredBytesMax = 1 << 20
 
     /// The author whose ops these are.

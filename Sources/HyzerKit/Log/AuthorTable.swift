@@ -2,8 +2,9 @@ import Foundation
 import GRDB
 import HyzerDomain
 
-/// One row of the `authors` table: an author's log head, whether it forked, and where it is
-/// frozen (0 while live; no op at or above it counts in views).
+/// One row of the `authors` table: an author's log head, whether it forked, where it is
+/// frozen (0 while live; no op at or above it counts in views), and where its last kept
+/// signature below the head lies (signature compaction, docs/store.md).
 struct AuthorRow {
     let id: Int64
     let key: AuthorID
@@ -13,15 +14,22 @@ struct AuthorRow {
     var frozenAt: UInt64
     /// Not a member of the group (`Membership`): its ops are kept but count nowhere.
     var stranger: Bool
+    /// The highest op below the head whose signature compaction keeps (an anchor), 0 for none.
+    var anchorSequence: UInt64
+    /// The bytes of the tails of the ops above `anchorSequence` through the head.
+    var anchorBytes: Int
 
     static func find(_ key: AuthorID, in db: Database) throws -> AuthorRow? {
         try Row.fetchOne(
-            db.cachedStatement(sql: "SELECT id, headSequence, headHash, forked, frozenAt, stranger FROM authors WHERE key = ?"),
+            db.cachedStatement(
+                sql: "SELECT id, headSequence, headHash, forked, frozenAt, stranger, anchorSequence, anchorBytes FROM authors WHERE key = ?"
+            ),
             arguments: [Data(key.bytes)]
         ).map { row in
             AuthorRow(
                 id: row[0], key: key, headSequence: UInt64(row[1] as Int64), headHash: Array(row[2] as Data), forked: row[3],
-                frozenAt: UInt64(row[4] as Int64), stranger: row[5])
+                frozenAt: UInt64(row[4] as Int64), stranger: row[5], anchorSequence: UInt64(clamping: row[6] as Int64),
+                anchorBytes: Int(clamping: row[7] as Int64))
         }
     }
 
@@ -34,7 +42,7 @@ struct AuthorRow {
             arguments: [Data(key.bytes), Data(SignedOp.noPreviousHash), stranger])
         return AuthorRow(
             id: db.lastInsertedRowID, key: key, headSequence: 0, headHash: SignedOp.noPreviousHash, forked: false, frozenAt: 0,
-            stranger: stranger)
+            stranger: stranger, anchorSequence: 0, anchorBytes: 0)
     }
 
     /// Appends `op`, which must be this author's next op, and moves the head in memory;
@@ -48,10 +56,43 @@ struct AuthorRow {
         headHash = op.hash
     }
 
-    /// Writes the head that `append` moved.
+    /// Writes the head that `append` moved, and the anchor that `coverSignatures` moved.
     func saveHead(in db: Database) throws {
-        try db.cachedStatement(sql: "UPDATE authors SET headSequence = ?, headHash = ? WHERE id = ?").execute(
-            arguments: [Int64(headSequence), Data(headHash), id])
+        try db.cachedStatement(sql: "UPDATE authors SET headSequence = ?, headHash = ?, anchorSequence = ?, anchorBytes = ? WHERE id = ?")
+            .execute(arguments: [Int64(headSequence), Data(headHash), Int64(anchorSequence), Int64(anchorBytes), id])
+    }
+
+    /// The most bytes of tails between two kept signatures of an author's log (but for a
+    /// single segment received larger): an op's signature is kept when dropping it would
+    /// leave more than this above the previous kept one, so `Replica.delta(above:)` can cut a
+    /// long log into segments of about this size, each ending at a signed op.
+    static let anchorBytesMax = 64 * 1024
+
+    /// Signature compaction (docs/store.md): after a run of appends that ends in a signed op
+    /// (flushed to the log), the new head's signature covers `previousHead`'s through the hash
+    /// chain, so that signature is dropped — unless it is an anchor (dropping it would leave
+    /// more than `anchorBytesMax` bytes between kept signatures), a rekey op (whose signature
+    /// the folder's rekey bundle ends with), or the author is frozen (its log is evidence, kept
+    /// as it arrived). `appendedBytes` are the bytes of the appended tails.
+    mutating func coverSignatures(previousHead: UInt64, appendedBytes: Int, _ db: Database) throws {
+        guard previousHead > anchorSequence else {
+            anchorBytes += appendedBytes
+            return
+        }
+        if frozenAt == 0, anchorBytes + appendedBytes <= Self.anchorBytesMax {
+            try db.cachedStatement(
+                sql: """
+                    UPDATE ops SET signature = NULL
+                    WHERE author = ? AND sequence = ? AND signature IS NOT NULL AND substr(tail, 13, 1) IS NOT x'12'
+                    """
+            ).execute(arguments: [id, Int64(previousHead)])
+            if db.changesCount > 0 {
+                anchorBytes += appendedBytes
+                return
+            }
+        }
+        anchorSequence = previousHead
+        anchorBytes = appendedBytes
     }
 
     /// The stored hash of op `sequence`; zeros for 0.

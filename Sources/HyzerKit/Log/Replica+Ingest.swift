@@ -161,6 +161,8 @@ extension Replica {
             }
         }
         try sink.flush(db)
+        // The segment's last op is signed: it covers the previous head's signature.
+        try author.coverSignatures(previousHead: head, appendedBytes: fresh.reduce(0) { $0 + $1.tail.count }, db)
         try author.saveHead(in: db)
         report.appendedAuthors.insert(segment.author)
         if rebuild { try Materializer.rebuild(db, policies.registers) }

@@ -28,9 +28,11 @@ extension Replica {
             keys: keys, author: author, sequence: row.headSequence + 1, previousHash: row.headHash,
             clock: clockReading, payload: payload)
         var sink = OpSink()
+        let previousHead = row.headSequence
         try row.append(op, to: &sink, db)
         let rebuild = row.stranger ? false : try Materializer.apply(op, authorRow: row.id, policies.registers, db)
         try sink.flush(db)
+        try row.coverSignatures(previousHead: previousHead, appendedBytes: op.tail.count, db)
         try row.saveHead(in: db)
         if rebuild { try Materializer.rebuild(db, policies.registers) }
         if Membership.touches(tail: op.tail) { try Membership.refresh(db, policies.registers) }
@@ -99,11 +101,11 @@ extension Replica {
     /// A peer that holds more of a live author than this replica, or is frozen where this
     /// replica is live, gets nothing: it sends the evidence itself.
     ///
-    /// An author's run is cut at the first op that carries a signature once it holds
-    /// `segmentBytesMax` bytes of tails, so a long log travels as several segments (and
-    /// bundles) that a receiver can take one at a time. This replica's own ops all carry their
-    /// signatures; another author's carry one where a segment it received ended, which is
-    /// where that author, writing through this same function, cut it.
+    /// An author's run is cut at the last op that carries a signature within `segmentBytesMax`
+    /// bytes of tails (at the first past them when none lies within), so a long log travels as
+    /// several segments (and bundles) that a receiver can take one at a time. Signature
+    /// compaction keeps a signature at least every `AuthorRow.anchorBytesMax` bytes of an
+    /// author's log, but for a segment received larger (docs/store.md).
     public func delta(above vector: VersionVector, segmentBytesMax: Int = AuthorSegment.preferredBytesMax) throws -> [AuthorSegment] {
         try read { db in
             var segments: [AuthorSegment] = []
@@ -160,8 +162,11 @@ extension Replica {
         }
     }
 
-    /// The held ops of `key` from `first` to its head, as segments cut at signed ops once one
-    /// holds `bytesMax` bytes of tails; the last ends at the head op, which is always signed.
+    /// The held ops of `key` from `first` to its head, as segments that each end at a signed op:
+    /// a segment ends at the last signed op within `bytesMax` bytes of tails, or, when none lies
+    /// within, at the first signed op past them (signature compaction keeps one at least every
+    /// `AuthorRow.anchorBytesMax` bytes, so that overshoot is bounded); a signed rekey op ends
+    /// its segment too. The last ends at the head op, which is always signed.
     private static func segments(
         of key: AuthorID, row: Int64, from first: UInt64, through last: UInt64 = UInt64(Int64.max), bytesMax: Int, _ db: Database,
         directory: URL
@@ -172,50 +177,26 @@ extension Replica {
                     "SELECT sequence, hash, tail, signature FROM ops WHERE author = ? AND sequence >= ? AND sequence <= ? ORDER BY sequence"
             ),
             arguments: [row, Int64(first - 1), Int64(last)])
-        var segments: [AuthorSegment] = []
-        var segmentFirst = first
-        var previousHash = SignedOp.noPreviousHash
-        var tails: [[UInt8]] = []
-        var bytes = 0
-        var lastSignature: [UInt8]?
+        var cutter = SegmentCutter(author: key, first: first, bytesMax: bytesMax)
         while let row = try rows.next() {
             let sequence = UInt64(row[0] as Int64)
             let hash = Array(row[1] as Data)
             if sequence == first - 1 {
-                previousHash = hash
+                cutter.previousHash = hash
                 continue
             }
-            let tail = Array(row[2] as Data)
-            tails.append(tail)
-            bytes += tail.count
-            lastSignature = (row[3] as Data?).map { Array($0) }
-            // A segment ends at a rekey op too, so that every receiver keeps its signature and can
-            // pass the organizer's log up to it on under the previous key (docs/folder-sync.md).
-            let endsHere =
-                bytes >= bytesMax || (tail.count > SignedOp.clockBytes && tail[SignedOp.clockBytes] == OpPayload.Kind.groupRekeyed.rawValue)
-            if endsHere, let signature = lastSignature {
-                segments.append(
-                    AuthorSegment(
-                        author: key, firstSequence: segmentFirst, previousHash: previousHash, tails: tails, lastSignature: signature))
-                segmentFirst = sequence + 1
-                previousHash = hash
-                tails = []
-                bytes = 0
-            }
+            cutter.add(tail: Array(row[2] as Data), hash: hash, signature: (row[3] as Data?).map { Array($0) })
         }
-        guard !tails.isEmpty else { return segments }
         // The head op always carries its signature (docs/store.md, invariants).
-        guard let lastSignature else {
+        guard let segments = cutter.finish() else {
             throw ReplicaError.corruptStore(path: directory.path, detail: "author \(key.short)'s head op has no signature")
         }
-        segments.append(
-            AuthorSegment(author: key, firstSequence: segmentFirst, previousHash: previousHash, tails: tails, lastSignature: lastSignature))
         return segments
     }
 
     /// `author`'s log from its first op through `last`, as segments. Empty unless this replica
-    /// holds all of it and op `last` carries the author's signature: every op of this replica
-    /// does; of another author, the last op of each segment it received.
+    /// holds all of it and op `last` carries the author's signature: a head, an anchor or a
+    /// rekey op does (signature compaction drops the others, docs/store.md).
     public func log(of author: AuthorID, through last: UInt64) throws -> [AuthorSegment] {
         try read { db in
             guard let row = try AuthorRow.find(author, in: db), last >= 1, last <= row.headSequence,

@@ -26,8 +26,9 @@ public struct SignedOp: Hashable, Sendable {
     public let tail: [UInt8]
     /// BLAKE2b-256 of the body.
     public let hash: [UInt8]
-    /// The author's Ed25519 signature of the op. Replicas keep the signature of the op that
-    /// ends each segment they received; the ops before it are covered by the hash chain.
+    /// The author's Ed25519 signature of the op. Replicas keep only some signatures (the head's,
+    /// anchors, rekey ops': docs/store.md, "Signature compaction"); the ops before a kept one
+    /// are covered by the hash chain.
     public let signature: [UInt8]?
 
     /// An op from its parts, computing its hash.

@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 
 /// The store's tables, created by versioned migrations (docs/store.md).
@@ -12,8 +13,14 @@ enum Schema {
         "registers", "players", "courses", "rounds", "roundFinishes", "deviceLinks", "deviceSuccessions", "removals", "rekeys",
     ]
 
-    /// The condition that selects score ops of the round bound to `?` through `opsByScoredRound`.
-    static let scoreOfRound = "substr(o.tail, 13, 1) = x'0a' AND substr(o.tail, 14, 16) = ?"
+    /// The condition that selects score ops of a round through `opsByScoredRound`, which holds the
+    /// first 3 bytes of the round id: bind `roundArguments(round)` (its first 3 bytes, then all 16).
+    static let scoreOfRound = "substr(o.tail, 13, 1) = x'0a' AND substr(o.tail, 14, 3) = ? AND substr(o.tail, 14, 16) = ?"
+
+    /// The values `scoreOfRound` binds for `round`.
+    static func roundArguments(_ round: UUID) -> StatementArguments {
+        [Data(round.bytes.prefix(3)), Data(round.bytes)]
+    }
     /// The condition that selects every score op.
     static let anyScore = "substr(o.tail, 13, 1) = x'0a'"
 
@@ -242,7 +249,89 @@ enum Schema {
                     """)
             try Membership.refresh(db, registers)
         }
+        migrator.registerMigration(compactionMigration) { db in
+            // Signature compaction (docs/store.md): a later signed op of an author proves every
+            // earlier one through the hash chain, so an op's signature may be dropped (set to
+            // NULL) once a later signed op of its author is stored — and nothing else may change.
+            // `anchorSequence` and `anchorBytes` say where the author's last kept signature below
+            // the head lies and how many bytes of tails lie above it (`AuthorRow.coverSignatures`).
+            try db.execute(
+                sql: """
+                    ALTER TABLE authors ADD COLUMN anchorSequence INTEGER NOT NULL DEFAULT 0;
+                    ALTER TABLE authors ADD COLUMN anchorBytes INTEGER NOT NULL DEFAULT 0;
+                    DROP TRIGGER opsRefuseUpdate;
+                    CREATE TRIGGER opsRefuseUpdate BEFORE UPDATE ON ops
+                        WHEN NEW.author IS NOT OLD.author OR NEW.sequence IS NOT OLD.sequence OR NEW.hash IS NOT OLD.hash
+                            OR NEW.tail IS NOT OLD.tail OR NEW.signature IS NOT NULL
+                        BEGIN SELECT RAISE(ABORT, 'the op log is append-only'); END;
+                    -- The later signed op is looked for from the author's last op down: the head, at once
+                    -- (upwards from OLD, a run of ops received in one segment would be read row by row).
+                    CREATE TRIGGER opsKeepCoveringSignature BEFORE UPDATE OF signature ON ops
+                        WHEN NOT EXISTS (
+                            SELECT 1 FROM (
+                                SELECT o.sequence FROM ops o
+                                WHERE o.author = OLD.author AND o.sequence > OLD.sequence AND o.signature IS NOT NULL
+                                ORDER BY o.sequence DESC LIMIT 1))
+                        BEGIN SELECT RAISE(ABORT, 'a signature is dropped only when a later signed op of its author covers it'); END;
+                    """)
+            try compactStoredSignatures(db)
+        }
+        migrator.registerMigration("v9-score-index-prefix") { db in
+            // A round's score ops are found through the first 3 bytes of its id (16.7 million
+            // values: a store's rounds rarely share one, and queries check the whole id): 13 bytes
+            // less in the index for every score event.
+            try db.execute(
+                sql: """
+                    DROP INDEX opsByScoredRound;
+                    CREATE INDEX opsByScoredRound ON ops(substr(tail, 14, 3)) WHERE substr(tail, 13, 1) = x'0a';
+                    """)
+        }
         return migrator
+    }
+
+    /// The migration that brought signature compaction; `Replica.open` vacuums the store once
+    /// after it ran, so an upgraded store shrinks on disk too.
+    static let compactionMigration = "v8-signature-compaction"
+
+    /// Drops the signatures of live authors' held ops that compaction would have dropped had
+    /// the ops been stored one signed run at a time, as they arrived (`AuthorRow.coverSignatures`),
+    /// and records each author's anchor. Frozen authors keep theirs.
+    private static func compactStoredSignatures(_ db: Database) throws {
+        let drop = try db.makeStatement(sql: "UPDATE ops SET signature = NULL WHERE author = ? AND sequence = ?")
+        let save = try db.makeStatement(sql: "UPDATE authors SET anchorSequence = ?, anchorBytes = ? WHERE id = ?")
+        for author in try Int64.fetchAll(db, sql: "SELECT id FROM authors WHERE frozenAt = 0 AND headSequence > 0") {
+            let rows = try Row.fetchCursor(
+                db,
+                sql: """
+                    SELECT sequence, length(tail), signature IS NOT NULL, substr(tail, 13, 1) IS x'12'
+                    FROM ops WHERE author = ? ORDER BY sequence
+                    """,
+                arguments: [author])
+            var anchor: Int64 = 0
+            var anchorBytes = 0  // bytes above `anchor` through `head`
+            var head: (sequence: Int64, rekey: Bool)?  // the last signed op so far
+            var bytesAboveHead = 0
+            var dropped: [Int64] = []
+            while let row = try rows.next() {
+                bytesAboveHead += row[1] as Int
+                guard row[2] as Bool else { continue }
+                if let previous = head {
+                    if previous.rekey || anchorBytes + bytesAboveHead > AuthorRow.anchorBytesMax {
+                        anchor = previous.sequence
+                        anchorBytes = bytesAboveHead
+                    } else {
+                        dropped.append(previous.sequence)
+                        anchorBytes += bytesAboveHead
+                    }
+                } else {
+                    anchorBytes += bytesAboveHead
+                }
+                head = (row[0] as Int64, row[3] as Bool)
+                bytesAboveHead = 0
+            }
+            for sequence in dropped { try drop.execute(arguments: [author, sequence]) }
+            try save.execute(arguments: [anchor, anchorBytes + bytesAboveHead, author])
+        }
     }
 
     /// The condition (on `ops o` joined with `authors a`) that an op counts in views but for

@@ -40,7 +40,7 @@ struct StoredOp {
                 WHERE \(Schema.scoreOfRound) AND \(Schema.counts)
                 ORDER BY o.author, o.sequence
                 """)
-        return try Row.fetchAll(statement, arguments: [Data(round.bytes)]).compactMap(StoredOp.init(row:))
+        return try Row.fetchAll(statement, arguments: Schema.roundArguments(round)).compactMap(StoredOp.init(row:))
     }
 
     /// Ops joined from a view table `v` with `author` and `sequence` columns.
