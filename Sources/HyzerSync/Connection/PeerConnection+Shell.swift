@@ -6,8 +6,9 @@ import NIOPosix
 extension PeerConnection {
     /// Feeds one connection's `ConnectionDriver` with frames, ticks and store changes, and
     /// writes what it returns. The driver's calls that may touch the store run on NIO's thread
-    /// pool, never on an event loop or the cooperative pool; ticks and frames whose handling
-    /// needs no store (`ConnectionDriver.Taken.needsStore`) run inline.
+    /// pool, never on an event loop or the cooperative pool, and so do the handshake's frames;
+    /// ticks, and frames of the open stream whose handling needs no store
+    /// (`ConnectionDriver.Taken.needsStore`), run inline.
     struct Shell {
         let connection: PeerConnection
         let writes: AsyncStream<[UInt8]>.Continuation
@@ -46,13 +47,18 @@ extension PeerConnection {
                 defer { if !isSignal { delivery.handled() } }
                 let goesOn: Bool
                 switch delivery.event {
-                case .frame(let bytes):
-                    // The engine decrypts and decides inline; only store work goes to the pool.
+                case .frame(let bytes) where driver.driver.engine.isOpen:
+                    // On the open stream the engine decrypts and decides inline (a heartbeat, a
+                    // `have`); only store work goes to the pool.
                     let taken = driver.driver.take(frame: bytes, now: now())
                     goesOn =
                         taken.needsStore
                         ? await step({ try $0.perform(taken) }, startWriter: startWriter)
                         : perform(Self.run(driver) { try $0.perform(taken) }, startWriter: startWriter)
+                case .frame(let bytes):
+                    // The handshake's key exchanges and signatures stay off the cooperative pool,
+                    // which a crowd of connections shares.
+                    goesOn = await step({ try $0.receive(frame: bytes, now: now()) }, startWriter: startWriter)
                 case .signal(.tick):
                     guard !watch.isStalled else {
                         outcome.failure = .stalled

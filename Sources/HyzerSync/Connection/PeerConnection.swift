@@ -123,33 +123,49 @@ public struct PeerConnection: Sendable {
         return outcome
     }
 
-    /// Sends `event` and waits until it is handled: the reader has at most one frame in the
-    /// queue (signals at most one of each kind), so the queue stays bounded and a fast peer
-    /// meets NIO's backpressure, which stops reading the socket.
-    private static func send(_ event: Event, _ sink: AsyncStream<Delivery>.Continuation) async {
-        let (handled, done) = AsyncStream<Void>.makeStream()
-        sink.yield(Delivery(event: event, handled: { done.finish() }))
-        for await _ in handled {}
+    /// Hands the shell one event at a time and waits until it is handled: the reader has at most
+    /// one frame in the queue (signals at most one of each kind), so the queue stays bounded and a
+    /// fast peer meets NIO's backpressure, which stops reading the socket. One stream of "handled"
+    /// serves every event, not one per frame.
+    private struct Handoff {
+        let sink: AsyncStream<Delivery>.Continuation
+        private let handledSink: AsyncStream<Void>.Continuation
+        private var handled: AsyncStream<Void>.AsyncIterator
+
+        init(_ sink: AsyncStream<Delivery>.Continuation) {
+            self.sink = sink
+            let (stream, handledSink) = AsyncStream<Void>.makeStream()
+            self.handledSink = handledSink
+            handled = stream.makeAsyncIterator()
+        }
+
+        /// Sends `event` and waits until it is handled (or the reader is cancelled).
+        mutating func send(_ event: Event) async {
+            let handledSink = handledSink
+            sink.yield(Delivery(event: event, handled: { handledSink.yield() }))
+            _ = await handled.next()
+        }
     }
 
     /// Hands the link's frames to the shell one at a time, each checked against its bound first:
     /// a link's frames are untrusted (`ByteLink`).
     private static func read(_ link: any ByteLink, into sink: AsyncStream<Delivery>.Continuation) async {
+        var handoff = Handoff(sink)
         var frames = 0
         do {
             while let frame = try await link.receive() {
                 let bound = frames < SyncEngine.handshakeFrames ? SyncEngine.handshakeFrameBytesMax : Framing.frameBytesMax
-                guard frame.count <= bound else { return await send(.ended(.frameTooLarge(bytes: frame.count, limit: bound)), sink) }
+                guard frame.count <= bound else { return await handoff.send(.ended(.frameTooLarge(bytes: frame.count, limit: bound))) }
                 frames += 1
-                await send(.frame(frame), sink)
+                await handoff.send(.frame(frame))
             }
-            await send(.ended(nil), sink)
+            await handoff.send(.ended(nil))
         } catch let error as FramingError {
             switch error {
-            case .frameTooLarge(let bytes, let limit): await send(.ended(.frameTooLarge(bytes: bytes, limit: limit)), sink)
+            case .frameTooLarge(let bytes, let limit): await handoff.send(.ended(.frameTooLarge(bytes: bytes, limit: limit)))
             }
         } catch {
-            await send(.ended(.connectionLost), sink)
+            await handoff.send(.ended(.connectionLost))
         }
     }
 
