@@ -3,7 +3,9 @@ import HyzerCrypto
 import HyzerDomain
 import HyzerKit
 
-/// A delta bundle: the one format that carries ops between replicas, in files and over TCP.
+/// A delta bundle: the one format that carries ops between replicas. Files carry it signed, as
+/// below; a connection carries it without the header and signature its handshake makes
+/// redundant (`connectionEncoded`, docs/formats.md).
 ///
 /// ```
 /// "HYZB" ‖ version:u8(=2) ‖ group:16 ‖ sender:32 ‖ vector ‖ varint n ‖ n × segment ‖ signature:64

@@ -1,7 +1,7 @@
 import Foundation
 import HyzerKit
 
-/// A delta as `Replica.deltaBundles` reads it: the signed bundles, the vector they bring the
+/// A delta as `Replica.deltaBundles` reads it: the connection bundles, the vector they bring the
 /// peer up to, and how many ops they carry.
 public typealias Delta = (bundles: [[UInt8]], vector: VersionVector, ops: Int)
 

@@ -29,7 +29,7 @@ public final class ConnectionSignals: DeltaSharing, @unchecked Sendable {
 
     /// One connection's mailbox: `deliver` receives a signal and what to call once it is handled.
     final class Mailbox: @unchecked Sendable {
-        // @unchecked: `pending` and `due` are only touched under `lock`.
+        // @unchecked: `pending`, `due` and `writeDeadline` are only touched under `lock`.
         let id: Int
         private let deliver: @Sendable (Signal, @escaping @Sendable () -> Void) -> Void
         private let lock = NSLock()
@@ -144,8 +144,8 @@ public final class ConnectionSignals: DeltaSharing, @unchecked Sendable {
     static let sharedDeltaBytesMax = 256 * 1024
 
     /// The delta for a connection handling "the store changed": the connections whose peers
-    /// hold the same thing share one read and one signature, so one score pushed to 150 phones
-    /// is read and signed once, not 150 times (docs/performance.md, "A tournament"). A delta read
+    /// hold the same thing share one read and one encoding, so one score pushed to 150 phones
+    /// is read and encoded once, not 150 times (docs/performance.md, "A tournament"). A delta read
     /// after a change was published holds that change, as `vectorAfterLatestChange`'s vector
     /// does; a newer change is read afresh.
     public func deltaAfterLatestChange(_ request: DeltaRequest, _ read: () throws -> Delta) rethrows -> Delta {

@@ -32,7 +32,7 @@ public enum SyncMessage: Equatable, Sendable {
     /// The hello of an older build (tag 1: its whole vector; tag 8: summaries with 64-bit
     /// fingerprints; body unread).
     case olderHello
-    /// A part of a signed bundle; `final` completes it (tag 2).
+    /// A part of a connection bundle (`Bundle.connectionEncoded`); `final` completes it (tag 2).
     case bundlePart(bytes: [UInt8], final: Bool)
     /// The entries of the sender's vector that changed since its hello or previous `have` (tag 3).
     case have(VersionVector)
