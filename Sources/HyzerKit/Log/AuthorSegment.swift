@@ -49,7 +49,7 @@ public struct AuthorSegment: Hashable, Sendable {
     /// explicitly: one Ed25519 verification for the whole segment.
     public func verifiedOps() throws(IngestError) -> [SignedOp] {
         let ops = try chainedOps()
-        try verifySignature(of: ops)
+        try verifySignature(of: ops[ops.count - 1])
         return ops
     }
 
@@ -57,11 +57,7 @@ public struct AuthorSegment: Hashable, Sendable {
     /// covers every op before it, so a last hash equal to a verified op's proves the segment
     /// holds exactly the verified ops.
     func chainedOps() throws(IngestError) -> [SignedOp] {
-        guard !tails.isEmpty else { throw .emptySegment(author: author) }
-        guard firstSequence <= Self.sequenceMax - UInt64(tails.count - 1) else { throw .sequenceOutOfRange(author: author) }
-        guard firstSequence >= 1, previousHash.count == 32,
-            firstSequence > 1 || previousHash == SignedOp.noPreviousHash
-        else { throw .malformedSegment(author: author, reason: "its first op does not follow a valid previous op") }
+        try checkHeader()
         var ops: [SignedOp] = []
         ops.reserveCapacity(tails.count)
         var previous = previousHash
@@ -75,9 +71,18 @@ public struct AuthorSegment: Hashable, Sendable {
         return ops
     }
 
-    /// Checks the last op's signature (`ops` are `chainedOps()`).
-    func verifySignature(of ops: [SignedOp]) throws(IngestError) {
-        guard ops[ops.count - 1].hasValidSignature else {
+    /// Checks that the segment holds ops, numbered within range, after a valid previous op.
+    func checkHeader() throws(IngestError) {
+        guard !tails.isEmpty else { throw .emptySegment(author: author) }
+        guard firstSequence <= Self.sequenceMax - UInt64(tails.count - 1) else { throw .sequenceOutOfRange(author: author) }
+        guard firstSequence >= 1, previousHash.count == 32,
+            firstSequence > 1 || previousHash == SignedOp.noPreviousHash
+        else { throw .malformedSegment(author: author, reason: "its first op does not follow a valid previous op") }
+    }
+
+    /// Checks the signature of the last op (as `chainedOps()` or `SegmentChain` rebuild it).
+    func verifySignature(of last: SignedOp) throws(IngestError) {
+        guard last.hasValidSignature else {
             throw .signatureMismatch(author: author, sequence: lastSequence)
         }
     }

@@ -24,6 +24,8 @@ extension Replica {
     @discardableResult
     public func ingest(_ segments: [AuthorSegment]) throws -> IngestReport {
         var report = IngestReport()
+        let chains = SegmentChain.hashing(segments)
+        defer { for chain in chains { chain.abandon() } }
         var next = 0
         repeat {
             if next > 0 { Thread.sleep(forTimeInterval: 0.002) }  // a waiting writer gets the lock
@@ -34,7 +36,7 @@ extension Replica {
                 let asideBefore = report.segmentsPending + report.segmentsHeld
                 if next == 0 { report += try Self.releaseHeldSegments(now: now, local: author, policies, newest: &newest, db) }
                 while next < segments.count {
-                    report += try Self.ingestInSavepoint(segments[next], now: now, local: author, policies, newest: &newest, db)
+                    report += try Self.ingestInSavepoint(chains[next], now: now, local: author, policies, newest: &newest, db)
                     next += 1
                     if ContinuousClock.now - started >= Self.ingestTransactionBudget { break }
                 }
@@ -53,13 +55,13 @@ extension Replica {
 
     /// One segment, all or nothing: a refused segment is rolled back and reported.
     private static func ingestInSavepoint(
-        _ segment: AuthorSegment, now: UInt64, local: AuthorID, _ policies: ReplicaPolicies, newest: inout HLCTimestamp,
+        _ chain: SegmentChain, now: UInt64, local: AuthorID, _ policies: ReplicaPolicies, newest: inout HLCTimestamp,
         _ db: Database
     ) throws -> IngestReport {
         var report = IngestReport()
         do {
             try db.inSavepoint {
-                report = try ingest(segment, now: now, local: local, policies, newest: &newest, db)
+                report = try ingest(chain, now: now, local: local, policies, newest: &newest, db)
                 return .commit
             }
         } catch let error as IngestError {
@@ -69,21 +71,26 @@ extension Replica {
     }
 
     private static func ingest(
-        _ segment: AuthorSegment, now: UInt64, local: AuthorID, _ policies: ReplicaPolicies, newest: inout HLCTimestamp,
+        _ chain: SegmentChain, now: UInt64, local: AuthorID, _ policies: ReplicaPolicies, newest: inout HLCTimestamp,
         _ db: Database
     ) throws -> IngestReport {
-        let ops = try segment.chainedOps()
+        let segment = chain.segment
+        try segment.checkHeader()
         var report = IngestReport()
         var row = try AuthorRow.find(segment.author, in: db)
         let head = row?.headSequence ?? 0
         // Ops this replica already holds, the very same (the last hash is the held one's, and
         // each hash covers the ops before it), change nothing: their signature is not checked
         // again. Relayed copies of what a device already has are most of what a group sends.
-        if let held = row, segment.lastSequence <= head, try held.hash(of: segment.lastSequence, in: db) == ops[ops.count - 1].hash {
-            report.opsAlreadyHeld = ops.count
+        if let held = row, segment.lastSequence <= head,
+            try held.hash(of: segment.lastSequence, in: db) == chain.hash(at: chain.count - 1)
+        {
+            report.opsAlreadyHeld = chain.count
             return report
         }
-        try segment.verifySignature(of: ops)
+        // A segment that extends the head is stored while its chain is still being hashed, and
+        // its signature checked before its savepoint is released; every other one first.
+        if segment.firstSequence != head + 1 { try chain.verifySignature() }
         if segment.author == local, segment.lastSequence > head {
             // Ops of this replica's own key that it never wrote: another copy of this store
             // (restored from a backup, or copied) writes too. Writing on would fork the log.
@@ -102,12 +109,13 @@ extension Replica {
 
         // Everything this replica already holds must be the very same ops: the lowest sequence
         // where the segment and the held log disagree is a fork point.
-        if var held = row, let conflict = try lowestConflict(segment, ops, held, db) {
+        if var held = row, let conflict = try lowestConflict(chain, held, db) {
+            try chain.verifySignature()
             guard held.frozenAt == 0 || conflict < held.frozenAt else {
-                report.opsAlreadyHeld = ops.count
+                report.opsAlreadyHeld = chain.count
                 return report  // evidence of a fork above the one already known changes nothing
             }
-            try recordFork(&held, at: conflict, segment: segment, ops: ops, policies.registers, db)
+            try recordFork(&held, at: conflict, chain, policies.registers, db)
             report.rejected.append(.fork(author: held.key, sequence: conflict))
             report.membershipTouched = true  // its admissions above the fork point stop counting
             return report
@@ -120,14 +128,16 @@ extension Replica {
         }
         var author = try row ?? AuthorRow.findOrCreate(segment.author, in: db)
         report.opsAlreadyHeld = segment.firstSequence > head ? 0 : Int(min(segment.lastSequence, head) - segment.firstSequence + 1)
-        let fresh = ops.drop { $0.sequence <= head }
-        guard let last = fresh.last else { return report }
+        guard segment.lastSequence > head else { return report }
+        let fresh = Int(head + 1 - segment.firstSequence)..<chain.count
 
         // An op stamped beyond what this clock accepts waits, whole segment and all, until the
         // clock gets there (only the segment's last op carries the signature a head needs).
-        if author.frozenAt == 0, let stamp = last.clock,
+        let lastStamp = Self.stamp(ofTail: segment.tails[chain.count - 1])
+        if author.frozenAt == 0, let stamp = lastStamp,
             stamp.physicalMilliseconds > now.addingClamped(HybridLogicalClock.maximumDriftMilliseconds)
         {
+            try chain.verifySignature()
             guard policies.pending.keeps(segment) else { return report }
             try store(segment, in: "heldSegments", releaseAt: stamp.physicalMilliseconds - HybridLogicalClock.maximumDriftMilliseconds, db)
             report.segmentsHeld = 1
@@ -140,12 +150,14 @@ extension Replica {
         // A removed device's ops above what the organizer held of it are kept (every replica
         // then holds the same log) but never count.
         let removedThrough = try Self.removedThrough(segment.author, db)
-        if let removedThrough, last.sequence > removedThrough {
+        if let removedThrough, segment.lastSequence > removedThrough {
             report.rejected.append(.removedMember(author: segment.author, through: removedThrough))
         }
         var sink = OpSink()
         var rebuild = false
-        for op in fresh {
+        var appendedBytes = 0
+        for offset in fresh {
+            let op = chain.op(at: offset)
             let stamp = op.clock ?? .zero
             if author.frozenAt == 0, op.sequence > 1, stamp <= previousStamp {
                 try author.freeze(at: op.sequence, forked: false, in: db)
@@ -153,6 +165,7 @@ extension Replica {
             }
             previousStamp = max(previousStamp, stamp)
             try author.append(op, to: &sink, db)
+            appendedBytes += op.tail.count
             if Membership.touches(tail: op.tail) { report.membershipTouched = true }
             if author.frozenAt == 0, op.sequence <= removedThrough ?? .max, !author.stranger {
                 if try Materializer.apply(op, authorRow: author.id, policies.registers, db) { rebuild = true }
@@ -160,13 +173,15 @@ extension Replica {
                 if op.finishesRound { report.finishesApplied += 1 }
             }
         }
+        // Nothing of the segment counts unless its last op is signed by its author.
+        try chain.verifySignature()
         try sink.flush(db)
         // The segment's last op is signed: it covers the previous head's signature.
-        try author.coverSignatures(previousHead: head, appendedBytes: fresh.reduce(0) { $0 + $1.tail.count }, db)
+        try author.coverSignatures(previousHead: head, appendedBytes: appendedBytes, db)
         try author.saveHead(in: db)
         report.appendedAuthors.insert(segment.author)
         if rebuild { try Materializer.rebuild(db, policies.registers) }
-        if report.opsApplied > 0, let clock = last.clock, clock > newest { newest = clock }
+        if report.opsApplied > 0, let clock = lastStamp, clock > newest { newest = clock }
         row = author
 
         // A filled gap releases the segments waiting above it, one at a time and each on its
@@ -185,7 +200,7 @@ extension Replica {
             ).execute(
                 arguments: [Data(segment.author.bytes), pending[0] as Int64, pending[1] as Int64, pending[2] as Data])
             guard let stored = try? AuthorSegment(decoding: Array(pending[3] as Data)) else { continue }
-            report += try ingestInSavepoint(stored, now: now, local: local, policies, newest: &newest, db)
+            report += try ingestInSavepoint(SegmentChain.hashing([stored])[0], now: now, local: local, policies, newest: &newest, db)
         }
         return report
     }
@@ -193,14 +208,11 @@ extension Replica {
     /// The lowest sequence number at which `segment` and the held log carry different
     /// authenticated hashes (the segment authenticates its previous hash too), or `nil`.
     /// Hash chains make disagreement monotone, so a binary search finds it.
-    private static func lowestConflict(_ segment: AuthorSegment, _ ops: [SignedOp], _ row: AuthorRow, _ db: Database) throws -> UInt64? {
-        let low = segment.firstSequence - 1
-        let high = min(segment.lastSequence, row.headSequence)
+    private static func lowestConflict(_ chain: SegmentChain, _ row: AuthorRow, _ db: Database) throws -> UInt64? {
+        let low = chain.segment.firstSequence - 1
+        let high = min(chain.segment.lastSequence, row.headSequence)
         guard low <= high else { return nil }
-        func incoming(_ sequence: UInt64) -> [UInt8] {
-            sequence == low ? segment.previousHash : ops[Int(sequence - segment.firstSequence)].hash
-        }
-        func differs(_ sequence: UInt64) throws -> Bool { try row.hash(of: sequence, in: db) != incoming(sequence) }
+        func differs(_ sequence: UInt64) throws -> Bool { try row.hash(of: sequence, in: db) != chain.hash(ofSequence: sequence) }
         guard try differs(high) else { return nil }
         var (agree, disagree) = (low, high)  // invariant: `disagree` differs; `agree` agrees unless it is `low`
         if try differs(low) { return low }
@@ -215,16 +227,16 @@ extension Replica {
     /// (only the lowest proof per author is kept: it alone decides), and rebuilds the views when
     /// ops that now no longer count had changed them.
     private static func recordFork(
-        _ row: inout AuthorRow, at sequence: UInt64, segment: AuthorSegment, ops: [SignedOp], _ registers: RegisterRule, _ db: Database
+        _ row: inout AuthorRow, at sequence: UInt64, _ chain: SegmentChain, _ registers: RegisterRule, _ db: Database
     ) throws {
-        let otherHash = sequence == segment.firstSequence - 1 ? segment.previousHash : ops[Int(sequence - segment.firstSequence)].hash
+        let otherHash = chain.hash(ofSequence: sequence)
         try db.cachedStatement(sql: "DELETE FROM forks WHERE author = ?").execute(arguments: [Data(row.key.bytes)])
         try db.cachedStatement(
             sql: "INSERT INTO forks (author, sequence, heldHash, otherHash, otherSegment) VALUES (?, ?, ?, ?, ?)"
         ).execute(
             arguments: [
                 Data(row.key.bytes), Int64(sequence), Data(try row.hash(of: sequence, in: db) ?? []),
-                Data(otherHash), Data(segment.encoded()),
+                Data(otherHash), Data(chain.segment.encoded()),
             ])
         let previous = row.frozenAt == 0 ? row.headSequence + 1 : row.frozenAt
         try row.freeze(at: sequence, forked: true, in: db)
@@ -272,7 +284,7 @@ extension Replica {
             ).execute(
                 arguments: [row[0] as Data, row[1] as Int64, row[2] as Int64, row[3] as Data])
             guard let segment = try? AuthorSegment(decoding: Array(row[4] as Data)) else { continue }
-            report += try ingestInSavepoint(segment, now: now, local: local, policies, newest: &newest, db)
+            report += try ingestInSavepoint(SegmentChain.hashing([segment])[0], now: now, local: local, policies, newest: &newest, db)
         }
         return report
     }

@@ -78,7 +78,8 @@ public struct SignedOp: Hashable, Sendable {
         SignedOp(author: author, sequence: sequence, previousHash: previousHash, tail: tail, hash: hash, signature: signature)
     }
 
-    private init(author: AuthorID, sequence: UInt64, previousHash: [UInt8], tail: [UInt8], hash: [UInt8], signature: [UInt8]?) {
+    /// An op whose `hash` was computed from these parts elsewhere (`SegmentChain`).
+    init(author: AuthorID, sequence: UInt64, previousHash: [UInt8], tail: [UInt8], hash: [UInt8], signature: [UInt8]?) {
         self.author = author
         self.sequence = sequence
         self.previousHash = previousHash

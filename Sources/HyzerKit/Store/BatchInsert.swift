@@ -7,6 +7,10 @@ import GRDBSQLite
 protocol BatchRow {
     /// The table's columns this row fills, in binding order.
     static var columns: [String] { get }
+    /// The text of the insert of 2^k rows at index k, up to the most rows a statement takes:
+    /// made once (`BatchInsert.statementTexts`), since a live score's one-row insert would
+    /// otherwise spend more on building and hashing its SQL than SQLite spends on the row.
+    static var statementTexts: [String] { get }
     /// The bytes of the row's blobs, which `bind` copies into the arena.
     var blobBytes: Int { get }
     /// Binds the row's values to parameters `index`, `index + 1`, … of `statement`, its blobs
@@ -22,7 +26,7 @@ final class BlobArena {
     private var capacity: Int
     private var used = 0
 
-    init(capacity: Int = 1 << 16) {
+    init(capacity: Int = 1 << 10) {
         self.capacity = max(capacity, 1)
         base = UnsafeMutableRawPointer.allocate(byteCount: self.capacity, alignment: 16)
     }
@@ -60,20 +64,17 @@ final class BlobArena {
 /// 512). A flush of fewer rows than a full statement inserts them in statements of powers of
 /// two, so a connection caches at most a handful of these statements.
 struct BatchInsert<Row: BatchRow> {
-    let table: String
     let rowsPerStatement: Int
     private var rows: [Row] = []
+    /// Grown as statements need: a sink of one row (a live score) makes no room for 512 rows'
+    /// blobs, nor the text of their statement.
     private let arena = BlobArena()
-    /// The text of a statement of `rowsPerStatement` rows, made once.
-    private let fullSQL: String
 
-    /// `rowsPerStatement` must be a power of two.
-    init(into table: String, rowsPerStatement: Int = 512) {
+    /// `rowsPerStatement` must be a power of two with a statement text (`BatchRow.statementTexts`).
+    init(rowsPerStatement: Int = 512) {
         precondition(rowsPerStatement > 0 && rowsPerStatement & (rowsPerStatement - 1) == 0, "a power of two")
-        self.table = table
+        precondition(rowsPerStatement.trailingZeroBitCount < Row.statementTexts.count, "a statement text for each size")
         self.rowsPerStatement = rowsPerStatement
-        fullSQL = Self.sql(table, rows: rowsPerStatement)
-        rows.reserveCapacity(rowsPerStatement)
     }
 
     mutating func add(_ row: Row, db: Database) throws {
@@ -96,7 +97,7 @@ struct BatchInsert<Row: BatchRow> {
     }
 
     private func insert(_ batch: ArraySlice<Row>, _ db: Database) throws {
-        let statement = try db.cachedStatement(sql: batch.count == rowsPerStatement ? fullSQL : Self.sql(table, rows: batch.count))
+        let statement = try db.cachedStatement(sql: Row.statementTexts[batch.count.trailingZeroBitCount])
         // Resets the statement and clears its bindings; GRDB then executes it with the values
         // bound below (`execute()` without arguments resets it, which keeps bindings).
         statement.setUncheckedArguments(StatementArguments())
@@ -108,23 +109,27 @@ struct BatchInsert<Row: BatchRow> {
         for row in batch {
             let code = row.bind(to: handle, at: index, arena)
             guard code == SQLITE_OK else {
-                throw DatabaseError(resultCode: ResultCode(rawValue: code), message: "cannot bind a row of \(table)", sql: statement.sql)
+                throw DatabaseError(resultCode: ResultCode(rawValue: code), message: "cannot bind a row", sql: statement.sql)
             }
             index += CInt(Row.columns.count)
         }
         try statement.execute()
     }
 
-    private static func sql(_ table: String, rows: Int) -> String {
+    /// The texts of inserts into `table` of 1, 2, 4, … `rowsMax` rows, for `BatchRow.statementTexts`.
+    static func statementTexts(_ table: String, rowsMax: Int) -> [String] {
         let row = "(" + Array(repeating: "?", count: Row.columns.count).joined(separator: ", ") + ")"
-        return "INSERT INTO \(table) (\(Row.columns.joined(separator: ", "))) VALUES "
-            + Array(repeating: row, count: rows).joined(separator: ", ")
+        return (0...rowsMax.trailingZeroBitCount).map { power in
+            "INSERT INTO \(table) (\(Row.columns.joined(separator: ", "))) VALUES "
+                + Array(repeating: row, count: 1 << power).joined(separator: ", ")
+        }
     }
 }
 
 /// One row of the log: an op of the author whose `authors` row is `author`.
 struct OpRow: BatchRow {
     static let columns = ["author", "sequence", "hash", "tail", "signature"]
+    static let statementTexts = BatchInsert<OpRow>.statementTexts("ops", rowsMax: 512)
     let author: Int64
     let op: SignedOp
 
@@ -144,7 +149,7 @@ struct OpRow: BatchRow {
 
 /// The batched inserts of appending ops: their log rows.
 struct OpSink {
-    var ops = BatchInsert<OpRow>(into: "ops")
+    var ops = BatchInsert<OpRow>()
 
     mutating func flush(_ db: Database) throws {
         try ops.flush(db)
