@@ -146,7 +146,7 @@ struct HandDialer {
     mutating func hear(_ actions: [SyncEngine.Action]) {
         heard = Self.writes(actions).compactMap { receiver.open($0).flatMap { try? SyncMessage(decoding: $0) } }
         for message in heard {
-            if case .hello(_, let fingerprint, let summaries) = message { engineHello = (fingerprint, summaries) }
+            if case .hello(_, _, let fingerprint, let summaries) = message { engineHello = (fingerprint, summaries) }
         }
     }
 

@@ -89,7 +89,7 @@ import Testing
         for count in [151, 1_000] {
             let (equal, _) = Self.pair(count: count, differing: 0, seed: 1)
             let noOp = try Self.reconcile(equal, equal)
-            #expect(noOp.bytes <= 2 * (10 + 16 * 5), "\(count) authors: \(noOp.bytes) bytes")
+            #expect(noOp.bytes <= 2 * (14 + 16 * 5), "\(count) authors: \(noOp.bytes) bytes")
             let (mine, theirs) = Self.pair(count: count, differing: 1, seed: 2)
             let one = try Self.reconcile(mine, theirs)
             #expect(one.bytes <= 800, "\(count) authors, one differing: \(one.bytes) bytes")
@@ -137,9 +137,14 @@ import Testing
         #expect(AuthorRange.root.children.last?.upperBound == .max)
     }
 
-    @Test(arguments: [[1, 0, 0], [8, 0] + [UInt8](repeating: 0, count: 16)] as [[UInt8]])
+    @Test(
+        arguments: [
+            [1, 0, 0], [8, 0] + [UInt8](repeating: 0, count: 16),
+            [10, 0] + [UInt8](repeating: 0, count: 8) + [UInt8](repeating: 0, count: 16),
+        ] as [[UInt8]])
     func anOlderBuildsHelloIsRefusedClearly(older: [UInt8]) throws {
-        // Tag 1: not live, an empty whole vector; tag 8: not live, 16 empty summaries.
+        // Tag 1: not live, an empty whole vector; tag 8: not live, 16 empty summaries; tag 10:
+        // not live, a whole fingerprint and 16 empty summaries, but no heartbeat.
         var session = SyncSession(mode: .oneShot)
         _ = session.start(localVector: VersionVector())
         #expect(session.receive(try SyncMessage(decoding: older)) == [.fail(.olderPeer)])

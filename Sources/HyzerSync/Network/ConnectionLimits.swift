@@ -46,6 +46,9 @@ actor ConnectionLimits {
         self.unauthenticatedPerSource = max(1, unauthenticatedPerSource)
     }
 
+    /// Connections open now, this one included once admitted.
+    var openConnections: Int { open }
+
     /// Admits a new connection from `source` (making room if it can), or says why not; the
     /// caller tells a refused one why and closes it.
     func enter(from source: String, channel: any Channel, firstFrame: FirstFrameArrival) -> Entry {

@@ -33,6 +33,13 @@ public struct PeerServer: Sendable {
         configuration.firstMessageTimeoutMilliseconds = 2_000
         return configuration
     }()
+    /// A connection accepted while more than this many are open is a crowd's: its hello asks
+    /// the dialer for heartbeats after `crowdHeartbeatMilliseconds` of silence, both ways
+    /// (docs/sync-protocol.md, "Heartbeats and dead peers").
+    public var crowdFrom = 64
+    /// The silence after which a crowd's connections heartbeat: a third of the heartbeats of the
+    /// shipped 5 s, for a peer held dead after 45 s of silence rather than 15 s.
+    public var crowdHeartbeatMilliseconds: UInt64 = 15_000
     /// Memory for partial bundles shared by all connections, accepted and dialed.
     public var budget = BundleBudget()
     /// Time a peer has to accept one frame before it counts as stalled.
@@ -127,6 +134,9 @@ public struct PeerServer: Sendable {
                         replica: replica, group: groups.current(), role: .listener, mode: .live, logger: logger, signals: signals,
                         budget: budget)
                     peer.configuration = configuration
+                    if await limits.openConnections > crowdFrom {
+                        peer.configuration.heartbeatMilliseconds = max(configuration.heartbeatMilliseconds, crowdHeartbeatMilliseconds)
+                    }
                     peer.writeTimeout = writeTimeout
                     peer.seenHellos = seenHellos
                     peer.onFirstMessageVerified = { await limits.verified(id) }

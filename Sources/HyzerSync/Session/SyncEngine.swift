@@ -22,9 +22,11 @@ public struct SyncEngine {
         /// shorter than the handshake's: a socket that says nothing gives its place back sooner
         /// (`serve` uses 2 s, `PeerServer.configuration`). `nil`: the handshake's time.
         public var firstMessageTimeoutMilliseconds: UInt64?
-        /// After this long without sending anything, send a heartbeat.
+        /// After this long without sending anything, send a heartbeat; the hello says so, and
+        /// both sides keep the longer of their two (`SyncEngine.heartbeatMilliseconds`).
         public var heartbeatMilliseconds: UInt64 = 5_000
-        /// After this long without receiving anything, the peer is dead.
+        /// After this long without receiving anything, the peer is dead; longer when the
+        /// heartbeats are (`SyncEngine.deadMilliseconds`).
         public var deadMilliseconds: UInt64 = 15_000
         /// After the handshake, and unless the exchange is live, the time the peer has between
         /// protocol messages (heartbeats do not count).
@@ -87,6 +89,7 @@ public struct SyncEngine {
 
     /// The connection's timing and size bounds.
     public let configuration: Configuration
+    private let role: Handshake.Role
     private let acknowledgement: AcknowledgementRule
     private let group: GroupMembership
     private var stage: Stage
@@ -126,12 +129,13 @@ public struct SyncEngine {
         acknowledgement: AcknowledgementRule = .whatTheStoreHolds, dialEpoch: UInt32? = nil, seenHellos: SeenHellos? = nil, now: UInt64
     ) {
         self.configuration = configuration
+        self.role = role
         self.acknowledgement = acknowledgement
         self.group = group
         self.stage = .handshaking(
             Handshake(
                 role: role, author: author, sign: sign, group: group, ephemeral: ephemeral, dialEpoch: dialEpoch, seenHellos: seenHellos))
-        self.session = SyncSession(mode: mode)
+        self.session = SyncSession(mode: mode, heartbeatMilliseconds: UInt32(clamping: configuration.heartbeatMilliseconds))
         self.localVector = localVector
         self.reservation = BundleBudget.Reservation(budget)
         self.startedAt = now
@@ -287,6 +291,21 @@ public struct SyncEngine {
         return run(session.localChanged(localVector: localVector), now: now)
     }
 
+    /// The silences a listener's hello may set, from 0.1 s to a minute.
+    public static let heartbeatMillisecondsRange: ClosedRange<UInt64> = 100...60_000
+
+    /// The silence after which this side sends a heartbeat. The listener sets the pace for both
+    /// sides: its own configuration, which its hello tells the dialer (within
+    /// `heartbeatMillisecondsRange`), so a `serve` holding a crowd asks its peers for fewer
+    /// heartbeats each way (docs/sync-protocol.md, "Heartbeats").
+    public var heartbeatMilliseconds: UInt64 {
+        guard role == .dialer, let asked = session.peerHeartbeatMilliseconds else { return configuration.heartbeatMilliseconds }
+        return min(max(UInt64(asked), Self.heartbeatMillisecondsRange.lowerBound), Self.heartbeatMillisecondsRange.upperBound)
+    }
+
+    /// The silence after which the peer is dead: three heartbeats, and at least the configured time.
+    public var deadMilliseconds: UInt64 { max(configuration.deadMilliseconds, 3 * heartbeatMilliseconds) }
+
     /// The earliest time at which `tick` has something to do (a timeout, a heartbeat), or nil
     /// once closed: a driver may tell the engine the time then rather than every second.
     public var nextDeadline: UInt64? {
@@ -302,8 +321,8 @@ public struct SyncEngine {
             guard awaitsFirstMessage, let first = configuration.firstMessageTimeoutMilliseconds else { return handshake }
             return min(handshake, after(startedAt, first))
         case .open:
-            let dead = after(lastReceived, configuration.deadMilliseconds)
-            let heartbeat = after(lastSent, configuration.heartbeatMilliseconds)
+            let dead = after(lastReceived, deadMilliseconds)
+            let heartbeat = after(lastSent, heartbeatMilliseconds)
             let idle = session.isLive ? UInt64.max : after(lastProgress, configuration.idleMilliseconds)
             return min(dead, heartbeat, idle)
         }
@@ -319,9 +338,9 @@ public struct SyncEngine {
             if awaitsFirstMessage, let first = configuration.firstMessageTimeoutMilliseconds { limit = min(limit, first) }
             return now &- startedAt >= limit ? close(.handshakeTimeout) : []
         case .open:
-            if now &- lastReceived >= configuration.deadMilliseconds { return close(.peerDead) }
+            if now &- lastReceived >= deadMilliseconds { return close(.peerDead) }
             if !session.isLive, now &- lastProgress >= configuration.idleMilliseconds { return close(.idleTimeout) }
-            return now &- lastSent >= configuration.heartbeatMilliseconds ? seal(session.heartbeat(), now: now) : []
+            return now &- lastSent >= heartbeatMilliseconds ? seal(session.heartbeat(), now: now) : []
         }
     }
 

@@ -4,11 +4,13 @@ import HyzerKit
 /// What peers say to each other after the handshake, one message per encrypted frame.
 ///
 /// ```
-/// 1, 8 —                        an older build's hello (its whole vector, or summaries with
-///                               64-bit fingerprints): refused, `SyncFailure.olderPeer`
-/// 10 hello  live:u8 ‖ whole:u64 ‖ 16 × summary   whether the sender stays connected, its whole
-///                               vector's fingerprint, and its summaries of the root's 16 ranges
-///                               (`Reconciliation`); starts the exchange
+/// 1, 8, 10 —                    an older build's hello (its whole vector, summaries with 64-bit
+///                               fingerprints, or no heartbeat): refused, `SyncFailure.olderPeer`
+/// 11 hello  live:u8 ‖ heartbeat:u32 ‖ whole:u64 ‖ 16 × summary   whether the sender stays
+///                               connected, the silence in milliseconds after which it sends a
+///                               heartbeat (`SyncEngine`: both sides keep the longer of the two),
+///                               its whole vector's fingerprint, and its summaries of the root's
+///                               16 ranges (`Reconciliation`); starts the exchange
 /// 9 reconcile splits ‖ entries  the next step of reconciling the two vectors (`ReconcileStep`)
 /// 2 bundle  final:u8 ‖ bytes    a part of a connection bundle (`Bundle.connectionEncoded`); the
 ///                               part with final = 1 completes it
@@ -24,13 +26,13 @@ import HyzerKit
 ///                               answer to a heartbeat whose digest disagrees with it
 /// ```
 public enum SyncMessage: Equatable, Sendable {
-    /// Whether the sender asks to stay connected, its whole vector's fingerprint, and its
-    /// summaries of the root's 16 ranges (tag 10).
-    case hello(live: Bool, fingerprint: UInt64, summaries: [RangeSummary])
+    /// Whether the sender asks to stay connected, the silence after which it sends a heartbeat,
+    /// its whole vector's fingerprint, and its summaries of the root's 16 ranges (tag 11).
+    case hello(live: Bool, heartbeatMilliseconds: UInt32, fingerprint: UInt64, summaries: [RangeSummary])
     /// The next step of reconciling the two sides' vectors (tag 9).
     case reconcile(ReconcileStep)
     /// The hello of an older build (tag 1: its whole vector; tag 8: summaries with 64-bit
-    /// fingerprints; body unread).
+    /// fingerprints; tag 10: no heartbeat; body unread).
     case olderHello
     /// A part of a connection bundle (`Bundle.connectionEncoded`); `final` completes it (tag 2).
     case bundlePart(bytes: [UInt8], final: Bool)
@@ -47,19 +49,22 @@ public enum SyncMessage: Equatable, Sendable {
     /// Live: everything the sender holds or holds aside, whole (tag 7).
     case holds(VersionVector)
 
-    /// The hello of a side holding `vector`.
-    public static func hello(_ vector: VersionVector, live: Bool) -> SyncMessage {
+    /// The hello of a side holding `vector` that heartbeats after `heartbeatMilliseconds` of silence.
+    public static func hello(_ vector: VersionVector, live: Bool, heartbeatMilliseconds: UInt32 = 5_000) -> SyncMessage {
         let reconciliation = Reconciliation(local: vector)
-        return .hello(live: live, fingerprint: reconciliation.wholeFingerprint, summaries: reconciliation.greeting)
+        return .hello(
+            live: live, heartbeatMilliseconds: heartbeatMilliseconds, fingerprint: reconciliation.wholeFingerprint,
+            summaries: reconciliation.greeting)
     }
 
     /// The message's bytes: its tag, then its body.
     public func encoded() -> [UInt8] {
         var writer = ByteWriter()
         switch self {
-        case .hello(let live, let fingerprint, let summaries):
-            writer.write(UInt8(10))
+        case .hello(let live, let heartbeat, let fingerprint, let summaries):
+            writer.write(UInt8(11))
             writer.write(live)
+            writer.write(heartbeat)
             writer.write(fingerprint)
             for summary in summaries { summary.write(into: &writer) }
         case .reconcile(let step):
@@ -96,15 +101,16 @@ public enum SyncMessage: Equatable, Sendable {
     public init(decoding bytes: [UInt8]) throws(DecodingError) {
         var reader = ByteReader(bytes)
         switch try reader.readByte() {
-        case 1, 8:
+        case 1, 8, 10:
             self = .olderHello
             return
-        case 10:
+        case 11:
             let live = try reader.readBool()
+            let heartbeat = try reader.readUInt32()
             let fingerprint = try reader.readUInt64()
             var summaries: [RangeSummary] = []
             for _ in 0..<AuthorRange.fanout { summaries.append(try RangeSummary.read(&reader)) }
-            self = .hello(live: live, fingerprint: fingerprint, summaries: summaries)
+            self = .hello(live: live, heartbeatMilliseconds: heartbeat, fingerprint: fingerprint, summaries: summaries)
         case 9: self = .reconcile(try ReconcileStep.read(&reader))
         case 2:
             let final = try reader.readBool()

@@ -102,10 +102,17 @@ public struct SyncSession: Sendable {
     /// Live: the settled belief was wrong, and the store had no room aside to take what it lacks.
     public private(set) var awaitsRoomAside = false
 
-    /// A session that will ask for `mode` in its hello.
-    public init(mode: Mode) {
+    /// The silence after which this side sends a heartbeat, as its hello says.
+    public let heartbeatMilliseconds: UInt32
+    /// The silence after which the peer sends a heartbeat, as its hello said (nil before it).
+    public private(set) var peerHeartbeatMilliseconds: UInt32?
+
+    /// A session that will ask for `mode` in its hello, and say it heartbeats after
+    /// `heartbeatMilliseconds` of silence.
+    public init(mode: Mode, heartbeatMilliseconds: UInt32 = 5_000) {
         self.requestedMode = mode
         self.mode = mode
+        self.heartbeatMilliseconds = heartbeatMilliseconds
     }
 
     /// Whether `start` ran.
@@ -116,7 +123,9 @@ public struct SyncSession: Sendable {
 
     /// The hello of `reconciliation`'s vector.
     private func hello(of reconciliation: Reconciliation) -> SyncMessage {
-        .hello(live: requestedMode == .live, fingerprint: reconciliation.wholeFingerprint, summaries: reconciliation.greeting)
+        .hello(
+            live: requestedMode == .live, heartbeatMilliseconds: heartbeatMilliseconds, fingerprint: reconciliation.wholeFingerprint,
+            summaries: reconciliation.greeting)
     }
 
     /// Hellos exchanged and both sides stay connected: silence (with heartbeats) is normal.
@@ -142,9 +151,10 @@ public struct SyncSession: Sendable {
     public mutating func receive(_ message: SyncMessage) -> [Action] {
         guard state != .closed else { return [] }
         switch message {
-        case .hello(let live, let fingerprint, let summaries):
+        case .hello(let live, let heartbeat, let fingerprint, let summaries):
             guard state == .greeting, var reconciliation else { return close(.secondHello) }
             mode = requestedMode == .live && live ? .live : .oneShot
+            peerHeartbeatMilliseconds = heartbeat
             let steps: [ReconcileStep]
             do { steps = try reconciliation.greeted(summaries, wholeFingerprint: fingerprint) } catch {
                 return close(.reconciliationOutOfStep)
