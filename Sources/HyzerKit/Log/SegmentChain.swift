@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import HyzerDomain
 
@@ -6,9 +5,9 @@ import HyzerDomain
 ///
 /// A chain is sequential (each op's hash covers the one before), so one author's ops cannot be
 /// hashed in parallel; but they can be hashed ahead of the inserts that store them. Ingest of a
-/// large batch hands its chains to `SegmentChain.hashElsewhere`, which hashes them in order on
-/// another core while the writer stores the ops already hashed; `hash(at:)` waits only when the
-/// writer catches up (docs/store.md, "Ingest"). A small batch is hashed on the spot: a live
+/// large batch hands its chains to `SegmentChain.hashing(_:)`, which hashes them in order on a
+/// thread of their own while the writer stores the ops already hashed; `hash(at:)` waits only
+/// when the writer catches up (docs/store.md, "Hash chains on the second core"). A small batch is hashed on the spot: a live
 /// score does not pay a thread's wake-up. Nothing about what counts changes: the signature of
 /// the segment's last op is still checked before its savepoint is released.
 final class SegmentChain: @unchecked Sendable {
@@ -41,12 +40,17 @@ final class SegmentChain: @unchecked Sendable {
     /// The number of ops.
     var count: Int { segment.tails.count }
 
-    /// Chains of `segments`, hashed on another core when they hold enough ops to be worth the
-    /// hand-off, else here and now. `abandon` them when the rest will not be read.
+    /// Chains of `segments`, hashed on a thread of their own when they hold enough ops to be
+    /// worth the hand-off, else here and now. `abandon` them when the rest will not be read.
+    ///
+    /// A thread, not a dispatch queue: the writer waits on the hasher, and a queue's workers
+    /// may all be taken by callers waiting on the writer.
     static func hashing(_ segments: [AuthorSegment]) -> [SegmentChain] {
         let chains = segments.map(SegmentChain.init)
         if segments.reduce(0, { $0 + $1.tails.count }) >= opsHashedElsewhereMin {
-            DispatchQueue.global(qos: .userInitiated).async { for chain in chains { chain.hashAll() } }
+            let hasher = Thread { for chain in chains { chain.hashAll() } }
+            hasher.name = "segment-chains"
+            hasher.start()
         } else {
             for chain in chains { chain.hashAll() }
         }
