@@ -7,9 +7,10 @@ import HyzerDomain
 /// hashed in parallel; but they can be hashed ahead of the inserts that store them. Ingest of a
 /// large batch hands its chains to `SegmentChain.hashing(_:)`, which hashes them in order on a
 /// thread of their own while the writer stores the ops already hashed; `hash(at:)` waits only
-/// when the writer catches up (docs/store.md, "Hash chains on the second core"). A small batch is hashed on the spot: a live
-/// score does not pay a thread's wake-up. Nothing about what counts changes: the signature of
-/// the segment's last op is still checked before its savepoint is released.
+/// when the writer catches up (docs/store.md, "Hash chains on the second core"). A small batch
+/// is hashed on the spot: a live score does not pay a thread's wake-up. Nothing about what
+/// counts changes: the signature of the segment's last op is still checked before its
+/// savepoint is released.
 final class SegmentChain: @unchecked Sendable {
     /// Below this many ops in a batch, chains are hashed on the writer's thread.
     static let opsHashedElsewhereMin = 512

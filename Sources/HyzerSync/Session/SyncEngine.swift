@@ -22,8 +22,8 @@ public struct SyncEngine {
         /// shorter than the handshake's: a socket that says nothing gives its place back sooner
         /// (`serve` uses 2 s, `PeerServer.configuration`). `nil`: the handshake's time.
         public var firstMessageTimeoutMilliseconds: UInt64?
-        /// After this long without sending anything, send a heartbeat; the hello says so, and
-        /// both sides keep the longer of their two (`SyncEngine.heartbeatMilliseconds`).
+        /// After this long without sending anything, send a heartbeat; the hello says so, and a
+        /// listener's sets the pace of both sides (`SyncEngine.heartbeatMilliseconds`).
         public var heartbeatMilliseconds: UInt64 = 5_000
         /// After this long without receiving anything, the peer is dead; longer when the
         /// heartbeats are (`SyncEngine.deadMilliseconds`).
@@ -297,7 +297,7 @@ public struct SyncEngine {
     /// The silence after which this side sends a heartbeat. The listener sets the pace for both
     /// sides: its own configuration, which its hello tells the dialer (within
     /// `heartbeatMillisecondsRange`), so a `serve` holding a crowd asks its peers for fewer
-    /// heartbeats each way (docs/sync-protocol.md, "Heartbeats").
+    /// heartbeats each way (docs/sync-protocol.md, "Heartbeats and dead peers").
     public var heartbeatMilliseconds: UInt64 {
         guard role == .dialer, let asked = session.peerHeartbeatMilliseconds else { return configuration.heartbeatMilliseconds }
         return min(max(UInt64(asked), Self.heartbeatMillisecondsRange.lowerBound), Self.heartbeatMillisecondsRange.upperBound)

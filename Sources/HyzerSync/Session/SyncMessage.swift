@@ -8,9 +8,10 @@ import HyzerKit
 ///                               fingerprints, or no heartbeat): refused, `SyncFailure.olderPeer`
 /// 11 hello  live:u8 ‖ heartbeat:u32 ‖ whole:u64 ‖ 16 × summary   whether the sender stays
 ///                               connected, the silence in milliseconds after which it sends a
-///                               heartbeat (`SyncEngine`: both sides keep the longer of the two),
-///                               its whole vector's fingerprint, and its summaries of the root's
-///                               16 ranges (`Reconciliation`); starts the exchange
+///                               heartbeat (a listener's sets the pace of both sides:
+///                               `SyncEngine.heartbeatMilliseconds`), its whole vector's
+///                               fingerprint, and its summaries of the root's 16 ranges
+///                               (`Reconciliation`); starts the exchange
 /// 9 reconcile splits ‖ entries  the next step of reconciling the two vectors (`ReconcileStep`)
 /// 2 bundle  final:u8 ‖ bytes    a part of a connection bundle (`Bundle.connectionEncoded`); the
 ///                               part with final = 1 completes it
