@@ -60,14 +60,18 @@ struct SyncBenchmark {
         try await Self.waitUntil { try b.versionVector()[a.author] == a.versionVector()[a.author] }
         // Waiting on b's own change monitor leaves the cores to the replicas (a spin would take one).
         var commitsOnB = try b.changeMonitor().changes().makeAsyncIterator()
+        let first = try a.versionVector()[a.author]
         for index in 0..<latencySamples {
-            let event = try a.recordScore(round: round.id.lowercased, player: "a", hole: index % 18 + 1, strokes: 3)
+            // The clock starts as the command returns from its commit: the op's sequence (one op a
+            // score, checked below) is read before it, not in the time measured.
+            let target = try a.versionVector()[a.author] + 1
+            try a.recordScore(round: round.id.lowercased, player: "a", hole: index % 18 + 1, strokes: 3)
             let committed = DispatchTime.now().uptimeNanoseconds
-            let target = try a.versionVector()[a.author]
-            _ = event
             while try b.versionVector()[a.author] < target { _ = await commitsOnB.next() }
             latencies.append(Double(DispatchTime.now().uptimeNanoseconds - committed) / 1e6)
         }
+        let last = try a.versionVector()[a.author]
+        precondition(last == first + UInt64(latencySamples), "each score must be one op")
         latencies.sort()
         let p50 = latencies[latencies.count / 2]
         let p99 = latencies[min(latencies.count - 1, latencies.count * 99 / 100)]

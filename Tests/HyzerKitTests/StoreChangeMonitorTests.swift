@@ -38,6 +38,21 @@ import Testing
         #expect(try await eventually { counter.value >= 1 })
     }
 
+    /// The writer's observer reports a commit and inotify then sees the same commit's writes: the
+    /// monitor reports each commit once, whichever source reads `data_version` first.
+    @Test func eachCommitOfThisReplicaIsReportedOnce() async throws {
+        let test = try TestReplica("monitor-once", owner: "Ann", keySeed: 5)
+        let counter = Counter(try test.replica.changeMonitor().changes())
+        defer { counter.task.cancel() }
+        for index in 1...5 {
+            try test.replica.addPlayer(name: "Player \(index)")
+            #expect(try await eventually { counter.value >= index })
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(counter.value == 5)
+    }
+
     @Test func aCommitOfAnotherConnectionIsReported() async throws {
         let test = try TestReplica("monitor-other", owner: "Ann", keySeed: 2)
         let counter = Counter(try test.replica.changeMonitor().changes())

@@ -15,11 +15,11 @@ struct EngineSide {
 
     init(
         _ peer: Peer, role: Handshake.Role, mode: SyncSession.Mode, budget: BundleBudget = BundleBudget(),
-        configuration: SyncEngine.Configuration = .init(), now: UInt64 = 0
+        configuration: SyncEngine.Configuration = .init(), group: GroupMembership = testGroup, now: UInt64 = 0
     ) throws {
         self.peer = peer
         driver = ConnectionDriver(
-            replica: peer.replica, group: testGroup, role: role, mode: mode, ephemeral: KeyExchange(), budget: budget,
+            replica: peer.replica, group: group, role: role, mode: mode, ephemeral: KeyExchange(), budget: budget,
             configuration: configuration, now: now)
     }
 
@@ -35,10 +35,13 @@ struct EngineSide {
 struct EnginePair {
     var sides: [EngineSide]
 
-    init(dialer: Peer, listener: Peer, mode: SyncSession.Mode = .oneShot, configuration: SyncEngine.Configuration = .init()) throws {
+    init(
+        dialer: Peer, listener: Peer, mode: SyncSession.Mode = .oneShot, configuration: SyncEngine.Configuration = .init(),
+        group: GroupMembership = testGroup
+    ) throws {
         sides = [
-            try EngineSide(dialer, role: .dialer, mode: mode, configuration: configuration),
-            try EngineSide(listener, role: .listener, mode: mode, configuration: configuration),
+            try EngineSide(dialer, role: .dialer, mode: mode, configuration: configuration, group: group),
+            try EngineSide(listener, role: .listener, mode: mode, configuration: configuration, group: group),
         ]
     }
 

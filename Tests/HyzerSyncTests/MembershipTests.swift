@@ -45,6 +45,36 @@ import Testing
         }
     }
 
+    /// Connections answering one change share one delta read (`ConnectionSignals`), and the
+    /// removals come from that read's snapshot: a peer removed while connected is sent nothing
+    /// more, whether its connection reads the delta or takes the one another connection read.
+    @Test(arguments: [true, false]) func aSharedDeltaReachesNoRemovedPeer(removedPeerReadsFirst: Bool) throws {
+        var toMallory = try EnginePair(dialer: mallory, listener: organizer, mode: .live, group: group)
+        var toFriend = try EnginePair(dialer: friend, listener: organizer, mode: .live, group: group)
+        let signals = ConnectionSignals()
+        toMallory.sides[1].driver.sharing = signals
+        toFriend.sides[1].driver.sharing = signals
+        try toMallory.start()
+        try toFriend.start()
+        #expect(
+            !toMallory.sides.contains { $0.isOver } && !toFriend.sides.contains { $0.isOver }, "\(toMallory.report); \(toFriend.report)")
+
+        try organizer.replica.removeMember(mallory.author.hex, newSecret: Self.newSecret)
+        try organizer.replica.addPlayer(name: "Zed")
+        signals.publish(.storeChanged)
+        if removedPeerReadsFirst {
+            try toMallory.storeChanged(at: 1, now: 1_000)
+            try toFriend.storeChanged(at: 1, now: 1_000)
+        } else {
+            try toFriend.storeChanged(at: 1, now: 1_000)
+            try toMallory.storeChanged(at: 1, now: 1_000)
+        }
+        #expect(toMallory.sides[1].failure == .peerRemoved(mallory.author))
+        let head = try organizer.replica.versionVector()[organizer.author]
+        #expect(try friend.replica.versionVector()[organizer.author] == head)
+        #expect(try mallory.replica.versionVector()[organizer.author] < head)
+    }
+
     @Test func theOrganizerAndInvitedDevicesAreTheMembers() throws {
         let members = try organizer.replica.groupMembers()
         #expect(Set(members.map(\.id)) == [organizer.author, mallory.author, friend.author])

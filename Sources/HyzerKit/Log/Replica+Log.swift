@@ -107,7 +107,28 @@ extension Replica {
     /// compaction keeps a signature at least every `AuthorRow.anchorBytesMax` bytes of an
     /// author's log, but for a segment received larger (docs/store.md).
     public func delta(above vector: VersionVector, segmentBytesMax: Int = AuthorSegment.preferredBytesMax) throws -> [AuthorSegment] {
+        try read { db in try delta(above: vector, segmentBytesMax: segmentBytesMax, db) }
+    }
+
+    /// What a peer holding `vector` lacks (`delta(above:segmentBytesMax:)`), this replica's
+    /// vector, and the devices removed from the group, read from one snapshot: a connection
+    /// answers a change with one read rather than three, and the vector is exactly what the
+    /// segments bring the peer up to.
+    public func deltaRead(above vector: VersionVector, segmentBytesMax: Int = AuthorSegment.preferredBytesMax) throws -> (
+        segments: [AuthorSegment], vector: VersionVector, removed: Set<AuthorID>
+    ) {
         try read { db in
+            let segments = try delta(above: vector, segmentBytesMax: segmentBytesMax, db)
+            var removed: Set<AuthorID> = []
+            try db.cachedStatement(sql: "SELECT device FROM removals").forEachRawRow(db) { row in
+                if let device = row.bytes(0).flatMap(AuthorID.init(bytes:)) { removed.insert(device) }
+            }
+            return (segments, try readCache.entry(db).vector, removed)
+        }
+    }
+
+    private func delta(above vector: VersionVector, segmentBytesMax: Int, _ db: Database) throws -> [AuthorSegment] {
+        do {
             var segments: [AuthorSegment] = []
             let authors = try Row.fetchAll(
                 db.cachedStatement(sql: "SELECT id, key, headSequence, headHash, frozenAt FROM authors WHERE headSequence > 0 ORDER BY key")

@@ -9,20 +9,22 @@ import Synchronization
 /// Tells when anything — this process or another one — committed to a replica's store, without
 /// polling (docs/sync-protocol.md, "Live changes across processes").
 ///
-/// Two sources wake one dedicated thread, which sleeps in `poll(2)` with no timeout while nothing
-/// happens: this process's commits, through a GRDB transaction observer on the replica's writer,
-/// and every other process's writes, through inotify on the store directory (`IN_MODIFY` and
-/// `IN_CLOSE_WRITE` of `replica.sqlite-wal` and `replica.sqlite`). The thread then confirms with
-/// SQLite's `PRAGMA data_version` on a connection of its own (the counter moves when any other
-/// connection commits) and reports a change only when the counter moved. A write to the WAL
-/// comes before its commit is visible (the commit ends with an fsync and an update of the shared
-/// index, which inotify does not see), so after a write with no visible commit the thread checks
-/// again after 1, 2, 4, … 2,048 ms (about 4 s in all, for a slow fsync) and then sleeps until
-/// the next event.
+/// Both sources confirm with SQLite's `PRAGMA data_version` on a read-only connection of the
+/// monitor's own (the number moves when any other connection commits), and a change is reported
+/// only when it moved since the last report, whichever source saw it first:
+/// - this process's commits, from a GRDB transaction observer on the replica's writer, straight
+///   after the commit on the writer's thread: no thread is woken between a commit and its report;
+/// - every other process's writes, through inotify on the store directory (`IN_MODIFY` and
+///   `IN_CLOSE_WRITE` of `replica.sqlite-wal` and `replica.sqlite`), on one dedicated thread that
+///   sleeps in `poll(2)` with no timeout while nothing happens. A write to the WAL comes before
+///   its commit is visible (the commit ends with an fsync and an update of the shared index,
+///   which inotify does not see), so after a write with no visible commit the thread checks again
+///   after 1, 2, 4, … 2,048 ms (about 4 s in all, for a slow fsync) and then sleeps until the
+///   next event.
 public final class StoreChangeMonitor: Sendable {
-    private let connection: DatabaseQueue
     private let inotify: Int32
     private let wakeup: Wakeup
+    private let reporter: Reporter
     /// Kept alive here: GRDB holds transaction observers weakly.
     private let observer: CommitObserver
     private let started = Mutex(false)
@@ -36,7 +38,9 @@ public final class StoreChangeMonitor: Sendable {
         var configuration = Configuration()
         configuration.readonly = true
         configuration.busyMode = .timeout(10)
-        connection = try DatabaseQueue(path: directory.appendingPathComponent(Replica.databaseFileName).path, configuration: configuration)
+        let connection = try DatabaseQueue(
+            path: directory.appendingPathComponent(Replica.databaseFileName).path, configuration: configuration)
+        reporter = Reporter(connection: connection)
         inotify = try Self.watch(directory)
         do {
             wakeup = try Wakeup()
@@ -44,7 +48,7 @@ public final class StoreChangeMonitor: Sendable {
             close(inotify)
             throw error
         }
-        observer = CommitObserver(wakeup: wakeup)
+        observer = CommitObserver(reporter: reporter)
         database.add(transactionObserver: observer, extent: .observerLifetime)
     }
 
@@ -76,11 +80,6 @@ public final class StoreChangeMonitor: Sendable {
         "\(what): \(String(cString: strerror(error))); live changes need inotify (raise fs.inotify.max_user_instances or max_user_watches if they are exhausted)"
     }
 
-    /// A number that changes whenever another connection committed since the last call.
-    func version() throws -> Int {
-        try connection.inDatabase { db in try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0 }
-    }
-
     /// One element per change of the store after this call (a burst of commits may yield one
     /// element). Ends when the consuming task is cancelled. A monitor serves one stream: later
     /// calls return a stream that has already ended.
@@ -94,18 +93,17 @@ public final class StoreChangeMonitor: Sendable {
             continuation.finish()
             return stream
         }
-        let baseline = try? version()
+        reporter.start(continuation)
         let wakeup = wakeup
-        continuation.onTermination = { _ in wakeup.signal(.stop) }
-        let thread = Thread { [self] in watch(from: baseline, continuation) }
+        continuation.onTermination = { _ in wakeup.stop() }
+        let thread = Thread { [self] in watch() }
         thread.name = "store-changes"
         thread.start()
         return stream
     }
 
-    /// The thread's loop: sleeps until a source wakes it, reports each moved `data_version`.
-    private func watch(from baseline: Int?, _ continuation: AsyncStream<Void>.Continuation) {
-        var last = baseline
+    /// The thread's loop: sleeps until inotify wakes it, reports each moved `data_version`.
+    private func watch() {
         var settle: Int?
         var descriptors = [
             pollfd(fd: inotify, events: Int16(POLLIN), revents: 0), pollfd(fd: wakeup.reader, events: Int16(POLLIN), revents: 0),
@@ -121,19 +119,17 @@ public final class StoreChangeMonitor: Sendable {
             if descriptors.contains(where: { $0.revents & Int16(POLLERR | POLLNVAL) != 0 }) { break }
             var written = false
             if descriptors[0].revents != 0 { written = drainInotify() }
-            if descriptors[1].revents != 0, wakeup.drain().contains(.stop) { break }
-            let version = try? version()
-            if let version, version != last {
-                last = version
+            if descriptors[1].revents != 0 { break }
+            let moved = reporter.reportIfMoved()
+            if moved == true {
                 settle = nil
-                continuation.yield()
-            } else if written || version == nil {
+            } else if written || moved == nil {
                 settle = 0
             } else if ready == 0, let step = settle {
                 settle = step + 1 < Self.settleDelays.count ? step + 1 : nil
             }
         }
-        continuation.finish()
+        reporter.finish()
     }
 
     /// Reads every queued inotify event; true when one names a store file or the queue overflowed.
@@ -163,13 +159,8 @@ public final class StoreChangeMonitor: Sendable {
     }
 }
 
-/// A pipe that wakes the monitor's thread: one byte per signal.
+/// A pipe that stops the monitor's thread: the stream's end writes one byte.
 private final class Wakeup: Sendable {
-    enum Signal: UInt8 {
-        case commit = 1
-        case stop = 2
-    }
-
     let reader: Int32
     private let writer: Int32
 
@@ -191,35 +182,77 @@ private final class Wakeup: Sendable {
         close(writer)
     }
 
-    /// Never blocks: when the pipe is full, a wake-up is already pending.
-    func signal(_ signal: Signal) {
-        var byte = signal.rawValue
+    /// Never blocks: when the pipe is full, the stop is already pending.
+    func stop() {
+        var byte: UInt8 = 1
         _ = write(writer, &byte, 1)
-    }
-
-    /// Empties the pipe and returns the signals it held.
-    func drain() -> Set<Signal> {
-        var signals: Set<Signal> = []
-        var buffer = [UInt8](repeating: 0, count: 256)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { read(reader, $0.baseAddress, $0.count) }
-            guard count > 0 else { return signals }
-            for byte in buffer[..<count] { if let signal = Signal(rawValue: byte) { signals.insert(signal) } }
-        }
     }
 }
 
-/// Wakes the monitor after each commit of the replica's own writer.
-private final class CommitObserver: TransactionObserver, Sendable {
-    private let wakeup: Wakeup
+/// Reports a change to the stream once per move of `data_version`, whichever source checks first:
+/// the writer's commit observer or the inotify thread. The check and the report happen under one
+/// lock, so a moved number is reported once, and a report comes after the commits it counts are
+/// visible.
+private final class Reporter: Sendable {
+    private struct State {
+        var continuation: AsyncStream<Void>.Continuation?
+        var last: Int?
+    }
 
-    init(wakeup: Wakeup) {
-        self.wakeup = wakeup
+    private let connection: DatabaseQueue
+    private let state = Mutex(State())
+
+    init(connection: DatabaseQueue) {
+        self.connection = connection
+    }
+
+    /// Reports to `continuation` from now on, from the current number.
+    func start(_ continuation: AsyncStream<Void>.Continuation) {
+        state.withLock { state in
+            state.last = try? version()
+            state.continuation = continuation
+        }
+    }
+
+    /// Reports a change when the number moved since the last report: true when it did, nil when
+    /// it cannot be read. Before `start` and after `finish` it reports nothing.
+    @discardableResult
+    func reportIfMoved() -> Bool? {
+        state.withLock { state in
+            guard let continuation = state.continuation else { return false }
+            guard let version = try? version() else { return nil }
+            guard version != state.last else { return false }
+            state.last = version
+            continuation.yield()
+            return true
+        }
+    }
+
+    /// Ends the stream.
+    func finish() {
+        state.withLock { state in
+            state.continuation?.finish()
+            state.continuation = nil
+        }
+    }
+
+    /// A number that changes whenever another connection committed since the last call.
+    private func version() throws -> Int {
+        try connection.inDatabase { db in try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0 }
+    }
+}
+
+/// Reports each commit of the replica's own writer, on the writer's thread.
+private final class CommitObserver: TransactionObserver, Sendable {
+    private let reporter: Reporter
+
+    init(reporter: Reporter) {
+        self.reporter = reporter
     }
 
     func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool { false }
     func databaseDidChange(with event: DatabaseEvent) {}
-    func databaseDidCommit(_ db: Database) { wakeup.signal(.commit) }
+    func databaseDidCommit(_ db: Database) { reporter.reportIfMoved() }
     func databaseDidRollback(_ db: Database) {}
 }
 

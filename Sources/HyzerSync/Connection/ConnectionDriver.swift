@@ -235,8 +235,6 @@ public struct ConnectionDriver {
     }
 
     private mutating func prepareDelta(above: VersionVector, now: UInt64, shared: Bool) throws -> [SyncEngine.Action] {
-        // A peer removed while connected is sent nothing more (docs/security.md).
-        if let peer = engine.peer, try replica.removedMembers()[peer] != nil { throw SyncFailure.peerRemoved(peer) }
         let (replica, group) = (replica, group)
         let bytesMax = engine.configuration.bundleBytesMax
         let read = { try replica.deltaBundles(above: above, group: group, bytesMax: bytesMax) }
@@ -246,6 +244,9 @@ public struct ConnectionDriver {
         } else {
             delta = try read()
         }
+        // A peer removed while connected is sent nothing more (docs/security.md): the removals
+        // come from the delta's own snapshot, so a shared delta is checked for each peer.
+        if let peer = engine.peer, delta.removed.contains(peer) { throw SyncFailure.peerRemoved(peer) }
         let extra: [[UInt8]]
         do { extra = try observer?.deltaRead(delta, above: above) ?? [] } catch { throw DriverError(underlying: error) }
         counts.opsSent += delta.ops

@@ -1,9 +1,11 @@
 import Foundation
+import HyzerDomain
 import HyzerKit
 
 /// A delta as `Replica.deltaBundles` reads it: the connection bundles, the vector they bring the
-/// peer up to, and how many ops they carry.
-public typealias Delta = (bundles: [[UInt8]], vector: VersionVector, ops: Int)
+/// peer up to, how many ops they carry, and the devices removed from the group in the same
+/// snapshot (a connection sends none of it to a removed peer).
+public typealias Delta = (bundles: [[UInt8]], vector: VersionVector, ops: Int, removed: Set<AuthorID>)
 
 /// What a connection asks of the store for a delta: the ops above `above`, in bundles of at
 /// most `bytesMax` bytes for group `group`.
