@@ -110,20 +110,20 @@ extension Replica {
         try read { db in try delta(above: vector, segmentBytesMax: segmentBytesMax, db) }
     }
 
-    /// What a peer holding `vector` lacks (`delta(above:segmentBytesMax:)`), this replica's
-    /// vector, and the devices removed from the group, read from one snapshot: a connection
-    /// answers a change with one read rather than three, and the vector is exactly what the
-    /// segments bring the peer up to.
-    public func deltaRead(above vector: VersionVector, segmentBytesMax: Int = AuthorSegment.preferredBytesMax) throws -> (
-        segments: [AuthorSegment], vector: VersionVector, removed: Set<AuthorID>
-    ) {
-        try read { db in
+    /// What a peer holding `vector` lacks (`delta(above:segmentBytesMax:)`) with what a
+    /// connection checks beside it, read from one snapshot (`LogDelta`): a connection answers a
+    /// change of the store with one read, and the vector is exactly what the segments bring the
+    /// peer up to. Unlike `versionVector()`, it applies no held segment: it says whether one is due.
+    public func deltaRead(above vector: VersionVector, segmentBytesMax: Int = AuthorSegment.preferredBytesMax) throws -> LogDelta {
+        let now = clock.nowMilliseconds()
+        return try read { db in
             let segments = try delta(above: vector, segmentBytesMax: segmentBytesMax, db)
             var removed: Set<AuthorID> = []
             try db.cachedStatement(sql: "SELECT device FROM removals").forEachRawRow(db) { row in
                 if let device = row.bytes(0).flatMap(AuthorID.init(bytes:)) { removed.insert(device) }
             }
-            return (segments, try readCache.entry(db).vector, removed)
+            let kept = try readCache.entry(db)
+            return LogDelta(segments: segments, vector: kept.vector, removed: removed, releaseDue: kept.releaseIsDue(now: now))
         }
     }
 

@@ -4,17 +4,19 @@ import HyzerKit
 
 extension Replica {
     /// The delta above `above` as connection bundles of at most `bytesMax` bytes (`Bundle.packed`),
-    /// the vector they bring the peer up to, how many ops they carry, and the devices removed
-    /// from the group, all from one snapshot (`Replica.deltaRead`): what a connection
-    /// sends when its engine asks for a delta (the SwiftNIO shell and the simulator alike). The
+    /// with what a connection checks beside them, all from one snapshot (`Replica.deltaRead`):
+    /// what a connection sends when its engine asks for a delta (the SwiftNIO shell and the
+    /// simulator alike). The
     /// bundles' sender vector holds only the entries of the authors they carry: the peer knows
     /// the rest from the hello and `have`s, and the whole vector would cost 42 bytes an author
     /// on every push (docs/sync-protocol.md).
     public func deltaBundles(above: VersionVector, group: GroupMembership, bytesMax: Int) throws -> Delta {
-        let (segments, vector, removed) = try deltaRead(above: above, segmentBytesMax: min(AuthorSegment.preferredBytesMax, bytesMax / 4))
-        let carried = vector.restricted(to: Set(segments.map(\.author)))
-        let bundles = Bundle.packed(segments, groupID: group.id, sender: author, senderVector: carried, bytesMax: bytesMax)
-        return (bundles, vector, segments.reduce(0) { $0 + $1.tails.count }, removed)
+        let read = try deltaRead(above: above, segmentBytesMax: min(AuthorSegment.preferredBytesMax, bytesMax / 4))
+        let carried = read.vector.restricted(to: Set(read.segments.map(\.author)))
+        let bundles = Bundle.packed(read.segments, groupID: group.id, sender: author, senderVector: carried, bytesMax: bytesMax)
+        return Delta(
+            bundles: bundles, vector: read.vector, ops: read.segments.reduce(0) { $0 + $1.tails.count }, removed: read.removed,
+            releaseDue: read.releaseDue)
     }
 }
 

@@ -66,6 +66,8 @@ public struct ConnectionDriver {
     public private(set) var isOver = false
     /// Whether the store's vector was read since the peer proved itself.
     private var toldVector = false
+    /// The delta `storeChanged` read above what the peer held, for the engine's ask that follows.
+    private var readAhead: (above: VersionVector, delta: Delta)?
 
     /// A driver for one connection of `replica` in `group`, as `role`, one-shot or live (`mode`).
     /// `ephemeral` is the connection's fresh X25519 key pair (drawn by the caller), `budget` the
@@ -155,13 +157,28 @@ public struct ConnectionDriver {
     }
 
     /// The store changed (a command, another connection's ingest, another process): a live
-    /// engine sends its peer what it lacks, with the reads shared through `sharing`.
+    /// engine sends its peer what it lacks, with the reads shared through `sharing`. A change is
+    /// usually news the peer lacks, and the engine then asks for the delta above what the peer
+    /// holds: that delta is read first, and its snapshot's vector is the store's, so one read
+    /// answers the change. When a held segment's time has come, the vector is read the way every
+    /// sync starts (`Replica.versionVector()` applies it) and the delta afresh.
     public mutating func storeChanged(now: UInt64) throws -> [Output] {
         guard !isOver, engine.isOpen else { return [] }
         let replica = replica
-        let read = { try replica.versionVector() }
         let vector: VersionVector
-        do { vector = try sharing?.vectorAfterLatestChange(read) ?? read() } catch { return storeFailed(error) }
+        do {
+            let delta = try readDelta(above: engine.peerHolds, answeringChange: true)
+            if delta.releaseDue {
+                let read = { try replica.versionVector() }
+                vector = try sharing?.vectorAfterLatestChange(read) ?? read()
+            } else {
+                vector = delta.vector
+                readAhead = (engine.peerHolds, delta)
+            }
+        } catch {
+            return storeFailed(error)
+        }
+        defer { readAhead = nil }
         try observer?.vectorRead(vector)
         return try perform(engine.localChanged(localVector: vector, now: now), now: now, answeringChange: true)
     }
@@ -235,15 +252,7 @@ public struct ConnectionDriver {
     }
 
     private mutating func prepareDelta(above: VersionVector, now: UInt64, shared: Bool) throws -> [SyncEngine.Action] {
-        let (replica, group) = (replica, group)
-        let bytesMax = engine.configuration.bundleBytesMax
-        let read = { try replica.deltaBundles(above: above, group: group, bytesMax: bytesMax) }
-        let delta: Delta
-        if shared, let sharing {
-            delta = try sharing.deltaAfterLatestChange(DeltaRequest(above: above, group: group.id, bytesMax: bytesMax), read)
-        } else {
-            delta = try read()
-        }
+        let delta = try readAhead.flatMap { $0.above == above ? $0.delta : nil } ?? readDelta(above: above, answeringChange: shared)
         // A peer removed while connected is sent nothing more (docs/security.md): the removals
         // come from the delta's own snapshot, so a shared delta is checked for each peer.
         if let peer = engine.peer, delta.removed.contains(peer) { throw SyncFailure.peerRemoved(peer) }
@@ -251,6 +260,15 @@ public struct ConnectionDriver {
         do { extra = try observer?.deltaRead(delta, above: above) ?? [] } catch { throw DriverError(underlying: error) }
         counts.opsSent += delta.ops
         return engine.deltaPrepared(delta.bundles + extra, upTo: delta.vector, now: now)
+    }
+
+    /// The delta above `above`; one that answers a change is shared through `sharing`.
+    private func readDelta(above: VersionVector, answeringChange: Bool) throws -> Delta {
+        let (replica, group) = (replica, group)
+        let bytesMax = engine.configuration.bundleBytesMax
+        let read = { try replica.deltaBundles(above: above, group: group, bytesMax: bytesMax) }
+        guard answeringChange, let sharing else { return try read() }
+        return try sharing.deltaAfterLatestChange(DeltaRequest(above: above, group: group.id, bytesMax: bytesMax), read)
     }
 
     /// Ingests a checked bundle; nil when the observer says the device is gone.

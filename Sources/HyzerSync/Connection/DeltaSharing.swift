@@ -2,10 +2,28 @@ import Foundation
 import HyzerDomain
 import HyzerKit
 
-/// A delta as `Replica.deltaBundles` reads it: the connection bundles, the vector they bring the
-/// peer up to, how many ops they carry, and the devices removed from the group in the same
-/// snapshot (a connection sends none of it to a removed peer).
-public typealias Delta = (bundles: [[UInt8]], vector: VersionVector, ops: Int, removed: Set<AuthorID>)
+/// A delta as `Replica.deltaBundles` reads it, from one snapshot of the store.
+public struct Delta: Sendable {
+    /// The connection bundles.
+    public let bundles: [[UInt8]]
+    /// The store's vector: what the bundles bring the peer up to.
+    public let vector: VersionVector
+    /// How many ops the bundles carry.
+    public let ops: Int
+    /// The devices removed from the group: a connection sends none of it to a removed peer.
+    public let removed: Set<AuthorID>
+    /// Whether a held segment's time had come (`LogDelta.releaseDue`).
+    public let releaseDue: Bool
+
+    /// A delta of `bundles` carrying `ops` ops up to `vector`, beside the group's `removed` devices.
+    public init(bundles: [[UInt8]], vector: VersionVector, ops: Int, removed: Set<AuthorID> = [], releaseDue: Bool = false) {
+        self.bundles = bundles
+        self.vector = vector
+        self.ops = ops
+        self.removed = removed
+        self.releaseDue = releaseDue
+    }
+}
 
 /// What a connection asks of the store for a delta: the ops above `above`, in bundles of at
 /// most `bytesMax` bytes for group `group`.
