@@ -38,7 +38,8 @@ import Testing
         func read(_ bytes: Int) -> () -> Delta {
             {
                 reads += 1
-                return Delta(bundles: [[UInt8](repeating: UInt8(reads), count: bytes)], vector: VersionVector([author: UInt64(reads)]), ops: 1)
+                return Delta(
+                    bundles: [[UInt8](repeating: UInt8(reads), count: bytes)], vector: VersionVector([author: UInt64(reads)]), ops: 1)
             }
         }
         let group = UUID()
