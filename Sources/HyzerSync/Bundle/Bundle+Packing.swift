@@ -6,10 +6,9 @@ extension Replica {
     /// The delta above `above` as connection bundles of at most `bytesMax` bytes (`Bundle.packed`),
     /// with what a connection checks beside them, all from one snapshot (`Replica.deltaRead`):
     /// what a connection sends when its engine asks for a delta (the SwiftNIO shell and the
-    /// simulator alike). The
-    /// bundles' sender vector holds only the entries of the authors they carry: the peer knows
-    /// the rest from the hello and `have`s, and the whole vector would cost 42 bytes an author
-    /// on every push (docs/sync-protocol.md).
+    /// simulator alike). The bundles' sender vector holds only the entries of the authors they
+    /// carry: the peer knows the rest from the hello and `have`s, and the whole vector would
+    /// cost 42 bytes an author on every push (docs/sync-protocol.md).
     public func deltaBundles(above: VersionVector, group: GroupMembership, bytesMax: Int) throws -> Delta {
         let read = try deltaRead(above: above, segmentBytesMax: min(AuthorSegment.preferredBytesMax, bytesMax / 4))
         let carried = read.vector.restricted(to: Set(read.segments.map(\.author)))
