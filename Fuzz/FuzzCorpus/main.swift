@@ -106,7 +106,8 @@ var kinds = Set<UInt8>()
 for tail in phoneOps + watchOps where tail.count > 12 && kinds.insert(tail[12]).inserted {
     try write("FuzzOpPayload", "payload-\(tail[12])", Array(tail.dropFirst(12)))
 }
-// Kinds a played round does not write: an invitation and an admission.
+// Kinds a played round does not write: an older build's finish, an invitation and an admission.
+try write("FuzzOpPayload", "payload-9", OpPayload.roundFinished(roundID: round.id, force: true).encoded())
 try write(
     "FuzzOpPayload", "payload-20", OpPayload.inviteIssued(key: FuzzFixtures.invitation.key, expiresAt: 1_717_203_600_000, uses: 3).encoded()
 )
