@@ -154,9 +154,9 @@ struct ViewBenchmark {
     private static func rawRows(db: Database, round: UUID?) throws -> Int {
         let sql = """
             SELECT o.tail FROM ops o WHERE substr(o.tail, 13, 1) = x'0a'
-            \(round == nil ? "" : "AND substr(o.tail, 14, 3) = ? AND substr(o.tail, 14, 16) = ?")
+            \(round == nil ? "" : "AND substr(o.tail, 14, 2) = ? AND substr(o.tail, 14, 16) = ?")
             """
-        let rows = try Row.fetchCursor(db, sql: sql, arguments: round.map { [Data($0.bytes.prefix(3)), Data($0.bytes)] } ?? [])
+        let rows = try Row.fetchCursor(db, sql: sql, arguments: round.map { [Data($0.bytes.prefix(2)), Data($0.bytes)] } ?? [])
         var bytes = 0
         while let row = try rows.next() { bytes += (row[0] as Data).count }
         return bytes

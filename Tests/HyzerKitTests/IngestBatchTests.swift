@@ -58,7 +58,9 @@ import Testing
         try #require(rows.count == ops.count)
         for (row, op) in zip(rows, ops) {
             #expect(row.sequence == Int64(op.sequence))
-            #expect(Array(row.hash) == op.hash)
+            // The whole hash on a signed op and a checkpoint, else its first 16 bytes (docs/store.md).
+            let whole = op.signature != nil || op.sequence % 64 == 0
+            #expect(Array(row.hash) == (whole ? op.hash : Array(op.hash.prefix(16))))
             #expect(Array(row.tail) == op.tail)
             #expect(row.signature.map { Array($0) } == op.signature)
         }

@@ -6,7 +6,7 @@ import HyzerTestSupport
 import Testing
 
 /// docs/store.md, "Tables": a round's score ops are found through `opsByScoredRound`, an index
-/// on the first 3 bytes of the round id in each score op's tail; queries check the whole id, so
+/// on the first 2 bytes of the round id in each score op's tail; queries check the whole id, so
 /// a score for another round whose id starts the same is never read as this round's.
 @Suite struct ScoreIndexTests {
     static func databasePath(_ replica: Replica) -> String {
@@ -24,15 +24,15 @@ import Testing
                 db,
                 sql: """
                     EXPLAIN QUERY PLAN SELECT o.hash FROM ops o
-                    WHERE substr(o.tail, 13, 1) = x'0a' AND substr(o.tail, 14, 3) = ? AND substr(o.tail, 14, 16) = ?
-                    """, arguments: [Data(round.id.bytes.prefix(3)), Data(round.id.bytes)]
+                    WHERE substr(o.tail, 13, 1) = x'0a' AND substr(o.tail, 14, 2) = ? AND substr(o.tail, 14, 16) = ?
+                    """, arguments: [Data(round.id.bytes.prefix(2)), Data(round.id.bytes)]
             ).map { $0["detail"] as String }
         }
         #expect(plan.contains { $0.contains("USING INDEX opsByScoredRound") }, "\(plan)")
         let indexed = try raw.read { db in
             try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'opsByScoredRound'")
         }
-        #expect(indexed?.contains("substr(tail, 14, 3)") == true)
+        #expect(indexed?.contains("substr(tail, 14, 2)") == true)
     }
 
     @Test func aScoreForAnotherRoundWithTheSamePrefixIsNotThisRounds() throws {
@@ -42,7 +42,7 @@ import Testing
         let ava = try #require(try test.replica.players().first { $0.displayName == "Ava" }).id
         let before = try #require(try test.replica.roundView(round.id)).evaluation.score(player: ava.lowercased, hole: 1)
 
-        // A decoy: a score of another device for a round id that shares the first 3 bytes.
+        // A decoy: a score of another device for a round id that shares the first 2 bytes.
         let decoyKeys = seededKeys(123)
         var bytes = round.id.bytes
         bytes[15] ^= 0xff

@@ -301,8 +301,8 @@ import Testing
         try test.replica.close()
 
         // The store as the previous schema (v7-membership) wrote it: every local op signed,
-        // a received segment signed at its end, no anchor columns, the old triggers, the
-        // score index on whole round ids.
+        // a received segment signed at its end, every whole hash stored, no anchor columns, the
+        // old triggers, the score index on whole round ids.
         let path = Self.databasePath(test.replica)
         let raw = try DatabaseQueue(path: path)
         try raw.writeWithoutTransaction { db in
@@ -311,10 +311,12 @@ import Testing
                     sql: """
                         DROP TRIGGER opsRefuseUpdate; DROP TRIGGER opsKeepCoveringSignature;
                         ALTER TABLE authors DROP COLUMN anchorSequence; ALTER TABLE authors DROP COLUMN anchorBytes;
-                        DELETE FROM grdb_migrations WHERE identifier IN ('v8-signature-compaction', 'v9-score-index-prefix');
+                        DELETE FROM grdb_migrations
+                            WHERE identifier IN ('v8-signature-compaction', 'v9-score-index-prefix', 'v10-hash-checkpoints', 'v11-score-index-two-bytes');
                         DROP INDEX opsByScoredRound;
                         CREATE INDEX opsByScoredRound ON ops(substr(tail, 14, 16)) WHERE substr(tail, 13, 1) = x'0a';
                         """)
+                try HashCheckpointTests.storeWholeHashes(db)
                 let own = try Row.fetchAll(
                     db, sql: "SELECT o.author, o.sequence, o.hash FROM ops o JOIN authors a ON a.id = o.author WHERE a.key = ?",
                     arguments: [Data(test.author.bytes)])

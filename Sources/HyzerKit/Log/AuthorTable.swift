@@ -70,7 +70,8 @@ struct AuthorRow {
 
     /// Signature compaction (docs/store.md): after a run of appends that ends in a signed op
     /// (flushed to the log), the new head's signature covers `previousHead`'s through the hash
-    /// chain, so that signature is dropped — unless it is an anchor (dropping it would leave
+    /// chain, so that signature is dropped, and the op's stored hash cut to its prefix unless it
+    /// is a checkpoint (`StoredHash`) — unless it is an anchor (dropping it would leave
     /// more than `anchorBytesMax` bytes between kept signatures), a rekey op (whose signature
     /// the folder's rekey bundle ends with), or the author is frozen (its log is evidence, kept
     /// as it arrived). `appendedBytes` are the bytes of the appended tails.
@@ -82,10 +83,10 @@ struct AuthorRow {
         if frozenAt == 0, anchorBytes + appendedBytes <= Self.anchorBytesMax {
             try db.cachedStatement(
                 sql: """
-                    UPDATE ops SET signature = NULL
+                    UPDATE ops SET signature = NULL, hash = substr(hash, 1, ?)
                     WHERE author = ? AND sequence = ? AND signature IS NOT NULL AND substr(tail, 13, 1) IS NOT x'12'
                     """
-            ).execute(arguments: [id, Int64(previousHead)])
+            ).execute(arguments: [StoredHash.isCheckpoint(previousHead) ? 32 : StoredHash.prefixBytes, id, Int64(previousHead)])
             if db.changesCount > 0 {
                 anchorBytes += appendedBytes
                 return
@@ -95,12 +96,10 @@ struct AuthorRow {
         anchorBytes = appendedBytes
     }
 
-    /// The stored hash of op `sequence`; zeros for 0.
+    /// The whole hash of op `sequence` (`StoredHash.whole`); zeros for 0.
     func hash(of sequence: UInt64, in db: Database) throws -> [UInt8]? {
-        if sequence == 0 { return SignedOp.noPreviousHash }
-        return try Data.fetchOne(
-            db.cachedStatement(sql: "SELECT hash FROM ops WHERE author = ? AND sequence = ?"), arguments: [id, Int64(sequence)]
-        ).map { Array($0) }
+        if sequence == headSequence { return headHash }
+        return try StoredHash.whole(of: sequence, author: key, row: id, db)
     }
 
     /// The stored tail of op `sequence`.

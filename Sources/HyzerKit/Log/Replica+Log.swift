@@ -175,6 +175,7 @@ extension Replica {
         }
     }
 
+    /// The stored hash of op `sequence`: its first 16 bytes at least (`StoredHash`).
     private static func hash(_ row: Int64, _ sequence: UInt64, _ db: Database) throws -> [UInt8]? {
         try Data.fetchOne(
             db.cachedStatement(sql: "SELECT hash FROM ops WHERE author = ? AND sequence = ?"), arguments: [row, Int64(sequence)]
@@ -192,18 +193,26 @@ extension Replica {
         of key: AuthorID, row: Int64, from first: UInt64, through last: UInt64 = UInt64(Int64.max), bytesMax: Int, _ db: Database,
         directory: URL
     ) throws -> [AuthorSegment] {
+        // The whole hash of op `first - 1` is rebuilt from the checkpoint below it, read in the
+        // same range (`StoredHash`); a signed op, where a segment is cut, keeps its whole hash.
+        let before = first - 1
+        let checkpoint = before - before % StoredHash.checkpointInterval
         let rows = try Row.fetchCursor(
             db.cachedStatement(
                 sql:
                     "SELECT sequence, hash, tail, signature FROM ops WHERE author = ? AND sequence >= ? AND sequence <= ? ORDER BY sequence"
             ),
-            arguments: [row, Int64(first - 1), Int64(last)])
+            arguments: [row, Int64(checkpoint), Int64(last)])
         var cutter = SegmentCutter(author: key, first: first, bytesMax: bytesMax)
+        var previous = SignedOp.noPreviousHash
         while let row = try rows.next() {
             let sequence = UInt64(row[0] as Int64)
             let hash = Array(row[1] as Data)
-            if sequence == first - 1 {
-                cutter.previousHash = hash
+            if sequence <= before {
+                previous =
+                    hash.count == previous.count
+                    ? hash : SignedOp.hash(author: key, sequence: sequence, previousHash: previous, tail: Array(row[2] as Data))
+                if sequence == before { cutter.previousHash = previous }
                 continue
             }
             cutter.add(tail: Array(row[2] as Data), hash: hash, signature: (row[3] as Data?).map { Array($0) })
@@ -243,20 +252,19 @@ extension Replica {
         var writer = ByteWriter()
         let rows = try Row.fetchAll(
             db.cachedStatement(
-                sql: """
-                    SELECT a.key, a.headSequence, a.headHash, a.frozenAt, o.hash FROM authors a
-                    LEFT JOIN ops o ON o.author = a.id AND o.sequence = a.frozenAt - 1
-                    WHERE a.headSequence > 0 ORDER BY a.key
-                    """))
+                sql: "SELECT a.key, a.headSequence, a.headHash, a.frozenAt, a.id FROM authors a WHERE a.headSequence > 0 ORDER BY a.key"
+            ))
         for row in rows {
             let frozenAt = UInt64(row[3] as Int64)
-            writer.write(raw: Array(row[0] as Data))
+            let key = Array(row[0] as Data)
+            writer.write(raw: key)
             if frozenAt == 0 {
                 writer.write(UInt64(row[1] as Int64))
                 writer.write(raw: Array(row[2] as Data))
             } else {
                 writer.write(frozenAt - 1)
-                writer.write(raw: (row[4] as Data?).map { Array($0) } ?? SignedOp.noPreviousHash)
+                let counted = try AuthorID(bytes: key).flatMap { try StoredHash.whole(of: frozenAt - 1, author: $0, row: row[4], db) }
+                writer.write(raw: counted ?? SignedOp.noPreviousHash)
             }
             writer.write(UInt8(frozenAt == 0 ? 0 : 1))
         }

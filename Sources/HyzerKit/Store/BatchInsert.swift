@@ -43,7 +43,7 @@ final class BlobArena {
     }
 
     /// Copies `bytes` into the arena and binds them as a blob (an empty one for no bytes, never NULL).
-    func bind(_ bytes: [UInt8], to statement: SQLiteStatement, at index: CInt) -> CInt {
+    func bind(_ bytes: ArraySlice<UInt8>, to statement: SQLiteStatement, at index: CInt) -> CInt {
         precondition(used + bytes.count <= capacity, "the arena holds the statement's blobs")
         let start = base + used
         bytes.withUnsafeBytes { raw in
@@ -51,6 +51,10 @@ final class BlobArena {
         }
         used += bytes.count
         return sqlite3_bind_blob(statement, index, start, CInt(bytes.count), nil)  // nil: SQLITE_STATIC
+    }
+
+    func bind(_ bytes: [UInt8], to statement: SQLiteStatement, at index: CInt) -> CInt {
+        bind(bytes[...], to: statement, at: index)
     }
 }
 
@@ -133,12 +137,12 @@ struct OpRow: BatchRow {
     let author: Int64
     let op: SignedOp
 
-    var blobBytes: Int { op.hash.count + op.tail.count + (op.signature?.count ?? 0) }
+    var blobBytes: Int { StoredHash.stored(op).count + op.tail.count + (op.signature?.count ?? 0) }
 
     func bind(to statement: SQLiteStatement, at index: CInt, _ arena: BlobArena) -> CInt {
         var code = sqlite3_bind_int64(statement, index, author)
         if code == SQLITE_OK { code = sqlite3_bind_int64(statement, index + 1, Int64(op.sequence)) }
-        if code == SQLITE_OK { code = arena.bind(op.hash, to: statement, at: index + 2) }
+        if code == SQLITE_OK { code = arena.bind(StoredHash.stored(op), to: statement, at: index + 2) }
         if code == SQLITE_OK { code = arena.bind(op.tail, to: statement, at: index + 3) }
         if code == SQLITE_OK {
             code = op.signature.map { arena.bind($0, to: statement, at: index + 4) } ?? sqlite3_bind_null(statement, index + 4)

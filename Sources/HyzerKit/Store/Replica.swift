@@ -132,11 +132,12 @@ public final class Replica: Sendable {
             // `prepareDatabase`: FULL again, so a reported commit survives a power loss too.
             try database.writeWithoutTransaction { try $0.execute(sql: "PRAGMA synchronous = FULL") }
             let migrator = Schema.migrator(policies.registers)
-            let compacts = try database.read { try !migrator.appliedIdentifiers($0).contains(Schema.compactionMigration) }
+            let shrinks = try database.read { !Set(Schema.shrinkingMigrations).isSubset(of: try migrator.appliedIdentifiers($0)) }
             try migrator.migrate(database)
-            // The upgrade dropped most stored signatures: the file gives their pages back once.
-            // A store that cannot be vacuumed now (no room for the copy) is as correct, only larger.
-            if compacts { try? database.writeWithoutTransaction { try $0.execute(sql: "VACUUM") } }
+            // The upgrade dropped most stored signatures or hash bytes: the file gives their pages
+            // back once. A store that cannot be vacuumed now (no room for the copy) is as correct,
+            // only larger.
+            if shrinks { try? database.writeWithoutTransaction { try $0.execute(sql: "VACUUM") } }
             replicaKey = try database.read { try Meta.get(.replica, in: $0) }
         } catch let error as DatabaseError {
             throw Self.classify(error, path: directory.path)

@@ -14,12 +14,12 @@ enum Schema {
     ]
 
     /// The condition that selects score ops of a round through `opsByScoredRound`, which holds the
-    /// first 3 bytes of the round id: bind `roundArguments(round)` (its first 3 bytes, then all 16).
-    static let scoreOfRound = "substr(o.tail, 13, 1) = x'0a' AND substr(o.tail, 14, 3) = ? AND substr(o.tail, 14, 16) = ?"
+    /// first 2 bytes of the round id: bind `roundArguments(round)` (its first 2 bytes, then all 16).
+    static let scoreOfRound = "substr(o.tail, 13, 1) = x'0a' AND substr(o.tail, 14, 2) = ? AND substr(o.tail, 14, 16) = ?"
 
     /// The values `scoreOfRound` binds for `round`.
     static func roundArguments(_ round: UUID) -> StatementArguments {
-        [Data(round.bytes.prefix(3)), Data(round.bytes)]
+        [Data(round.bytes.prefix(2)), Data(round.bytes)]
     }
     /// The condition that selects every score op.
     static let anyScore = "substr(o.tail, 13, 1) = x'0a'"
@@ -286,12 +286,45 @@ enum Schema {
                     CREATE INDEX opsByScoredRound ON ops(substr(tail, 14, 3)) WHERE substr(tail, 13, 1) = x'0a';
                     """)
         }
+        migrator.registerMigration(hashCheckpointsMigration) { db in
+            // Hash checkpoints (docs/store.md): an op that carries no signature keeps the first 16
+            // bytes of its hash, but for every 64th op of a log (`StoredHash`); its whole hash is
+            // rebuilt along the chain from the checkpoint below. The one update compaction may
+            // make to a hash is that cut, and never on a checkpoint.
+            try db.execute(
+                sql: """
+                    DROP TRIGGER opsRefuseUpdate;
+                    CREATE TRIGGER opsRefuseUpdate BEFORE UPDATE ON ops
+                        WHEN NEW.author IS NOT OLD.author OR NEW.sequence IS NOT OLD.sequence OR NEW.tail IS NOT OLD.tail
+                            OR NEW.signature IS NOT NULL
+                            OR (NEW.hash IS NOT OLD.hash AND (NEW.hash IS NOT substr(OLD.hash, 1, 16) OR OLD.sequence % 64 = 0))
+                        BEGIN SELECT RAISE(ABORT, 'the op log is append-only'); END;
+                    UPDATE ops SET hash = substr(hash, 1, 16) WHERE signature IS NULL AND sequence % 64 != 0 AND length(hash) > 16;
+                    """)
+        }
+        migrator.registerMigration(scoreIndexTwoBytesMigration) { db in
+            // 2 bytes of the round id (65,536 values; a round's query also compares the whole id,
+            // so rounds sharing them only read each other's index entries): one byte less in the
+            // index for every score event.
+            try db.execute(
+                sql: """
+                    DROP INDEX opsByScoredRound;
+                    CREATE INDEX opsByScoredRound ON ops(substr(tail, 14, 2)) WHERE substr(tail, 13, 1) = x'0a';
+                    """)
+        }
         return migrator
     }
 
-    /// The migration that brought signature compaction; `Replica.open` vacuums the store once
-    /// after it ran, so an upgraded store shrinks on disk too.
+    /// The migration that brought signature compaction.
     static let compactionMigration = "v8-signature-compaction"
+    /// The migration that brought hash checkpoints.
+    static let hashCheckpointsMigration = "v10-hash-checkpoints"
+    /// The migration that keys the score index on 2 bytes of the round id.
+    static let scoreIndexTwoBytesMigration = "v11-score-index-two-bytes"
+    /// The migrations after which `Replica.open` vacuums the store once, so an upgraded store
+    /// gives back on disk what they dropped: most signatures, most of the stored hashes, a byte
+    /// of each score's index entry.
+    static let shrinkingMigrations = [compactionMigration, hashCheckpointsMigration, scoreIndexTwoBytesMigration]
 
     /// Drops the signatures of live authors' held ops that compaction would have dropped had
     /// the ops been stored one signed run at a time, as they arrived (`AuthorRow.coverSignatures`),
