@@ -13,19 +13,9 @@ import Testing
 @Suite struct HashCheckpointTests {
     static let interval: UInt64 = 64
 
-    /// `(sequence, stored hash bytes, signed)` of `author`'s stored log.
-    static func stored(_ replica: Replica, of author: AuthorID) throws -> [(sequence: UInt64, hashBytes: Int, signed: Bool)] {
-        let queue = try DatabaseQueue(path: SignatureCompactionTests.databasePath(replica))
-        defer { try? queue.close() }
-        return try queue.read { db in
-            try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT o.sequence, length(o.hash), o.signature IS NOT NULL FROM ops o JOIN authors a ON a.id = o.author
-                    WHERE a.key = ? ORDER BY o.sequence
-                    """, arguments: [Data(author.bytes)]
-            ).map { (UInt64($0[0] as Int64), $0[1], $0[2]) }
-        }
+    /// `author`'s stored log.
+    static func stored(_ replica: Replica, of author: AuthorID) throws -> [SignatureCompactionTests.StoredRow] {
+        try SignatureCompactionTests.rows(replica, of: author)
     }
 
     /// The author's whole log, every op with its whole hash, from a delta that sends all of it.

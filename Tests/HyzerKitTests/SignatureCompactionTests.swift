@@ -19,6 +19,8 @@ import Testing
         let sequence: UInt64
         let tailBytes: Int
         let signed: Bool
+        /// The bytes of the stored hash: 32, or 16 where hash checkpoints keep a prefix.
+        let hashBytes: Int
     }
 
     static func databasePath(_ replica: Replica) -> String {
@@ -32,10 +34,10 @@ import Testing
             try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT o.sequence, length(o.tail), o.signature IS NOT NULL FROM ops o JOIN authors a ON a.id = o.author
+                    SELECT o.sequence, length(o.tail), o.signature IS NOT NULL, length(o.hash) FROM ops o JOIN authors a ON a.id = o.author
                     WHERE a.key = ? ORDER BY o.sequence
                     """, arguments: [Data(author.bytes)]
-            ).map { StoredRow(sequence: UInt64($0[0] as Int64), tailBytes: $0[1], signed: $0[2]) }
+            ).map { StoredRow(sequence: UInt64($0[0] as Int64), tailBytes: $0[1], signed: $0[2], hashBytes: $0[3]) }
         }
     }
 
