@@ -32,7 +32,8 @@ import Testing
     /// dropped first).
     static func storeWholeHashes(_ db: Database) throws {
         let rows = try Row.fetchAll(
-            db, sql: "SELECT o.author, a.key, o.sequence, o.tail FROM ops o JOIN authors a ON a.id = o.author ORDER BY o.author, o.sequence")
+            db, sql: "SELECT o.author, a.key, o.sequence, o.tail FROM ops o JOIN authors a ON a.id = o.author ORDER BY o.author, o.sequence"
+        )
         var previous: (author: Int64, hash: [UInt8]) = (-1, [])
         for row in rows {
             let author: Int64 = row[0]
@@ -200,7 +201,9 @@ import Testing
         try third.replica.pull(from: receiver.replica)
         try receiver.replica.pull(from: third.replica)
         #expect(try third.replica.verify().forks.map(\.sequence) == [UInt64(point)])
-        #expect(try Self.wholeLog(third.replica, of: writer.author).map(\.hash) == log.map(\.hash) + [other.hash], "the held log, then the proof")
+        #expect(
+            try Self.wholeLog(third.replica, of: writer.author).map(\.hash) == log.map(\.hash) + [other.hash],
+            "the held log, then the proof")
         #expect(try third.replica.verify().isIntact)
     }
 
