@@ -20,9 +20,11 @@ deps:
 build: deps
 	$(SWIFT) build
 
-# A test that holds the engine to a latency bound (docs/embedding.md, "Observation") runs on
-# its own once the parallel suite is over: amid it, both cores are busy with other tests.
-TIMED_TESTS := twoObserversSeeScoresFromAPeerOverALinkAndFromAnotherProcessWithin50Milliseconds
+# Tests that hold the code to a time bound run on their own once the parallel suite is over:
+# amid it, both cores are busy with other tests. The engine's observation latency
+# (docs/embedding.md, "Observation") and a member's syncs amid a crowd from its own address
+# (docs/security.md, "A crowd from a member's own address").
+TIMED_TESTS := twoObserversSeeScoresFromAPeerOverALinkAndFromAnotherProcessWithin50Milliseconds|aMemberAmongSixHundredConnectionsFromItsOwnAddressSyncsNineTimesInTen
 test: deps
 	$(SWIFT) build
 	$(SWIFT) test --skip '$(TIMED_TESTS)'
