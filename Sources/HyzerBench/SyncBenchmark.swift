@@ -5,10 +5,18 @@ import HyzerDomain
 import HyzerKit
 import HyzerSync
 import Logging
+import Synchronization
 
 /// TCP sync on loopback: the bytes and time of a no-op sync and a one-op sync between two
 /// replicas holding the same large history, and the latency of live pushes.
 struct SyncBenchmark {
+    /// One live push's stamps: a's commit, and b's first commit that holds sequence `target` of a.
+    struct PushStamps {
+        var target: UInt64 = .max
+        var sent: UInt64?
+        var received: UInt64?
+    }
+
     let opCount: Int
     let latencySamples: Int
     let scratch: URL
@@ -55,26 +63,52 @@ struct SyncBenchmark {
         let live = try await serverB.start()
         defer { live.stop() }
         try await Self.waitUntil { try a.digest() == b.digest() }
-        var latencies: [Double] = []
         let round = try a.startRound(course: "Morley Field", players: ["a"])
         try await Self.waitUntil { try b.versionVector()[a.author] == a.versionVector()[a.author] }
+        // Each push is timed from a's commit to b's, both stamped by the writers' own commit
+        // observers (`Replica.observeCommits`), and again from the command's return to a reader
+        // on b that sees it (what an app on b waits for).
+        let stamps = Mutex(PushStamps())
+        let author = Data(a.author.bytes)
+        let sent = a.observeCommits { _ in
+            let now = DispatchTime.now().uptimeNanoseconds
+            stamps.withLock { if $0.sent == nil { $0.sent = now } }
+        }
+        let received = b.observeCommits { db in
+            let now = DispatchTime.now().uptimeNanoseconds
+            let head = (try? Int64.fetchOne(db, sql: "SELECT headSequence FROM authors WHERE key = ?", arguments: [author])) ?? 0
+            stamps.withLock { if $0.received == nil, UInt64(max(head, 0)) >= $0.target { $0.received = now } }
+        }
+        defer { withExtendedLifetime((sent, received)) {} }
+        var commitToCommit: [Double] = []
+        var toReader: [Double] = []
         // Waiting on b's own change monitor leaves the cores to the replicas (a spin would take one).
         var commitsOnB = try b.changeMonitor().changes().makeAsyncIterator()
         let first = try a.versionVector()[a.author]
         for index in 0..<latencySamples {
-            // The clock starts as the command returns from its commit: the op's sequence (one op a
-            // score, checked below) is read before it, not in the time measured.
+            // The op's sequence (one op a score, checked below) is read before the clock starts.
             let target = try a.versionVector()[a.author] + 1
+            stamps.withLock { $0 = PushStamps(target: target) }
             try a.recordScore(round: round.id.lowercased, player: "a", hole: index % 18 + 1, strokes: 3)
-            let committed = DispatchTime.now().uptimeNanoseconds
+            let returned = DispatchTime.now().uptimeNanoseconds
             while try b.versionVector()[a.author] < target { _ = await commitsOnB.next() }
-            latencies.append(Double(DispatchTime.now().uptimeNanoseconds - committed) / 1e6)
+            toReader.append(Double(DispatchTime.now().uptimeNanoseconds - returned) / 1e6)
+            // A reader can see the commit before b's observer has stamped it: the stamp follows.
+            var pushed = stamps.withLock { $0 }
+            let deadline = ContinuousClock.now + .seconds(5)
+            while pushed.received == nil, ContinuousClock.now < deadline {
+                await Task.yield()
+                pushed = stamps.withLock { $0 }
+            }
+            guard let from = pushed.sent, let to = pushed.received, to >= from else {
+                throw BenchError.unexpected("live push \(index): a commit was not stamped")
+            }
+            commitToCommit.append(Double(to - from) / 1e6)
         }
         let last = try a.versionVector()[a.author]
         precondition(last == first + UInt64(latencySamples), "each score must be one op")
-        latencies.sort()
-        let p50 = latencies[latencies.count / 2]
-        let p99 = latencies[min(latencies.count - 1, latencies.count * 99 / 100)]
+        let (p50, p99) = Self.percentiles(commitToCommit)
+        let (readerP50, readerP99) = Self.percentiles(toReader)
         let commit = try Self.rawCommitMilliseconds(scratch.appendingPathComponent("commit.sqlite"), count: 50)
 
         return [
@@ -100,7 +134,21 @@ struct SyncBenchmark {
                 name: "live latency p99 (\(latencySamples) ops)", value: p99, unit: "ms", baseline: commit,
                 baselineName: "one raw SQLite commit with synchronous=FULL (the floor of committing on the peer)",
                 ratio: commit / p99, target: "≤ 13× the floor", met: p99 <= 13 * commit, spread: 0),
+            Figure(
+                name: "live push to a reader on the peer p50", value: readerP50, unit: "ms", baseline: commit,
+                baselineName: "one raw SQLite commit with synchronous=FULL", ratio: commit / readerP50, target: nil, met: nil,
+                spread: 0),
+            Figure(
+                name: "live push to a reader on the peer p99", value: readerP99, unit: "ms", baseline: commit,
+                baselineName: "one raw SQLite commit with synchronous=FULL", ratio: commit / readerP99, target: nil, met: nil,
+                spread: 0),
         ]
+    }
+
+    /// The median and the 99th percentile of `samples`.
+    static func percentiles(_ samples: [Double]) -> (p50: Double, p99: Double) {
+        let sorted = samples.sorted()
+        return (sorted[sorted.count / 2], sorted[min(sorted.count - 1, sorted.count * 99 / 100)])
     }
 
     static func waitUntil(_ condition: () throws -> Bool) async throws {
