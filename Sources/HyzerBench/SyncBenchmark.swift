@@ -41,6 +41,23 @@ struct SyncBenchmark {
         )
         .encoded(signedBy: a.signature(of:)).count
 
+        // Each push is timed from a's commit to b's, both stamped by the writers' own commit
+        // observers (`Replica.observeCommits`), and again from the command's return to a reader
+        // on b that sees it (what an app on b waits for). a's observer comes before the change
+        // monitor of a's server, so a's commit is stamped before any connection hears of it.
+        let stamps = Mutex(PushStamps())
+        let author = Data(a.author.bytes)
+        let sent = a.observeCommits { _ in
+            let now = DispatchTime.now().uptimeNanoseconds
+            stamps.withLock { if $0.sent == nil { $0.sent = now } }
+        }
+        let received = b.observeCommits { db in
+            let now = DispatchTime.now().uptimeNanoseconds
+            let head = (try? Int64.fetchOne(db, sql: "SELECT headSequence FROM authors WHERE key = ?", arguments: [author])) ?? 0
+            stamps.withLock { if $0.received == nil, UInt64(max(head, 0)) >= $0.target { $0.received = now } }
+        }
+        defer { withExtendedLifetime((sent, received)) {} }
+
         let server = try await PeerServer(replica: a, group: group, logger: logger).start()
         defer { server.stop() }
         _ = try await PeerDialer.connectAndRun(server.address, replica: b, group: group, mode: .oneShot, logger: logger)
@@ -65,21 +82,6 @@ struct SyncBenchmark {
         try await Self.waitUntil { try a.digest() == b.digest() }
         let round = try a.startRound(course: "Morley Field", players: ["a"])
         try await Self.waitUntil { try b.versionVector()[a.author] == a.versionVector()[a.author] }
-        // Each push is timed from a's commit to b's, both stamped by the writers' own commit
-        // observers (`Replica.observeCommits`), and again from the command's return to a reader
-        // on b that sees it (what an app on b waits for).
-        let stamps = Mutex(PushStamps())
-        let author = Data(a.author.bytes)
-        let sent = a.observeCommits { _ in
-            let now = DispatchTime.now().uptimeNanoseconds
-            stamps.withLock { if $0.sent == nil { $0.sent = now } }
-        }
-        let received = b.observeCommits { db in
-            let now = DispatchTime.now().uptimeNanoseconds
-            let head = (try? Int64.fetchOne(db, sql: "SELECT headSequence FROM authors WHERE key = ?", arguments: [author])) ?? 0
-            stamps.withLock { if $0.received == nil, UInt64(max(head, 0)) >= $0.target { $0.received = now } }
-        }
-        defer { withExtendedLifetime((sent, received)) {} }
         var commitToCommit: [Double] = []
         var toReader: [Double] = []
         // Waiting on b's own change monitor leaves the cores to the replicas (a spin would take one).
