@@ -10,11 +10,22 @@ import Synchronization
 /// TCP sync on loopback: the bytes and time of a no-op sync and a one-op sync between two
 /// replicas holding the same large history, and the latency of live pushes.
 struct SyncBenchmark {
-    /// One live push's stamps: a's commit, and b's first commit that holds sequence `target` of a.
+    /// One live push's stamps, in uptime nanoseconds: around a's commit that holds sequence
+    /// `target` of a (its start, when SQLite begins the commit, and its end, when the writer
+    /// returns from it), and b's first commit that holds it.
     struct PushStamps {
         var target: UInt64 = .max
-        var sent: UInt64?
+        var committing: UInt64?
+        var sent: (start: UInt64, end: UInt64)?
         var received: UInt64?
+
+        /// The push's time: from the end of a's commit to b's. A peer can commit before a's
+        /// writer returns (a's change monitor also hears of the commit through inotify, on a
+        /// thread of its own); such a push counts from the start of a's commit, an upper bound.
+        var milliseconds: Double? {
+            guard let sent, let received, received >= sent.start else { return nil }
+            return Double(received - (received >= sent.end ? sent.end : sent.start)) / 1e6
+        }
     }
 
     let opCount: Int
@@ -43,19 +54,32 @@ struct SyncBenchmark {
 
         // Each push is timed from a's commit to b's, both stamped by the writers' own commit
         // observers (`Replica.observeCommits`), and again from the command's return to a reader
-        // on b that sees it (what an app on b waits for). a's observer comes before the change
-        // monitor of a's server, so a's commit is stamped before any connection hears of it.
+        // on b that sees it (what an app on b waits for).
         let stamps = Mutex(PushStamps())
         let author = Data(a.author.bytes)
-        let sent = a.observeCommits { _ in
-            let now = DispatchTime.now().uptimeNanoseconds
-            stamps.withLock { if $0.sent == nil { $0.sent = now } }
-        }
-        let received = b.observeCommits { db in
-            let now = DispatchTime.now().uptimeNanoseconds
+        @Sendable func head(_ db: Database) -> UInt64 {
             let head = (try? Int64.fetchOne(db, sql: "SELECT headSequence FROM authors WHERE key = ?", arguments: [author])) ?? 0
-            stamps.withLock { if $0.received == nil, UInt64(max(head, 0)) >= $0.target { $0.received = now } }
+            return UInt64(max(head, 0))
         }
+        let sent = a.observeCommits(
+            willCommit: {
+                let now = DispatchTime.now().uptimeNanoseconds
+                stamps.withLock { $0.committing = now }
+            },
+            didCommit: { db in
+                let now = DispatchTime.now().uptimeNanoseconds
+                let held = head(db)
+                stamps.withLock { stamps in
+                    if stamps.sent == nil, held >= stamps.target, let start = stamps.committing { stamps.sent = (start, now) }
+                }
+            })
+        let received = b.observeCommits(
+            willCommit: {},
+            didCommit: { db in
+                let now = DispatchTime.now().uptimeNanoseconds
+                let held = head(db)
+                stamps.withLock { if $0.received == nil, held >= $0.target { $0.received = now } }
+            })
         defer { withExtendedLifetime((sent, received)) {} }
 
         let server = try await PeerServer(replica: a, group: group, logger: logger).start()
@@ -102,10 +126,12 @@ struct SyncBenchmark {
                 await Task.yield()
                 pushed = stamps.withLock { $0 }
             }
-            guard let from = pushed.sent, let to = pushed.received, to >= from else {
-                throw BenchError.unexpected("live push \(index): a commit was not stamped")
+            guard let milliseconds = pushed.milliseconds else {
+                throw BenchError.unexpected(
+                    "live push \(index): a's commit stamped \(pushed.sent.map { "\($0)" } ?? "never"), b's \(pushed.received.map { "\($0)" } ?? "never")"
+                )
             }
-            commitToCommit.append(Double(to - from) / 1e6)
+            commitToCommit.append(milliseconds)
         }
         let last = try a.versionVector()[a.author]
         precondition(last == first + UInt64(latencySamples), "each score must be one op")
