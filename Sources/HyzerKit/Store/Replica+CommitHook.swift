@@ -6,7 +6,7 @@ extension Replica {
     /// as the returned token is kept. `bench` times live pushes with it from one store's commit to
     /// the other's (docs/performance.md, "Live changes").
     package func observeCommits(
-        willCommit: @escaping @Sendable () -> Void, didCommit: @escaping @Sendable (Database) -> Void
+        willCommit: @escaping @Sendable () -> Void = {}, didCommit: @escaping @Sendable (Database) -> Void
     ) -> AnyObject {
         let observer = CommitCallback(willCommit: willCommit, didCommit: didCommit)
         database.add(transactionObserver: observer, extent: .observerLifetime)
