@@ -18,13 +18,26 @@ public enum SecretBox {
     }
 
     /// The message, or `nil` when the ciphertext, nonce, key or associated data do not match.
-    public static func open(_ ciphertext: [UInt8], key: [UInt8], nonce: [UInt8], associatedData: [UInt8] = []) -> [UInt8]? {
-        guard key.count == keyBytes, nonce.count == nonceBytes, ciphertext.count >= tagBytes else { return nil }
-        Sodium.ready()
-        var out = [UInt8](repeating: 0, count: ciphertext.count - tagBytes)
-        var written: UInt64 = 0
-        let status = crypto_aead_xchacha20poly1305_ietf_decrypt(
-            &out, &written, nil, ciphertext, UInt64(ciphertext.count), associatedData, UInt64(associatedData.count), nonce, key)
-        return status == 0 ? Array(out.prefix(Int(written))) : nil
+    /// The ciphertext is read where it lies and the message written once, into the array
+    /// returned (a large bundle is not copied on the way).
+    public static func open<Ciphertext: ContiguousBytes>(
+        _ ciphertext: Ciphertext, key: [UInt8], nonce: [UInt8], associatedData: [UInt8] = []
+    ) -> [UInt8]? {
+        ciphertext.withUnsafeBytes { sealed -> [UInt8]? in
+            guard key.count == keyBytes, nonce.count == nonceBytes, sealed.count >= tagBytes else { return nil }
+            Sodium.ready()
+            var opened = false
+            // Room for one byte at least: libsodium is handed a real buffer even for an empty message.
+            let message = [UInt8](unsafeUninitializedCapacity: max(sealed.count - tagBytes, 1)) { out, initialized in
+                var written: UInt64 = 0
+                opened =
+                    crypto_aead_xchacha20poly1305_ietf_decrypt(
+                        out.baseAddress, &written, nil, sealed.baseAddress!.assumingMemoryBound(to: UInt8.self), UInt64(sealed.count),
+                        associatedData, UInt64(associatedData.count), nonce, key) == 0
+                // Nothing of a message that failed is kept; a message that opened fills the array.
+                initialized = opened ? Int(written) : 0
+            }
+            return opened ? message : nil
+        }
     }
 }

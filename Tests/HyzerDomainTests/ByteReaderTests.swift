@@ -9,6 +9,23 @@ import Testing
         #expect(reader.offset == 0)
     }
 
+    /// A reader of a prefix reads what lies before its end and nothing after it, varints included.
+    @Test func aReaderOfAPrefixEndsWhereThePrefixDoes() throws {
+        let bytes: [UInt8] = [0x01, 0x02, 0x05, 0x7f, 0x80]
+        var reader = ByteReader(bytes, prefix: 3)
+        #expect(reader.remaining == 3)
+        #expect(try reader.readRaw(2) == [0x01, 0x02])
+        #expect(throws: DecodingError.trailingBytes(count: 1)) { try reader.expectEnd() }
+        #expect(try reader.readVarint() == 5)
+        #expect(reader.isAtEnd)
+        try reader.expectEnd()
+        #expect(throws: DecodingError.truncated(needed: 1, remaining: 0)) { try reader.readVarint() }
+        var short = ByteReader(bytes, prefix: 2)
+        #expect(throws: DecodingError.truncated(needed: 4, remaining: 2)) { try short.readUInt32() }
+        var empty = ByteReader(bytes, prefix: 0)
+        #expect(throws: DecodingError.truncated(needed: 1, remaining: 0)) { try empty.readByte() }
+    }
+
     @Test func aLengthBeyondTheBytesIsTruncated() {
         var reader = ByteReader([0x05, 1, 2])
         #expect(throws: DecodingError.truncated(needed: 5, remaining: 2)) { try reader.readLengthPrefixed(maximum: 10) }

@@ -23,6 +23,30 @@ import Testing
         try chain.verifySignature()
     }
 
+    /// The writer reads each hash twice (an op's, then the next op's previous hash), and the chain
+    /// keeps the one read last: reads in any order still give each op's own hash.
+    @Test func hashesReadInAnyOrderAreEachOpsOwn() throws {
+        let ops = Batch.ops(600)
+        let chain = try #require(SegmentChain.hashing([AuthorSegment(ops: ops)]).first)
+        for offset in [5, 5, 3, 599, 0, 5, 598, 599] {
+            #expect(chain.hash(at: offset) == ops[offset].hash)
+        }
+        #expect(chain.hash(ofSequence: 0) == SignedOp.noPreviousHash)
+        #expect(chain.op(at: 4).previousHash == ops[3].hash)
+    }
+
+    /// Ingest reads each op's clock from its tail in place: the clock the tail was made with, and
+    /// none from a tail shorter than a clock.
+    @Test func theClockOfATailIsTheClockItWasMadeWith() {
+        for clock in [HLCTimestamp.zero, HLCTimestamp(physicalMilliseconds: 0x0102_0304_0506_0708, counter: 0x090a_0b0c)] {
+            let tail = SignedOp.tail(clock: clock, payloadBytes: [1, 2, 3])
+            #expect(SignedOp.clock(ofTail: tail) == clock)
+            #expect(SignedOp.clock(ofTail: Array(tail.prefix(12))) == clock)
+        }
+        #expect(SignedOp.clock(ofTail: Array(repeating: 0xff, count: 11)) == nil)
+        #expect(SignedOp.clock(ofTail: []) == nil)
+    }
+
     enum Tampering: String, CaseIterable {
         case firstTail, middleTail, lastTail, signature
     }

@@ -313,6 +313,42 @@ import Testing
         #expect(try BundleFiles.import(pair.sender.export(), into: pair.receiver.replica).opsApplied == 1)
     }
 
+    /// A bundle of at least `signatureCheckedBesideBytes` has its signature checked on one thread
+    /// while its body is decoded on another: it decodes to the same bundle, and refuses exactly
+    /// as a small one does, a broken signature before a broken body.
+    @Test func aLargeBundleIsAuthenticatedBesideItsDecodingAndRefusedTheSameWay() throws {
+        let pair = try Pair()
+        let tails = (0..<100).map { index in [UInt8](repeating: UInt8(index), count: 1_000) }
+        let segment = AuthorSegment(
+            author: pair.sender.author, firstSequence: 1, previousHash: SignedOp.noPreviousHash, tails: tails,
+            lastSignature: [UInt8](repeating: 7, count: 64))
+        let bundle = DeltaBundle(
+            groupID: testGroup.id, sender: pair.sender.author, senderVector: VersionVector([pair.sender.author: 100]),
+            segments: [segment])
+        let plain = bundle.encoded(signedBy: pair.sender.replica.signature(of:))
+        #expect(plain.count - 64 >= DeltaBundle.signatureCheckedBesideBytes)
+        #expect(try DeltaBundle(decoding: plain, expectedGroup: testGroup.id) == bundle)
+
+        let invalid = BundleError.senderSignatureInvalid(sender: pair.sender.author)
+        var brokenSignature = plain
+        brokenSignature[brokenSignature.count - 1] ^= 0x01
+        #expect(throws: invalid) { try DeltaBundle(decoding: brokenSignature, expectedGroup: testGroup.id) }
+        for position in stride(from: 53, to: plain.count - 64, by: 997) {
+            var damaged = plain
+            damaged[position] ^= 0x04
+            #expect(throws: invalid) { try DeltaBundle(decoding: damaged, expectedGroup: testGroup.id) }
+        }
+
+        // A body the format does not allow: refused as not a bundle when signed, as forged when not.
+        let body = Array(plain.dropLast(64)) + [0]
+        let padded = body + pair.sender.replica.signature(of: DeltaBundle.signedMessage(body))
+        let paddedError = #expect(throws: BundleError.self) { try DeltaBundle(decoding: padded, expectedGroup: testGroup.id) }
+        if case .notABundle = paddedError {} else { Issue.record("expected notABundle, got \(String(describing: paddedError))") }
+        var paddedAndForged = padded
+        paddedAndForged[paddedAndForged.count - 1] ^= 0x01
+        #expect(throws: invalid) { try DeltaBundle(decoding: paddedAndForged, expectedGroup: testGroup.id) }
+    }
+
     @Test func aNewerFormatVersionAsksForAnUpgrade() throws {
         let pair = try Pair()
         var file = try pair.sender.export()

@@ -21,19 +21,31 @@ public enum DecodingError: Error, Equatable, Sendable {
 /// Reads the canonical encoding that `ByteWriter` writes, refusing anything else.
 public struct ByteReader {
     private let bytes: [UInt8]
+    /// Where the bytes this reader reads end.
+    private let end: Int
     /// How many bytes were read so far.
     public private(set) var offset: Int
 
     /// A reader at the start of a copy of `bytes`.
     public init<Bytes: Collection<UInt8>>(_ bytes: Bytes) {
         self.bytes = Array(bytes)
+        end = self.bytes.count
+        offset = 0
+    }
+
+    /// A reader of the first `count` of `bytes`, which it shares rather than copies (a bundle's
+    /// signed part, read before its signature).
+    public init(_ bytes: [UInt8], prefix count: Int) {
+        precondition(count >= 0 && count <= bytes.count, "a prefix of the bytes")
+        self.bytes = bytes
+        end = count
         offset = 0
     }
 
     /// How many bytes are left to read.
-    public var remaining: Int { bytes.count - offset }
+    public var remaining: Int { end - offset }
     /// Whether every byte was read.
-    public var isAtEnd: Bool { offset == bytes.count }
+    public var isAtEnd: Bool { offset == end }
 
     /// One byte; throws `.truncated` at the end.
     public mutating func readByte() throws(DecodingError) -> UInt8 {
@@ -63,7 +75,7 @@ public struct ByteReader {
     /// An unsigned LEB128 varint in its shortest form.
     public mutating func readVarint() throws(DecodingError) -> UInt64 {
         // One byte below 0x80 is a whole varint in its shortest form (strokes, pars, counts).
-        if offset < bytes.count, bytes[offset] < 0x80 {
+        if offset < end, bytes[offset] < 0x80 {
             offset += 1
             return UInt64(bytes[offset - 1])
         }

@@ -133,7 +133,7 @@ extension Replica {
 
         // An op stamped beyond what this clock accepts waits, whole segment and all, until the
         // clock gets there (only the segment's last op carries the signature a head needs).
-        let lastStamp = Self.stamp(ofTail: segment.tails[chain.count - 1])
+        let lastStamp = SignedOp.clock(ofTail: segment.tails[chain.count - 1])
         if author.frozenAt == 0, let stamp = lastStamp,
             stamp.physicalMilliseconds > now.addingClamped(HybridLogicalClock.maximumDriftMilliseconds)
         {
@@ -146,7 +146,7 @@ extension Replica {
 
         // Stamps strictly increase along a log: the first op that breaks this freezes its author
         // there, as a fork does, identically on every replica holding the log.
-        var previousStamp = try author.tail(of: head, in: db).flatMap(Self.stamp(ofTail:)) ?? .zero
+        var previousStamp = try author.tail(of: head, in: db).flatMap(SignedOp.clock(ofTail:)) ?? .zero
         // A removed device's ops above what the organizer held of it are kept (every replica
         // then holds the same log) but never count.
         let removedThrough = try Self.removedThrough(segment.author, db)
@@ -319,11 +319,6 @@ extension Replica {
         try Int64.fetchOne(db.cachedStatement(sql: "SELECT through FROM removals WHERE device = ?"), arguments: [Data(device.bytes)]).map {
             UInt64($0)
         }
-    }
-
-    static func stamp(ofTail tail: [UInt8]) -> HLCTimestamp? {
-        var reader = ByteReader(tail.prefix(SignedOp.clockBytes))
-        return try? reader.readTimestamp()
     }
 }
 

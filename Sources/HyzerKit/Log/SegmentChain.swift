@@ -28,6 +28,9 @@ final class SegmentChain: @unchecked Sendable {
     private var readyKnown = 0
     /// Whether the last op's signature was checked and holds.
     private var verified = false
+    /// The hash `hash(at:)` returned last, and its offset: the writer reads each op's hash
+    /// twice, as that op's and as the next one's previous hash (one array for both).
+    private var lastRead: (offset: Int, hash: [UInt8]) = (-1, [])
 
     /// The chain of `segment`, not yet hashed.
     init(_ segment: AuthorSegment) {
@@ -107,7 +110,8 @@ final class SegmentChain: @unchecked Sendable {
             readyKnown = ready
             progress.unlock()
         }
-        return Array(UnsafeBufferPointer(start: hashes + offset * 32, count: 32))
+        if lastRead.offset != offset { lastRead = (offset, Array(UnsafeBufferPointer(start: hashes + offset * 32, count: 32))) }
+        return lastRead.hash
     }
 
     /// The op at `offset`, with its hash; the last one carries the segment's signature.

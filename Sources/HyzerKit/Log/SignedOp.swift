@@ -122,9 +122,17 @@ public struct SignedOp: Hashable, Sendable {
     }
 
     /// The clock reading at the start of the tail; `nil` when the tail is too short to hold one.
-    public var clock: HLCTimestamp? {
-        var reader = ByteReader(tail.prefix(Self.clockBytes))
-        return try? reader.readTimestamp()
+    public var clock: HLCTimestamp? { Self.clock(ofTail: tail) }
+
+    /// The clock a tail starts with (`nil` for a tail shorter than a clock), read in place: ingest
+    /// reads one for every op.
+    static func clock(ofTail tail: [UInt8]) -> HLCTimestamp? {
+        guard tail.count >= clockBytes else { return nil }
+        var milliseconds: UInt64 = 0
+        for index in 0..<8 { milliseconds = milliseconds << 8 | UInt64(tail[index]) }
+        var counter: UInt32 = 0
+        for index in 8..<clockBytes { counter = counter << 8 | UInt32(tail[index]) }
+        return HLCTimestamp(physicalMilliseconds: milliseconds, counter: counter)
     }
 
     /// The payload decoded from the tail, or why it could not be.

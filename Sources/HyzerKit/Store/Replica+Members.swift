@@ -53,7 +53,7 @@ extension Replica {
                     id: device, name: try reader.register(Data(device.bytes), "device.name").map { String(decoding: $0, as: UTF8.self) },
                     kind: try reader.deviceKind(device),
                     owns: players.filter { ownership.device(device, owns: $0.id.lowercased) }.map(\.displayName),
-                    lastSequence: lastSequence, lastMilliseconds: tail.flatMap(Self.stamp(ofTail:))?.physicalMilliseconds,
+                    lastSequence: lastSequence, lastMilliseconds: tail.flatMap(SignedOp.clock(ofTail:))?.physicalMilliseconds,
                     removed: group.removed.contains(device), isOrganizer: GroupMembership.isOrganizer(device, of: group.id))
             }
         }

@@ -2,6 +2,7 @@ import Foundation
 import HyzerCrypto
 import HyzerDomain
 import HyzerKit
+import Synchronization
 
 /// A delta bundle: the one format that carries ops between replicas. Files carry it signed, as
 /// below; a connection carries it without the header and signature its handshake makes
@@ -60,6 +61,11 @@ public struct Bundle: Hashable, Sendable {
 
     /// Reads and authenticates a bundle: its shape, its version, its group and its sender's
     /// signature. The segments' own signatures are checked by ingest.
+    ///
+    /// A bundle of `signatureCheckedBesideBytes` or more has its signature checked on one thread
+    /// while its segments are decoded on another (hashing a large bundle takes about as long as
+    /// decoding it). What it throws is the same either way: a signature that fails before any
+    /// error of the body.
     public init(decoding bytes: [UInt8], expectedGroup: UUID) throws(BundleError) {
         guard bytes.count <= Self.bytesMax else { throw .tooLarge(bytes: bytes.count) }
         guard bytes.count >= Self.magic.count + 1 + 16 + 32 + 64, Array(bytes.prefix(4)) == Self.magic else {
@@ -67,32 +73,77 @@ public struct Bundle: Hashable, Sendable {
         }
         let version = bytes[4]
         guard version == 1 || version == Self.formatVersion else { throw .unsupportedVersion(version) }
-        let signed = Array(bytes.dropLast(64))
-        var reader = ByteReader(signed)
+        // The signed part is read where it lies, not copied (a bundle may be hundreds of MiB).
+        let signedCount = bytes.count - 64
+        var reader = ByteReader(bytes, prefix: signedCount)
+        let sender: AuthorID
         do {
             _ = try reader.readRaw(5)
             groupID = try reader.readUUID()
-            guard groupID == expectedGroup else { throw BundleError.wrongGroup(expected: expectedGroup, found: groupID) }
             sender = try reader.readAuthorID()
-            guard Ed25519.verify(signature: Array(bytes.suffix(64)), of: Self.signedMessage(signed), publicKey: sender.bytes) else {
-                throw BundleError.senderSignatureInvalid(sender: sender)
+        } catch {
+            throw .notABundle(reason: "\(error)")
+        }
+        guard groupID == expectedGroup else { throw .wrongGroup(expected: expectedGroup, found: groupID) }
+        self.sender = sender
+
+        let authentic: Bool
+        let body: Result<(VersionVector, [AuthorSegment]), DecodingError>?
+        if signedCount >= Self.signatureCheckedBesideBytes {
+            let parts = Mutex<(authentic: Bool, body: Result<(VersionVector, [AuthorSegment]), DecodingError>?)>((false, nil))
+            DispatchQueue.concurrentPerform(iterations: 2) { part in
+                if part == 0 {
+                    let verified = Self.authenticates(bytes, signedCount: signedCount, sender: sender)
+                    parts.withLock { $0.authentic = verified }
+                } else {
+                    let decoded = Self.readBody(bytes, signedCount: signedCount, version: version)
+                    parts.withLock { $0.body = decoded }
+                }
             }
-            senderVector = try Self.readVector(&reader, version: version)
+            (authentic, body) = parts.withLock { ($0.authentic, $0.body) }
+        } else {
+            authentic = Self.authenticates(bytes, signedCount: signedCount, sender: sender)
+            body = authentic ? Self.readBody(bytes, signedCount: signedCount, version: version) : nil
+        }
+        guard authentic, let body else { throw .senderSignatureInvalid(sender: sender) }
+        switch body {
+        case .success(let (vector, segments)):
+            senderVector = vector
+            self.segments = segments
+        case .failure(let error):
+            throw .notABundle(reason: "\(error)")
+        }
+    }
+
+    /// The size from which a bundle's signature is checked beside its decoding: a thread's
+    /// hand-off costs about what hashing 64 KiB does.
+    static let signatureCheckedBesideBytes = 64 * 1024
+
+    /// Whether the signature that ends `bytes` is the sender's, of the `signedCount` bytes before it.
+    private static func authenticates(_ bytes: [UInt8], signedCount: Int, sender: AuthorID) -> Bool {
+        Ed25519.verify(signature: Array(bytes[signedCount...]), of: signedMessage(bytes[..<signedCount]), publicKey: sender.bytes)
+    }
+
+    /// What follows the header (magic, version, group, sender): the vector and the segments, to
+    /// the end of the signed part.
+    private static func readBody(_ bytes: [UInt8], signedCount: Int, version: UInt8) -> Result<
+        (VersionVector, [AuthorSegment]), DecodingError
+    > {
+        Result { () throws(DecodingError) in
+            var reader = ByteReader(bytes, prefix: signedCount)
+            _ = try reader.readRaw(magic.count + 1 + 16 + AuthorID.byteCount)
+            let vector = try readVector(&reader, version: version)
             let count = try reader.readCount(maximum: 1_000_000)
             var segments: [AuthorSegment] = []
             for _ in 0..<count {
                 segments.append(try AuthorSegment(from: &reader))
             }
             try reader.expectEnd()
-            self.segments = segments
-        } catch let error as BundleError {
-            throw error
-        } catch {
-            throw .notABundle(reason: "\(error)")
+            return (vector, segments)
         }
     }
 
-    static func signedMessage(_ bytes: [UInt8]) -> [UInt8] {
+    static func signedMessage<Bytes: HyzerCrypto.ContiguousBytes>(_ bytes: Bytes) -> [UInt8] {
         Array("hyzer-bundle/v1".utf8) + [0] + Blake2b.hash256(bytes)
     }
 

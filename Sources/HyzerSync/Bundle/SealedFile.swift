@@ -51,7 +51,7 @@ enum SealedFile {
         let nonce = Array(file[headerBytes..<headerBytes + SecretBox.nonceBytes])
         guard
             let plain = SecretBox.open(
-                Array(file.suffix(from: headerBytes + SecretBox.nonceBytes)), key: GroupKeys(secret: secret).fileKey, nonce: nonce,
+                file[(headerBytes + SecretBox.nonceBytes)...], key: GroupKeys(secret: secret).fileKey, nonce: nonce,
                 associatedData: header)
         else { throw .authenticationFailed }
         return (plain, epoch)
