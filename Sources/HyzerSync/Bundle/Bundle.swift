@@ -88,9 +88,9 @@ public struct Bundle: Hashable, Sendable {
         self.sender = sender
 
         let authentic: Bool
-        let body: Result<(VersionVector, [AuthorSegment]), DecodingError>?
+        let body: Result<Body, DecodingError>?
         if signedCount >= Self.signatureCheckedBesideBytes {
-            let parts = Mutex<(authentic: Bool, body: Result<(VersionVector, [AuthorSegment]), DecodingError>?)>((false, nil))
+            let parts = Mutex<(authentic: Bool, body: Result<Body, DecodingError>?)>((false, nil))
             DispatchQueue.concurrentPerform(iterations: 2) { part in
                 if part == 0 {
                     let verified = Self.authenticates(bytes, signedCount: signedCount, sender: sender)
@@ -124,11 +124,12 @@ public struct Bundle: Hashable, Sendable {
         Ed25519.verify(signature: Array(bytes[signedCount...]), of: signedMessage(bytes[..<signedCount]), publicKey: sender.bytes)
     }
 
+    /// A bundle's vector and segments.
+    private typealias Body = (vector: VersionVector, segments: [AuthorSegment])
+
     /// What follows the header (magic, version, group, sender): the vector and the segments, to
     /// the end of the signed part.
-    private static func readBody(_ bytes: [UInt8], signedCount: Int, version: UInt8) -> Result<
-        (VersionVector, [AuthorSegment]), DecodingError
-    > {
+    private static func readBody(_ bytes: [UInt8], signedCount: Int, version: UInt8) -> Result<Body, DecodingError> {
         Result { () throws(DecodingError) in
             var reader = ByteReader(bytes, prefix: signedCount)
             _ = try reader.readRaw(magic.count + 1 + 16 + AuthorID.byteCount)
