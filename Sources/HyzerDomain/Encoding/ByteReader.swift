@@ -19,7 +19,7 @@ public enum DecodingError: Error, Equatable, Sendable {
 }
 
 /// Reads the canonical encoding that `ByteWriter` writes, refusing anything else.
-public struct ByteReader {
+public struct ByteReader: Sendable {
     private let bytes: [UInt8]
     /// Where the bytes this reader reads end.
     private let end: Int
