@@ -51,7 +51,7 @@ struct AuthorRow {
         precondition(
             op.author == key && op.sequence == headSequence + 1 && op.previousHash == headHash,
             "ops are appended in sequence, each on its predecessor")
-        try sink.ops.add(OpRow(author: id, op: op), db: db)
+        try sink.add(author: id, op, db)
         headSequence = op.sequence
         headHash = op.hash
     }

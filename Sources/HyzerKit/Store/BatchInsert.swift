@@ -3,7 +3,9 @@ import GRDBSQLite
 
 /// A row that `BatchInsert` binds straight into SQLite, without GRDB's `DatabaseValue` and
 /// `StatementArguments` (which cost about 15,000 instructions a row of ops, more than SQLite's
-/// insert: docs/performance.md, "Ingest").
+/// insert: docs/performance.md, "Ingest"). A row holds plain values and the places of its blobs
+/// in the batch's arena, copied there as the row is added: the rows waiting for a statement
+/// hold no reference the batch must retain and release (docs/performance.md, "Ingest").
 protocol BatchRow {
     /// The table's columns this row fills, in binding order.
     static var columns: [String] { get }
@@ -11,17 +13,24 @@ protocol BatchRow {
     /// made once (`BatchInsert.statementTexts`), since a live score's one-row insert would
     /// otherwise spend more on building and hashing its SQL than SQLite spends on the row.
     static var statementTexts: [String] { get }
-    /// The bytes of the row's blobs, which `bind` copies into the arena.
-    var blobBytes: Int { get }
     /// Binds the row's values to parameters `index`, `index + 1`, … of `statement`, its blobs
-    /// through `arena`; returns the first SQLite result code that is not `SQLITE_OK`, or `SQLITE_OK`.
+    /// where `arena` holds them; returns the first SQLite result code that is not `SQLITE_OK`,
+    /// or `SQLITE_OK`.
     func bind(to statement: SQLiteStatement, at index: CInt, _ arena: BlobArena) -> CInt
 }
 
-/// Memory that holds the blobs bound to one statement while it runs, so SQLite binds them
-/// without copying each (`SQLITE_STATIC`). `BatchInsert` clears the bindings before the arena
-/// is reused or freed: no binding outlives the bytes it points to.
+/// Memory that holds the blobs of a batch's rows until they are inserted, so SQLite binds them
+/// without copying each (`SQLITE_STATIC`). A blob is named by its place (`BlobArena.Place`),
+/// not by an address: the arena may move while rows are added, never while they are bound.
+/// `BatchInsert` clears the bindings before the arena is emptied or freed: no binding outlives
+/// the bytes it points to.
 final class BlobArena {
+    /// Where a blob lies in the arena.
+    struct Place {
+        let offset: Int
+        let count: Int
+    }
+
     private var base: UnsafeMutableRawPointer
     private var capacity: Int
     private var used = 0
@@ -33,28 +42,33 @@ final class BlobArena {
 
     deinit { base.deallocate() }
 
-    /// Empties the arena and makes room for `bytes`; only while nothing is bound to it.
-    func reset(reserving bytes: Int) {
-        used = 0
-        guard bytes > capacity else { return }
-        base.deallocate()
-        capacity = max(bytes, capacity * 2)
-        base = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
-    }
-
-    /// Copies `bytes` into the arena and binds them as a blob (an empty one for no bytes, never NULL).
-    func bind(_ bytes: ArraySlice<UInt8>, to statement: SQLiteStatement, at index: CInt) -> CInt {
-        precondition(used + bytes.count <= capacity, "the arena holds the statement's blobs")
-        let start = base + used
-        bytes.withUnsafeBytes { raw in
-            if let source = raw.baseAddress { start.copyMemory(from: source, byteCount: raw.count) }
+    /// Copies `bytes` into the arena, growing it (and moving what it holds) if they do not fit.
+    func store(_ bytes: ArraySlice<UInt8>) -> Place {
+        if used + bytes.count > capacity {
+            let grown = max(used + bytes.count, capacity * 2)
+            let moved = UnsafeMutableRawPointer.allocate(byteCount: grown, alignment: 16)
+            moved.copyMemory(from: base, byteCount: used)
+            base.deallocate()
+            base = moved
+            capacity = grown
         }
-        used += bytes.count
-        return sqlite3_bind_blob(statement, index, start, CInt(bytes.count), nil)  // nil: SQLITE_STATIC
+        bytes.withUnsafeBytes { raw in
+            if let source = raw.baseAddress { (base + used).copyMemory(from: source, byteCount: raw.count) }
+        }
+        defer { used += bytes.count }
+        return Place(offset: used, count: bytes.count)
     }
 
-    func bind(_ bytes: [UInt8], to statement: SQLiteStatement, at index: CInt) -> CInt {
-        bind(bytes[...], to: statement, at: index)
+    func store(_ bytes: [UInt8]) -> Place { store(bytes[...]) }
+
+    /// Empties the arena, keeping its memory; only while nothing is bound to it.
+    func empty() { used = 0 }
+
+    /// Binds the blob at `place` (an empty one for no bytes, never NULL); valid until the arena
+    /// is emptied or a blob stored.
+    func bind(_ place: Place, to statement: SQLiteStatement, at index: CInt) -> CInt {
+        precondition(place.offset + place.count <= used, "a blob the arena holds")
+        return sqlite3_bind_blob(statement, index, base + place.offset, CInt(place.count), nil)  // nil: SQLITE_STATIC
     }
 }
 
@@ -81,8 +95,9 @@ struct BatchInsert<Row: BatchRow> {
         self.rowsPerStatement = rowsPerStatement
     }
 
-    mutating func add(_ row: Row, db: Database) throws {
-        rows.append(row)
+    /// Adds the row `make` builds, its blobs stored in the batch's arena.
+    mutating func add(_ db: Database, _ make: (BlobArena) -> Row) throws {
+        rows.append(make(arena))
         if rows.count == rowsPerStatement { try flush(db) }
     }
 
@@ -98,6 +113,7 @@ struct BatchInsert<Row: BatchRow> {
             start += count
         }
         rows.removeAll(keepingCapacity: true)
+        arena.empty()
     }
 
     private func insert(_ batch: ArraySlice<Row>, _ db: Database) throws {
@@ -106,7 +122,6 @@ struct BatchInsert<Row: BatchRow> {
         // bound below (`execute()` without arguments resets it, which keeps bindings).
         statement.setUncheckedArguments(StatementArguments())
         let handle = statement.sqliteStatement
-        arena.reset(reserving: batch.reduce(0) { $0 + $1.blobBytes })
         // The bindings point into the arena: none survives this call.
         defer { sqlite3_clear_bindings(handle) }
         var index: CInt = 1
@@ -130,22 +145,32 @@ struct BatchInsert<Row: BatchRow> {
     }
 }
 
-/// One row of the log: an op of the author whose `authors` row is `author`.
+/// One row of the log: an op of the author whose `authors` row is `author`, its blobs in the
+/// batch's arena.
 struct OpRow: BatchRow {
     static let columns = ["author", "sequence", "hash", "tail", "signature"]
     static let statementTexts = BatchInsert<OpRow>.statementTexts("ops", rowsMax: 512)
     let author: Int64
-    let op: SignedOp
+    let sequence: Int64
+    let hash: BlobArena.Place
+    let tail: BlobArena.Place
+    let signature: BlobArena.Place?
 
-    var blobBytes: Int { StoredHash.stored(op).count + op.tail.count + (op.signature?.count ?? 0) }
+    init(author: Int64, op: SignedOp, storingBlobsIn arena: BlobArena) {
+        self.author = author
+        sequence = Int64(op.sequence)
+        hash = arena.store(StoredHash.stored(op))
+        tail = arena.store(op.tail)
+        signature = op.signature.map(arena.store)
+    }
 
     func bind(to statement: SQLiteStatement, at index: CInt, _ arena: BlobArena) -> CInt {
         var code = sqlite3_bind_int64(statement, index, author)
-        if code == SQLITE_OK { code = sqlite3_bind_int64(statement, index + 1, Int64(op.sequence)) }
-        if code == SQLITE_OK { code = arena.bind(StoredHash.stored(op), to: statement, at: index + 2) }
-        if code == SQLITE_OK { code = arena.bind(op.tail, to: statement, at: index + 3) }
+        if code == SQLITE_OK { code = sqlite3_bind_int64(statement, index + 1, sequence) }
+        if code == SQLITE_OK { code = arena.bind(hash, to: statement, at: index + 2) }
+        if code == SQLITE_OK { code = arena.bind(tail, to: statement, at: index + 3) }
         if code == SQLITE_OK {
-            code = op.signature.map { arena.bind($0, to: statement, at: index + 4) } ?? sqlite3_bind_null(statement, index + 4)
+            code = signature.map { arena.bind($0, to: statement, at: index + 4) } ?? sqlite3_bind_null(statement, index + 4)
         }
         return code
     }
@@ -154,6 +179,10 @@ struct OpRow: BatchRow {
 /// The batched inserts of appending ops: their log rows.
 struct OpSink {
     var ops = BatchInsert<OpRow>()
+
+    mutating func add(author: Int64, _ op: SignedOp, _ db: Database) throws {
+        try ops.add(db) { OpRow(author: author, op: op, storingBlobsIn: $0) }
+    }
 
     mutating func flush(_ db: Database) throws {
         try ops.flush(db)
