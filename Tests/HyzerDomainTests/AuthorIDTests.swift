@@ -14,6 +14,23 @@ import Testing
         #expect([fromHex: 1, different: 2][fromBytes] == 1)
     }
 
+    /// Equality is compared a word at a time: ids that differ in any one byte, in any bit of
+    /// it, are different ids; ids of the same bytes held in different arrays are one.
+    @Test func idsDifferingInAnyByteAreDifferent() throws {
+        let base = (0..<AuthorID.byteCount).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
+        let id = try #require(AuthorID(bytes: base))
+        #expect(id == (try #require(AuthorID(bytes: Array(base)))))
+        for index in 0..<AuthorID.byteCount {
+            for bit in 0..<8 {
+                var other = base
+                other[index] ^= 1 << bit
+                let different = try #require(AuthorID(bytes: other))
+                #expect(id != different, "byte \(index), bit \(bit)")
+                #expect(different != id, "byte \(index), bit \(bit)")
+            }
+        }
+    }
+
     /// Authors order as their bytes do, lexicographically, whichever byte differs first: ids that
     /// share a prefix of every length up to 31 bytes, then differ by one byte either way.
     @Test func authorsOrderAsTheirBytes() throws {

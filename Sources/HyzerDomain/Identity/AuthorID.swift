@@ -31,6 +31,22 @@ public struct AuthorID: Hashable, Comparable, Sendable, CustomStringConvertible 
         bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
     }
 
+    /// The same 32 bytes, compared as four 64-bit words: every vector lookup compares authors,
+    /// and the derived comparison went byte by byte (docs/performance.md, "A tournament").
+    public static func == (lhs: AuthorID, rhs: AuthorID) -> Bool {
+        lhs.bytes.withUnsafeBytes { left in
+            rhs.bytes.withUnsafeBytes { right in
+                var differing: UInt64 = 0
+                for offset in stride(from: 0, to: byteCount, by: 8) {
+                    differing |=
+                        left.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                        ^ right.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                }
+                return differing == 0
+            }
+        }
+    }
+
     /// Byte-wise lexicographic order: the tie-break of last-writer-wins registers. Compared as
     /// four big-endian 64-bit words, which is the same order: sorting a vector by author was a
     /// fifth of a crowded `serve`'s time byte by byte (docs/performance.md, "A crowd").

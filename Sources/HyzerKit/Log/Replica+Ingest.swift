@@ -23,7 +23,26 @@ extension Replica {
     /// write waits for at most one of them.
     @discardableResult
     public func ingest(_ segments: [AuthorSegment]) throws -> IngestReport {
+        try ingest(segments, finally: { _ in () }).report
+    }
+
+    /// Ingests `segments` (`ingest(_:)`) and reads the version vector in the same write, as its
+    /// last transaction commits it: what `versionVector()` would read just after, without a
+    /// read transaction of its own, which after a commit rereads the pages the commit changed.
+    /// A connection answers each bundle it ingests with what it now holds (docs/sync-protocol.md,
+    /// "Live changes across processes").
+    package func ingestReadingVector(_ segments: [AuthorSegment]) throws -> (report: IngestReport, vector: VersionVector) {
+        let (report, vector) = try ingest(segments, finally: Self.versionVector)
+        return (report, vector)
+    }
+
+    /// Ingests `segments` in transactions of about `ingestTransactionBudget`; `last` reads in the
+    /// last one, after its ops.
+    private func ingest<Read>(_ segments: [AuthorSegment], finally last: (Database) throws -> Read) throws -> (
+        report: IngestReport, read: Read
+    ) {
         var report = IngestReport()
+        var read: Read?
         let chains = SegmentChain.hashing(segments)
         defer { for chain in chains { chain.abandon() } }
         var next = 0
@@ -48,9 +67,11 @@ extension Replica {
                     hlc.observe(newest, nowMilliseconds: now)
                     try Self.saveClock(hlc, db)
                 }
+                if next == segments.count { read = try last(db) }
             }
         } while next < segments.count
-        return report
+        guard let read else { preconditionFailure("the last transaction reads") }
+        return (report, read)
     }
 
     /// One segment, all or nothing: a refused segment is rolled back and reported.

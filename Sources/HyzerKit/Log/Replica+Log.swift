@@ -83,13 +83,17 @@ extension Replica {
 
     static func versionVector(_ db: Database) throws -> VersionVector {
         var entries: [AuthorID: VersionVector.Entry] = [:]
-        try db.cachedStatement(sql: "SELECT key, headSequence, headHash, frozenAt FROM authors WHERE headSequence > 0")
-            .forEachRawRow(db) { row in
-                guard let author = row.bytes(0).flatMap(AuthorID.init(bytes:)) else { return }
-                let frozenAt = UInt64(clamping: row.int64(3))
-                entries[author] = .init(
-                    sequence: UInt64(clamping: row.int64(1)), hashPrefix: row.bytes(2), frozenAt: frozenAt == 0 ? nil : frozenAt)
-            }
+        // The hash's prefix alone: an entry keeps no more.
+        try db.cachedStatement(
+            sql:
+                "SELECT key, headSequence, substr(headHash, 1, \(VersionVector.Entry.hashPrefixBytes)), frozenAt FROM authors WHERE headSequence > 0"
+        )
+        .forEachRawRow(db) { row in
+            guard let author = row.bytes(0).flatMap(AuthorID.init(bytes:)) else { return }
+            let frozenAt = UInt64(clamping: row.int64(3))
+            entries[author] = .init(
+                sequence: UInt64(clamping: row.int64(1)), hashPrefix: row.bytes(2), frozenAt: frozenAt == 0 ? nil : frozenAt)
+        }
         return VersionVector(entries: entries)
     }
 

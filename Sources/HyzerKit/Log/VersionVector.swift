@@ -25,7 +25,7 @@ public struct VersionVector: Hashable, Sendable {
         /// An entry; `hashPrefix` is cut to ``hashPrefixBytes``.
         public init(sequence: UInt64, hashPrefix: [UInt8]? = nil, frozenAt: UInt64? = nil) {
             self.sequence = sequence
-            self.hashPrefix = hashPrefix.map { Array($0.prefix(Self.hashPrefixBytes)) }
+            self.hashPrefix = hashPrefix.map { $0.count <= Self.hashPrefixBytes ? $0 : Array($0.prefix(Self.hashPrefixBytes)) }
             self.frozenAt = frozenAt
         }
 
@@ -56,7 +56,8 @@ public struct VersionVector: Hashable, Sendable {
 
     /// A vector of `entries`; entries of sequence 0 are dropped.
     public init(entries: [AuthorID: Entry]) {
-        self.entries = entries.filter { $0.value.sequence > 0 }
+        // Filtering rebuilds the dictionary, hashing every author again: only when needed.
+        self.entries = entries.values.allSatisfy { $0.sequence > 0 } ? entries : entries.filter { $0.value.sequence > 0 }
     }
 
     /// Sequence numbers alone.

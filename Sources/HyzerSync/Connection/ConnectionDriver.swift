@@ -274,13 +274,16 @@ public struct ConnectionDriver {
     /// Ingests a checked bundle; nil when the observer says the device is gone.
     private mutating func ingest(_ bundle: Bundle, now: UInt64) throws -> [SyncEngine.Action]? {
         let segments = observer?.segmentsToIngest(bundle) ?? bundle.segments
-        let report = try replica.ingest(segments)
+        // What the store holds now is read in the ingest's own write, as it commits.
+        let (report, vectorAfterIngest) = try replica.ingestReadingVector(segments)
+        var vector = vectorAfterIngest
         // A live device signs its receipt of a round whose finish just arrived (docs/domain.md,
         // "Round receipts"); the change goes out as any other. A store that may not write (its
         // key writes elsewhere: docs/store.md) still syncs: a refused receipt is not a failure
         // of the connection, and the next finish or `sync` signs it.
-        if engine.mode == .live, report.finishesApplied > 0 { _ = try? replica.signReceipts() }
-        let vector = try replica.versionVector()
+        if engine.mode == .live, report.finishesApplied > 0, (try? replica.signReceipts()) ?? 0 > 0 {
+            vector = try replica.versionVector()
+        }
         counts.opsReceived += report.opsApplied
         counts.bundlesReceived += 1
         do {

@@ -1,0 +1,47 @@
+import Foundation
+import HyzerKit
+import Testing
+
+/// The vector an ingest reads in its own last write (`Replica.ingestReadingVector`,
+/// docs/sync-protocol.md, "Live changes across processes") is what a read after the ingest
+/// finds, on this opening of the store and on another, whatever the ingest did with its segments.
+@Suite struct IngestVectorTests {
+    @Test func theVectorReadInTheIngestIsWhatAReadAfterItFinds() throws {
+        let ann = try TestReplica("vector-ann", owner: "Ann", keySeed: 31)
+        let ben = try TestReplica("vector-ben", owner: "Ben", keySeed: 32)
+        let ahead = try TestReplica("vector-ahead", owner: "Cat", keySeed: 33, start: baseTime + 3_600_000)
+        let reader = try TestReplica("vector-reader", owner: "Dan", keySeed: 34)
+        let other = try Replica.open(at: reader.replica.directory, clock: reader.clock)
+        defer { try? other.close() }
+
+        for index in 0..<3 { _ = try ann.replica.addPlayer(name: "Ann's \(index)") }
+        _ = try ben.replica.addPlayer(name: "Ben's first")
+        let benFirst = try ben.replica.delta(above: VersionVector())
+        let benAfterFirst = try ben.replica.versionVector()
+        for index in 0..<3 { _ = try ben.replica.addPlayer(name: "Ben's \(index)") }
+        let benLater = try ben.replica.delta(above: benAfterFirst)
+        _ = try ahead.replica.addPlayer(name: "Cat's")
+
+        @discardableResult
+        func ingest(_ segments: [AuthorSegment]) throws -> IngestReport {
+            let (report, vector) = try reader.replica.ingestReadingVector(segments)
+            #expect(report.rejected.isEmpty)
+            #expect(vector == (try reader.replica.versionVector()))
+            #expect(vector == (try other.versionVector()))
+            return report
+        }
+
+        // Ben's later ops wait above the gap; Cat's are stamped an hour ahead and are held.
+        let aside = try ingest(benLater + ahead.replica.delta(above: VersionVector()))
+        #expect(aside.segmentsPending >= 1 && aside.segmentsHeld == 1)
+        #expect(try reader.replica.versionVector()[ben.author] == 0)
+        // Ann's ops, and Ben's first, which releases his later ones.
+        try ingest(ann.replica.delta(above: VersionVector()) + benFirst)
+        #expect(try reader.replica.versionVector()[ben.author] == ben.replica.versionVector()[ben.author])
+        #expect(try reader.replica.versionVector()[ann.author] == ann.replica.versionVector()[ann.author])
+        // Nothing to ingest once Cat's time has come: the ingest's write releases Cat's ops.
+        reader.clock.set(baseTime + 7_200_000)
+        try ingest([])
+        #expect(try reader.replica.versionVector()[ahead.author] == ahead.replica.versionVector()[ahead.author])
+    }
+}
