@@ -26,18 +26,18 @@ extension Replica {
         try ingest(segments, finally: { _ in () }).report
     }
 
-    /// Ingests `segments` (`ingest(_:)`) and reads the version vector in the same write, as its
-    /// last transaction commits it: what `versionVector()` would read just after, without a
-    /// read transaction of its own, which after a commit rereads the pages the commit changed.
-    /// A connection answers each bundle it ingests with what it now holds (docs/sync-protocol.md,
-    /// "Live changes across processes").
+    /// Ingests `segments` (`ingest(_:)`) and reads the version vector on the writer's connection
+    /// straight after the last commit, before any other write: what `versionVector()` would
+    /// read, without a reader's connection, which after a commit rereads the pages the commit
+    /// changed. A connection answers each bundle it ingests with what it now holds
+    /// (docs/sync-protocol.md, "Live changes across processes").
     package func ingestReadingVector(_ segments: [AuthorSegment]) throws -> (report: IngestReport, vector: VersionVector) {
         let (report, vector) = try ingest(segments, finally: Self.versionVector)
         return (report, vector)
     }
 
-    /// Ingests `segments` in transactions of about `ingestTransactionBudget`; `last` reads in the
-    /// last one, after its ops.
+    /// Ingests `segments` in transactions of about `ingestTransactionBudget`; `last` reads on the
+    /// writer's connection after the last one commits.
     private func ingest<Read>(_ segments: [AuthorSegment], finally last: (Database) throws -> Read) throws -> (
         report: IngestReport, read: Read
     ) {
@@ -67,6 +67,7 @@ extension Replica {
                     hlc.observe(newest, nowMilliseconds: now)
                     try Self.saveClock(hlc, db)
                 }
+            } afterCommit: { db in
                 if next == segments.count { read = try last(db) }
             }
         } while next < segments.count

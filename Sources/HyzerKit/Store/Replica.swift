@@ -199,6 +199,26 @@ public final class Replica: Sendable {
         }
     }
 
+    /// Runs `body` in one write transaction, then `afterCommit` on the writer's connection once
+    /// it committed, before any other write: a read there finds the pages the commit changed
+    /// still in the writer's cache, where a reader's connection would read them again.
+    func write<T>(_ body: (Database) throws -> T, afterCommit: (Database) throws -> Void) throws -> T {
+        do {
+            return try database.writeWithoutTransaction { db in
+                var result: T?
+                try db.inTransaction {
+                    result = try body(db)
+                    return .commit
+                }
+                try afterCommit(db)
+                guard let result else { preconditionFailure("a committed transaction ran its body") }
+                return result
+            }
+        } catch let error as DatabaseError {
+            throw Self.classify(error, path: directory.path)
+        }
+    }
+
     /// Runs `body` on a consistent snapshot.
     func read<T>(_ body: (Database) throws -> T) throws -> T {
         do {
