@@ -2,9 +2,10 @@ import Foundation
 import HyzerKit
 import Testing
 
-/// The vector an ingest reads in its own last write (`Replica.ingestReadingVector`,
-/// docs/sync-protocol.md, "Live changes across processes") is what a read after the ingest
-/// finds, on this opening of the store and on another, whatever the ingest did with its segments.
+/// The vector an ingest reads on the writer's connection after its last commit
+/// (`Replica.ingestReadingVector`, docs/sync-protocol.md, "Live changes across processes") is
+/// what a read after the ingest finds, on this opening of the store and on another, whatever the
+/// ingest did with its segments.
 @Suite struct IngestVectorTests {
     @Test func theVectorReadInTheIngestIsWhatAReadAfterItFinds() throws {
         let ann = try TestReplica("vector-ann", owner: "Ann", keySeed: 31)
