@@ -20,13 +20,7 @@ public final class SyncController: Sendable {
 
     private struct State {
         var status = SyncStatus()
-        var holds: [AuthorID: VersionVector] = [:]
-        /// Each connected peer's lag behind `local`, worked out again only for the peer whose
-        /// holdings changed, or for every peer once after the store changed.
-        var lags: [AuthorID: UInt64] = [:]
-        /// The store's vector, read once after each change of the store (not once per peer
-        /// and event): what every peer's lag is measured against.
-        var local: VersionVector?
+        var lags = PeerLags()
         var subscribers: [Int: AsyncStream<SyncStatus>.Continuation] = [:]
         var nextSubscriber = 0
     }
@@ -157,10 +151,7 @@ public final class SyncController: Sendable {
 
     private func readVector(_ store: StoreQueue) async {
         guard let vector = try? await store.run(.read, { [replica] in try replica.versionVector() }) else { return }
-        update { state in
-            state.local = vector
-            for (peer, holds) in state.holds { state.lags[peer] = Self.lag(of: holds, behind: vector) }
-        }
+        update { $0.lags.localRead(vector) }
     }
 
     private func connectionEnded(_ outcome: ConnectionOutcome) {
@@ -177,16 +168,12 @@ public final class SyncController: Sendable {
         update { state in
             switch progress {
             case .opened(let peer):
-                let holds = state.holds[peer] ?? VersionVector()
-                state.holds[peer] = holds
-                state.lags[peer] = state.local.map { Self.lag(of: holds, behind: $0) } ?? 0
+                state.lags.opened(peer)
                 if case .connection? = state.status.lastFailure { state.status.lastFailure = nil }
             case .peerHolds(let peer, let vector):
-                state.holds[peer] = vector
-                state.lags[peer] = state.local.map { Self.lag(of: vector, behind: $0) } ?? 0
+                state.lags.peer(peer, holds: vector)
             case .closed(let peer):
-                state.holds[peer] = nil
-                state.lags[peer] = nil
+                state.lags.closed(peer)
             }
         }
     }
@@ -202,26 +189,17 @@ public final class SyncController: Sendable {
         }
     }
 
-    /// Changes the state (a change keeps `lags` up to date: no store read, and one peer's lag
-    /// worked out for one peer's event, however many are connected), and tells every follower
-    /// when the status changed.
+    /// Changes the state (`PeerLags` keeps every peer's lag up to date without a store read),
+    /// and tells every follower when the status changed.
     private func update(_ change: (inout State) -> Void) {
         let (status, subscribers) = state.withLock { state -> (SyncStatus?, [AsyncStream<SyncStatus>.Continuation]) in
             guard !state.status.stopped else { return (nil, []) }
             let before = state.status
             change(&state)
-            state.status.peers = state.lags.sorted { $0.key < $1.key }.map { SyncStatus.PeerLag(peer: $0.key, lag: $0.value) }
+            state.status.peers = state.lags.peers
             return state.status == before ? (nil, []) : (state.status, Array(state.subscribers.values))
         }
         guard let status else { return }
         for subscriber in subscribers { subscriber.yield(status) }
-    }
-
-    /// Ops `local` holds beyond `holds`.
-    static func lag(of holds: VersionVector, behind local: VersionVector) -> UInt64 {
-        local.entries.reduce(0) { sum, entry in
-            let held = holds[entry.key]
-            return sum &+ (entry.value.sequence > held ? entry.value.sequence - held : 0)
-        }
     }
 }

@@ -3,9 +3,9 @@ import GRDBSQLite
 
 /// A row that `BatchInsert` binds straight into SQLite, without GRDB's `DatabaseValue` and
 /// `StatementArguments` (which cost about 15,000 instructions a row of ops, more than SQLite's
-/// insert: docs/performance.md, "Ingest"). A row holds plain values and the places of its blobs
-/// in the batch's arena, copied there as the row is added: the rows waiting for a statement
-/// hold no reference the batch must retain and release (docs/performance.md, "Ingest").
+/// insert). A row holds plain values and the places of its blobs in the batch's arena, copied
+/// there as the row is added: the rows waiting for a statement hold no reference the batch must
+/// retain and release (docs/performance.md, "Ingest").
 protocol BatchRow {
     /// The table's columns this row fills, in binding order.
     static var columns: [String] { get }

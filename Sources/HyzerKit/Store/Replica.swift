@@ -192,16 +192,13 @@ public final class Replica: Sendable {
 
     /// Runs `body` in one write transaction; any error rolls everything back.
     func write<T>(_ body: (Database) throws -> T) throws -> T {
-        do {
-            return try database.write(body)
-        } catch let error as DatabaseError {
-            throw Self.classify(error, path: directory.path)
-        }
+        try write(body, afterCommit: { _ in })
     }
 
-    /// Runs `body` in one write transaction, then `afterCommit` on the writer's connection once
-    /// it committed, before any other write: a read there finds the pages the commit changed
-    /// still in the writer's cache, where a reader's connection would read them again.
+    /// Runs `body` in one write transaction (as `write(_:)`), then `afterCommit` on the writer's
+    /// connection once it committed, before any other write: a read there finds the pages the
+    /// commit changed still in the writer's cache, where a reader's connection would read them
+    /// again.
     func write<T>(_ body: (Database) throws -> T, afterCommit: (Database) throws -> Void) throws -> T {
         do {
             return try database.writeWithoutTransaction { db in
