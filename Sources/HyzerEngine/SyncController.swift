@@ -151,7 +151,7 @@ public final class SyncController: Sendable {
 
     private func readVector(_ store: StoreQueue) async {
         guard let vector = try? await store.run(.read, { [replica] in try replica.versionVector() }) else { return }
-        update { $0.lags.localRead(vector) }
+        update { $0.lags.storeRead(vector) }
     }
 
     private func connectionEnded(_ outcome: ConnectionOutcome) {
@@ -166,15 +166,8 @@ public final class SyncController: Sendable {
 
     private func progressed(_ progress: ConnectionProgress) {
         update { state in
-            switch progress {
-            case .opened(let peer):
-                state.lags.opened(peer)
-                if case .connection? = state.status.lastFailure { state.status.lastFailure = nil }
-            case .peerHolds(let peer, let vector):
-                state.lags.peer(peer, holds: vector)
-            case .closed(let peer):
-                state.lags.closed(peer)
-            }
+            state.lags.record(progress)
+            if case .opened = progress, case .connection? = state.status.lastFailure { state.status.lastFailure = nil }
         }
     }
 

@@ -19,14 +19,6 @@ public struct SyncStatus: Equatable, Sendable {
 
     /// A status before anything happened: not joining, not listening, no peer, no failure.
     public init() {}
-
-    /// A connected peer and its lag.
-    public struct PeerLag: Equatable, Sendable {
-        /// The peer's device id, as its handshake proved it.
-        public let peer: AuthorID
-        /// The ops this device holds that the peer is not known to hold.
-        public let lag: UInt64
-    }
 }
 
 /// Why a connection, a folder sync or a join did not work out.

@@ -20,11 +20,10 @@ public final class WebMetrics: Sendable {
     let liveStreams: CoreMetrics.Meter
     /// The failure reasons seen so far, bounded so a peer cannot grow the label set.
     private let reasons = Mutex<Set<String>>([])
-    /// The vector the store held when it was last looked at.
-    private let seen = Mutex<VersionVector?>(nil)
     private let peersConnected: CoreMetrics.Gauge
-    /// Open connections per peer, and what each connected peer is known to hold.
-    private let peers = Mutex<(connections: [AuthorID: Int], holds: [AuthorID: VersionVector])>(([:], [:]))
+    /// Every connected peer's lag, measured against the store's vector as last looked at, and
+    /// the gauge each connected peer's lag is recorded in.
+    private let peers = Mutex<(lags: PeerLags, gauges: [AuthorID: CoreMetrics.Gauge])>((PeerLags(), [:]))
 
     /// At most this many distinct failure reasons get their own series; later ones count as "other".
     public static let reasonsMax = 16
@@ -46,39 +45,24 @@ public final class WebMetrics: Sendable {
     }
 
     /// What a live connection did (`PeerServer.progress`): peers connected, and how many ops
-    /// each connected peer lacks of what this replica holds (`hyzer_peer_lag_ops{peer}`). Only
-    /// the reporting peer's lag is recomputed here — `observe` refreshes every peer's once per
-    /// store change — so a push to n peers costs n lags, not n² (docs/performance.md).
+    /// each connected peer lacks of what this replica holds (`hyzer_peer_lag_ops{peer}`). The
+    /// lags are kept by `PeerLags`, and only the gauges of lags that changed are recorded: a push
+    /// to n peers costs n lags, not n² (docs/performance.md, "A tournament").
     public func record(_ progress: ConnectionProgress) {
-        let local = seen.withLock { $0 }
-        let (count, lag) = peers.withLock {
-            (peers: inout (connections: [AuthorID: Int], holds: [AuthorID: VersionVector])) -> (Int, (AuthorID, Int)?) in
-            switch progress {
-            case .opened(let peer):
-                peers.connections[peer, default: 0] += 1
-                return (peers.connections.count, nil)
-            case .peerHolds(let peer, let vector):
-                peers.holds[peer] = vector
-                return (peers.connections.count, (peer, local.map { Self.lag(of: vector, behind: $0) } ?? 0))
-            case .closed(let peer):
-                peers.connections[peer, default: 1] -= 1
-                guard peers.connections[peer] ?? 0 <= 0 else { return (peers.connections.count, nil) }
-                peers.connections[peer] = nil
-                peers.holds[peer] = nil
-                return (peers.connections.count, (peer, 0))
-            }
+        peers.withLock { peers in
+            recordLags(peers.lags.record(progress), in: &peers.gauges)
+            peersConnected.record(peers.lags.peers.count)
         }
-        peersConnected.record(count)
-        if let (peer, lag) = lag { lagGauge(peer).record(lag) }
     }
 
-    /// Ops `local` holds that `peer` is not known to hold.
-    static func lag(of peer: VersionVector, behind local: VersionVector) -> Int {
-        Int(clamping: local.heads.reduce(UInt64(0)) { $0 + ($1.value > peer[$1.key] ? $1.value - peer[$1.key] : 0) })
-    }
-
-    private func lagGauge(_ peer: AuthorID) -> CoreMetrics.Gauge {
-        CoreMetrics.Gauge(label: "hyzer_peer_lag_ops", dimensions: [("peer", peer.short)], factory: factory)
+    /// Records the lags that changed, under the lock so the gauges follow the events' order. A
+    /// peer no longer connected is recorded at 0, and its gauge is not kept.
+    private func recordLags(_ changes: [PeerLags.Change], in gauges: inout [AuthorID: CoreMetrics.Gauge]) {
+        for (peer, lag) in changes {
+            let gauge = gauges[peer] ?? CoreMetrics.Gauge(label: "hyzer_peer_lag_ops", dimensions: [("peer", peer.short)], factory: factory)
+            gauge.record(Int(clamping: lag ?? 0))
+            gauges[peer] = lag == nil ? nil : gauge
+        }
     }
 
     /// One ended peer connection (`PeerServer.observer`).
@@ -102,12 +86,12 @@ public final class WebMetrics: Sendable {
     /// clocks are not trusted to be right, only to be bounded).
     public func observe(_ replica: Replica, nowMilliseconds: UInt64) throws {
         let vector = try replica.versionVector()
-        let previous = seen.withLock { seen in
-            defer { seen = vector }
-            return seen
+        let previous = peers.withLock { peers in
+            let previous = peers.lags.store
+            recordLags(peers.lags.storeRead(vector), in: &peers.gauges)
+            return previous
         }
         opsHeld.record(Int(clamping: vector.heads.values.reduce(UInt64(0), +)))
-        for (peer, holds) in peers.withLock({ $0.holds }) { lagGauge(peer).record(Self.lag(of: holds, behind: vector)) }
         guard let previous else { return }
         for segment in try replica.delta(above: previous) {
             opsIngested.increment(by: segment.tails.count)

@@ -106,8 +106,21 @@ import Testing
         samples = Self.parse(metrics.exposition())
         #expect(samples["hyzer_peer_lag_ops"] == [#"hyzer_peer_lag_ops{peer="\#(peer.short)"} 0.0"#])
 
+        // The peer redials before its old connection is found dead, and the store gains an op
+        // the peer lacks: it stays connected, one op behind, until its last connection closes.
+        metrics.record(.opened(peer: peer))
+        metrics.record(.closed(peer: peer))
+        _ = try served.replica.recordScore(round: served.round, player: "Ben", hole: 2, strokes: 4)
+        try metrics.observe(served.replica, nowMilliseconds: 0)
+        let gained = try served.replica.versionVector().heads.values.reduce(UInt64(0), +) - held
+        #expect(gained > 0)
+        samples = Self.parse(metrics.exposition())
+        #expect(samples["hyzer_peers_connected"] == ["hyzer_peers_connected 1.0"])
+        #expect(samples["hyzer_peer_lag_ops"] == [#"hyzer_peer_lag_ops{peer="\#(peer.short)"} \#(gained).0"#])
+
         metrics.record(.closed(peer: peer))
         samples = Self.parse(metrics.exposition())
         #expect(samples["hyzer_peers_connected"] == ["hyzer_peers_connected 0.0"])
+        #expect(samples["hyzer_peer_lag_ops"] == [#"hyzer_peer_lag_ops{peer="\#(peer.short)"} 0.0"#])
     }
 }

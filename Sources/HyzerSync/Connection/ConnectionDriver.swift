@@ -274,7 +274,7 @@ public struct ConnectionDriver {
     /// Ingests a checked bundle; nil when the observer says the device is gone.
     private mutating func ingest(_ bundle: Bundle, now: UInt64) throws -> [SyncEngine.Action]? {
         let segments = observer?.segmentsToIngest(bundle) ?? bundle.segments
-        // What the store holds now, read on the writer's connection as the ingest commits.
+        // What the store holds now, read on the writer's connection after the last commit.
         let (report, vectorAfterIngest) = try replica.ingestReadingVector(segments)
         var vector = vectorAfterIngest
         // A live device signs its receipt of a round whose finish just arrived (docs/domain.md,
