@@ -55,10 +55,19 @@ import Testing
         signals.publish(.storeChanged)
         #expect(signals.deltaAfterLatestChange(holding, read(100)).vector[author] == 3, "a new change is read afresh")
         #expect(reads == 3)
+        // Requests hash by their vector's size: an equal one made apart shares; one of the same
+        // size holding another author does not.
+        let same = DeltaRequest(above: VersionVector([author: 1]), group: group, bytesMax: 1 << 20)
+        #expect(signals.deltaAfterLatestChange(same, read(100)).vector[author] == 3)
+        #expect(reads == 3, "an equal request made apart shares the read")
+        let another = try #require(AuthorID(bytes: Array(repeating: 8, count: 32)))
+        let elsewhere = DeltaRequest(above: VersionVector([another: 1]), group: group, bytesMax: 1 << 20)
+        #expect(signals.deltaAfterLatestChange(elsewhere, read(100)).vector[author] == 4)
+        #expect(reads == 4, "a request of the same size holding something else gets its own")
 
         let large = DeltaRequest(above: VersionVector(), group: UUID(), bytesMax: 1 << 20)
         _ = signals.deltaAfterLatestChange(large, read(ConnectionSignals.sharedDeltaBytesMax + 1))
         _ = signals.deltaAfterLatestChange(large, read(ConnectionSignals.sharedDeltaBytesMax + 1))
-        #expect(reads == 5, "a large delta is not kept")
+        #expect(reads == 6, "a large delta is not kept")
     }
 }

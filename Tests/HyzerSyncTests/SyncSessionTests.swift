@@ -42,6 +42,31 @@ import Testing
         #expect(session.receive(.done) == [.fail(.protocolViolation(.unexpectedDone))])
     }
 
+    /// What the peer holds moves (and a shell reports it) only when something shows more; a
+    /// delta that brings the peer up to a vector takes that vector whole.
+    @Test func whatThePeerHoldsMovesOnlyWhenSomethingShowsMore() {
+        var session = SyncSession(mode: .live)
+        _ = session.hear(helloOf: one, live: true)
+        let start = session.peerHoldsRevision
+        _ = session.receive(.have(VersionVector()))
+        _ = session.receive(.have(one))
+        #expect(session.peerHoldsRevision == start, "nothing new")
+        _ = session.receive(.have(two))
+        #expect(session.peerHolds == two)
+        #expect(session.peerHoldsRevision != start)
+        let told = session.peerHoldsRevision
+        _ = session.ingested(senderVector: one, acknowledged: two)
+        #expect(session.peerHoldsRevision == told, "the sender held less than the peer is known to")
+        let other = AuthorID(bytes: [UInt8](repeating: 2, count: 32))!
+        let three = VersionVector([author: 3, other: 1])
+        session.deltaSent(upTo: three)
+        #expect(session.peerHolds == three)
+        #expect(session.peerHoldsRevision != told)
+        // A delta up to a vector that does not cover what the peer holds adds what it shows.
+        session.deltaSent(upTo: VersionVector([author: 2, AuthorID(bytes: [UInt8](repeating: 3, count: 32))!: 4]))
+        #expect(session.peerHolds[author] == 3 && session.peerHolds[other] == 1 && session.peerHolds.entries.count == 3)
+    }
+
     @Test func aHaveCarriesOnlyWhatChangedAndThePeerRebuildsTheWholeVector() throws {
         let (x, y, z) = (author, AuthorID(bytes: [UInt8](repeating: 2, count: 32))!, AuthorID(bytes: [UInt8](repeating: 3, count: 32))!)
         var sender = SyncSession(mode: .live)

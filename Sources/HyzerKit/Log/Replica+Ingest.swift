@@ -29,10 +29,11 @@ extension Replica {
     /// Ingests `segments` (`ingest(_:)`) and reads the version vector on the writer's connection
     /// straight after the last commit, before any other write: what `versionVector()` would
     /// read, without a reader's connection, which after a commit rereads the pages the commit
-    /// changed. A connection answers each bundle it ingests with what it now holds
-    /// (docs/sync-protocol.md, "Live changes across processes").
+    /// changed, and reading again only the authors changed since the last such read while no
+    /// other connection committed (`WriterVector`). A connection answers each bundle it ingests
+    /// with what it now holds (docs/sync-protocol.md, "Live changes across processes").
     package func ingestReadingVector(_ segments: [AuthorSegment]) throws -> (report: IngestReport, vector: VersionVector) {
-        let (report, vector) = try ingest(segments, finally: Self.versionVector)
+        let (report, vector) = try ingest(segments, finally: writerVector.vector)
         return (report, vector)
     }
 

@@ -83,18 +83,25 @@ extension Replica {
 
     static func versionVector(_ db: Database) throws -> VersionVector {
         var entries: [AuthorID: VersionVector.Entry] = [:]
-        // The hash's prefix alone: an entry keeps no more.
-        try db.cachedStatement(
-            sql:
-                "SELECT key, headSequence, substr(headHash, 1, \(VersionVector.Entry.hashPrefixBytes)), frozenAt FROM authors WHERE headSequence > 0"
-        )
-        .forEachRawRow(db) { row in
-            guard let author = row.bytes(0).flatMap(AuthorID.init(bytes:)) else { return }
-            let frozenAt = UInt64(clamping: row.int64(3))
-            entries[author] = .init(
-                sequence: UInt64(clamping: row.int64(1)), hashPrefix: row.bytes(2), frozenAt: frozenAt == 0 ? nil : frozenAt)
+        try db.cachedStatement(sql: "\(vectorColumns) WHERE headSequence > 0").forEachRawRow(db) { row in
+            guard let (author, entry) = vectorEntry(row) else { return }
+            entries[author] = entry
         }
         return VersionVector(entries: entries)
+    }
+
+    /// The `authors` columns a vector's entry is made of (the hash's prefix alone: an entry
+    /// keeps no more), read by `vectorEntry`.
+    static let vectorColumns =
+        "SELECT key, headSequence, substr(headHash, 1, \(VersionVector.Entry.hashPrefixBytes)), frozenAt FROM authors"
+    /// The columns whose change changes a vector.
+    static let vectorColumnNames: Set<String> = ["key", "headSequence", "headHash", "frozenAt"]
+
+    /// An author's entry from a row of `vectorColumns`.
+    static func vectorEntry(_ row: RawRow) -> (AuthorID, VersionVector.Entry)? {
+        guard let author = row.bytes(0).flatMap(AuthorID.init(bytes:)) else { return nil }
+        let frozenAt = UInt64(clamping: row.int64(3))
+        return (author, .init(sequence: UInt64(clamping: row.int64(1)), hashPrefix: row.bytes(2), frozenAt: frozenAt == 0 ? nil : frozenAt))
     }
 
     /// What a peer holding `vector` lacks, one or more segments per author, in author order:

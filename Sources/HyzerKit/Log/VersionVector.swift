@@ -73,6 +73,11 @@ public struct VersionVector: Hashable, Sendable {
     /// The whole entry of `author`, if any.
     public func entry(_ author: AuthorID) -> Entry? { entries[author] }
 
+    /// Sets `author`'s whole entry; an entry of sequence 0 (or nil) removes the author.
+    mutating func set(_ entry: Entry?, of author: AuthorID) {
+        entries[author] = entry.flatMap { $0.sequence > 0 ? $0 : nil }
+    }
+
     /// Authors in byte order, for deterministic output.
     public var sortedEntries: [(author: AuthorID, sequence: UInt64)] {
         entries.sorted { $0.key < $1.key }.map { ($0.key, $0.value.sequence) }
@@ -84,15 +89,16 @@ public struct VersionVector: Hashable, Sendable {
     }
 
     /// Takes `other`'s entry wherever it shows more (see `Entry.covers`); where neither covers
-    /// the other (two branches of equal length), `other`'s, the newer news, wins.
-    public mutating func formMaximum(_ other: VersionVector) {
-        for (author, theirs) in other.entries {
-            guard let mine = entries[author] else {
-                entries[author] = theirs
-                continue
-            }
-            if !mine.covers(theirs) { entries[author] = theirs }
+    /// the other (two branches of equal length), `other`'s, the newer news, wins. Returns
+    /// whether any entry changed.
+    @discardableResult
+    public mutating func formMaximum(_ other: VersionVector) -> Bool {
+        var changed = false
+        for (author, theirs) in other.entries where !(entries[author]?.covers(theirs) ?? false) {
+            entries[author] = theirs
+            changed = true
         }
+        return changed
     }
 
     /// The entries of this vector that are not exactly `previous`'s: what a peer told `previous`

@@ -29,6 +29,9 @@ public final class Replica: Sendable {
     let medium: DatabaseMedium
     /// The vector and holdings as of each reader connection's last read, while nothing commits.
     let readCache = StoreReadCache()
+    /// The vector as the writer's connection last read it after an ingest, while only this
+    /// writer commits.
+    let writerVector = WriterVector()
 
     init(
         directory: URL, keys: SigningKeyPair, database: DatabasePool, clock: any WallClock, policies: ReplicaPolicies,

@@ -41,6 +41,17 @@ public struct DeltaRequest: Hashable, Sendable {
         self.group = group
         self.bytesMax = bytesMax
     }
+
+    /// Hashes the vector's size, not its entries: hashing every author of every connection's
+    /// request cost a `serve` more than the delta it shares. Requests are compared whole, and
+    /// comparing two vectors that share storage (`SyncSession.deltaSent(upTo:bundles:)`) costs
+    /// nothing; at most `ConnectionSignals.sharedDeltasMax` are kept, so requests of one size
+    /// cost at most that many comparisons.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(group)
+        hasher.combine(bytesMax)
+        hasher.combine(above.entries.count)
+    }
 }
 
 /// The one seam through which a process's connections share the store reads that answer a

@@ -19,8 +19,8 @@ extension PeerConnection {
         var writerStarted = false
         /// Whether the server was told the dialer's first message verified.
         var firstMessageVerified = false
-        /// What the progress listener was last told the peer holds.
-        var reportedHolds: VersionVector?
+        /// The revision of what the peer holds the progress listener was last told.
+        var reportedHolds: Int?
 
         init(connection: PeerConnection, driver: ConnectionDriver, writes: AsyncStream<[UInt8]>.Continuation, watch: WriteWatch) {
             self.connection = connection
@@ -139,8 +139,8 @@ extension PeerConnection {
                 connection.signals.progress(.opened(peer: peer))
                 await connection.onAuthenticated()
             }
-            guard engine.isOpen, let peer = engine.peer, engine.peerHolds != reportedHolds else { return }
-            reportedHolds = engine.peerHolds
+            guard engine.isOpen, let peer = engine.peer, engine.peerHoldsRevision != reportedHolds else { return }
+            reportedHolds = engine.peerHoldsRevision
             connection.signals.progress(.peerHolds(peer: peer, engine.peerHolds))
         }
     }

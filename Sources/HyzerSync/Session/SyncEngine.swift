@@ -113,6 +113,8 @@ public struct SyncEngine {
 
     /// What the peer is known to hold: its hello, its `have`s, what was sent to it.
     public var peerHolds: VersionVector { session.peerHolds }
+    /// Moves whenever `peerHolds` is set (`SyncSession.peerHoldsRevision`).
+    public var peerHoldsRevision: Int { session.peerHoldsRevision }
 
     /// What the peer itself said it holds: its hello and its `have`s.
     public var peerReported: VersionVector { session.peerReported }

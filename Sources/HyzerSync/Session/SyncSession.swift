@@ -70,7 +70,15 @@ public struct SyncSession: Sendable {
     public private(set) var mode: Mode
     private(set) var state: State = .greeting
     /// What the peer is known to hold: its hello, its `have`s, what we sent it.
-    public private(set) var peerHolds = VersionVector() { didSet { peerHoldsDigest = nil } }
+    public private(set) var peerHolds = VersionVector() {
+        didSet {
+            peerHoldsDigest = nil
+            peerHoldsRevision &+= 1
+        }
+    }
+    /// Moves whenever `peerHolds` is set: a shell tells its listeners what the peer holds when
+    /// this moved, without comparing vectors.
+    public private(set) var peerHoldsRevision = 0
     /// `HoldingsDigest.of(peerHolds)`, kept until `peerHolds` changes: an idle live connection's
     /// heartbeats digest nothing anew (docs/performance.md, "A crowd").
     private var peerHoldsDigest: UInt64?
@@ -174,7 +182,7 @@ public struct SyncSession: Sendable {
         case .have(let changes):
             guard state == .exchanging else { return close(.haveBeforeHello) }
             peerReported.apply(changes: changes)
-            peerHolds.formMaximum(peerReported)
+            learnPeerHolds(peerReported)
             guard mode == .oneShot else { return [] }
             peerAcknowledged = true
             return finishIfComplete()
@@ -238,7 +246,14 @@ public struct SyncSession: Sendable {
 
     /// The shell sent a delta that brings the peer up to `vector` (`bundles` of them).
     public mutating func deltaSent(upTo vector: VersionVector, bundles: Int = 1) {
-        peerHolds.formMaximum(vector)
+        // Usually the delta brings the peer up to the store's vector: that vector is then taken
+        // whole, so the connections of one `serve` share its storage, and comparing them (the
+        // shared delta's key, a peer's lag) costs nothing (docs/performance.md, "A tournament").
+        if vector.covers(peerHolds) {
+            peerHolds = vector
+        } else {
+            learnPeerHolds(vector)
+        }
         if bundles > 0 { sentSinceDigest = true }
     }
 
@@ -246,7 +261,7 @@ public struct SyncSession: Sendable {
     /// live, `have` tells the peer this side holds `acknowledged` (the store's vector).
     public mutating func ingested(senderVector: VersionVector, acknowledged: VersionVector) -> [Action] {
         storeChanged()
-        peerHolds.formMaximum(senderVector)
+        learnPeerHolds(senderVector)
         return mode == .live && state == .exchanging ? [.send(have(reporting: acknowledged))] : []
     }
 
@@ -256,6 +271,13 @@ public struct SyncSession: Sendable {
         storeChanged()
         guard mode == .live, state == .exchanging, !peerHolds.covers(localVector) else { return [] }
         return [.sendDelta(above: peerHolds)]
+    }
+
+    /// The peer holds at least `vector`: `peerHolds` is set (and its revision moves) only if
+    /// that shows more.
+    private mutating func learnPeerHolds(_ vector: VersionVector) {
+        var holds = peerHolds
+        if holds.formMaximum(vector) { peerHolds = holds }
     }
 
     /// What a read of the holdings settled no longer holds.
