@@ -20,4 +20,6 @@ final class ChangeSharing: DeltaSharing {
         deltas[request] = delta
         return delta
     }
+
+    func sharedDelta(_ request: DeltaRequest) -> Delta? { deltas[request] }
 }

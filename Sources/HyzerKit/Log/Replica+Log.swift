@@ -128,14 +128,49 @@ extension Replica {
     public func deltaRead(above vector: VersionVector, segmentBytesMax: Int = AuthorSegment.preferredBytesMax) throws -> LogDelta {
         let now = clock.nowMilliseconds()
         return try read { db in
-            let segments = try delta(above: vector, segmentBytesMax: segmentBytesMax, db)
-            var removed: Set<AuthorID> = []
-            try db.cachedStatement(sql: "SELECT device FROM removals").forEachRawRow(db) { row in
-                if let device = row.bytes(0).flatMap(AuthorID.init(bytes:)) { removed.insert(device) }
-            }
             let kept = try readCache.entry(db)
-            return LogDelta(segments: segments, vector: kept.vector, removed: removed, releaseDue: kept.releaseIsDue(now: now))
+            return try deltaRead(
+                above: vector, segmentBytesMax: segmentBytesMax, held: kept.vector, releaseDue: kept.releaseIsDue(now: now), db)
         }
+    }
+
+    /// `deltaRead(above:segmentBytesMax:)` on the writer's connection straight after one of its
+    /// commits (`StoreChangeMonitor.report(_:)`), whose pages are still in its cache: a reader's
+    /// first read after a commit reads them again (docs/performance.md, "Live changes").
+    ///
+    /// The commit's thread waits for it, so it reads only a small delta: nil, having read nothing
+    /// more, when the store holds more than `opsMax` ops above `vector` or an author's fork state
+    /// differs from it. Outside a transaction, each statement reads the store as it then is: nil
+    /// too when another connection committed between them, so a delta and its vector always come
+    /// from one state.
+    public func deltaRead(
+        above vector: VersionVector, segmentBytesMax: Int = AuthorSegment.preferredBytesMax, opsMax: UInt64, after commit: WriterCommit
+    ) throws -> LogDelta? {
+        let db = commit.db
+        let version = try Int64.fetchOne(db.cachedStatement(sql: "PRAGMA data_version"))
+        let held = try writerVector.vector(db)
+        var ops: UInt64 = 0
+        for (author, entry) in held.entries {
+            let peer = vector.entry(author)
+            guard entry.frozenAt == peer?.frozenAt else { return nil }
+            let (more, overflow) = ops.addingReportingOverflow(entry.sequence - min(entry.sequence, peer?.sequence ?? 0))
+            guard !overflow, more <= opsMax else { return nil }
+            ops = more
+        }
+        let releaseDue = try Self.nextRelease(db).map { $0 <= clock.nowMilliseconds() } ?? false
+        let delta = try deltaRead(above: vector, segmentBytesMax: segmentBytesMax, held: held, releaseDue: releaseDue, db)
+        return try Int64.fetchOne(db.cachedStatement(sql: "PRAGMA data_version")) == version ? delta : nil
+    }
+
+    private func deltaRead(
+        above vector: VersionVector, segmentBytesMax: Int, held: VersionVector, releaseDue: Bool, _ db: Database
+    ) throws -> LogDelta {
+        let segments = try delta(above: vector, segmentBytesMax: segmentBytesMax, db)
+        var removed: Set<AuthorID> = []
+        try db.cachedStatement(sql: "SELECT device FROM removals").forEachRawRow(db) { row in
+            if let device = row.bytes(0).flatMap(AuthorID.init(bytes:)) { removed.insert(device) }
+        }
+        return LogDelta(segments: segments, vector: held, removed: removed, releaseDue: releaseDue)
     }
 
     private func delta(above vector: VersionVector, segmentBytesMax: Int, _ db: Database) throws -> [AuthorSegment] {
@@ -149,6 +184,7 @@ extension Replica {
                 let head = UInt64(authorRow[2] as Int64)
                 let frozenAt = UInt64(authorRow[4] as Int64)
                 let peer = vector.entry(key)
+                let known = peer.flatMap { headHashes.hash(of: key, at: $0.sequence) }
                 let from: UInt64
                 if frozenAt > 0 {
                     if let peerFork = peer?.frozenAt, peerFork <= frozenAt { continue }
@@ -158,7 +194,9 @@ extension Replica {
                     // A peer at our head (the usual case) is checked against the head's hash in
                     // the row at hand: one query per author with news, not one per author.
                     if let prefix = peer.hashPrefix,
-                        try (peer.sequence == head ? Array(authorRow[3] as Data) : Self.hash(authorRow[0] as Int64, peer.sequence, db))
+                        try
+                            (peer.sequence == head
+                            ? Array(authorRow[3] as Data) : known ?? Self.hash(authorRow[0] as Int64, peer.sequence, db))
                             .map({ Array($0.prefix(prefix.count)) }) != prefix
                     {
                         from = 1
@@ -172,7 +210,9 @@ extension Replica {
                 let reader = ViewReader(db: db)
                 guard policies.delta.carries(key, author, { try? reader.deviceKind($0) }) else { continue }
                 segments += try Self.segments(
-                    of: key, row: authorRow[0] as Int64, from: from, bytesMax: segmentBytesMax, db, directory: directory)
+                    of: key, row: authorRow[0] as Int64, from: from, previousHash: from > 1 ? known : nil, bytesMax: segmentBytesMax, db,
+                    directory: directory)
+                headHashes.record(key, head: head, hash: Array(authorRow[3] as Data))
                 if frozenAt > 0,
                     let proof = try Data.fetchOne(
                         db.cachedStatement(sql: "SELECT otherSegment FROM forks WHERE author = ? ORDER BY sequence LIMIT 1"),
@@ -199,22 +239,25 @@ extension Replica {
     /// a segment ends at the last signed op within `bytesMax` bytes of tails, or, when none lies
     /// within, at the first signed op past them (signature compaction keeps one at least every
     /// `AuthorRow.anchorBytesMax` bytes, so that overshoot is bounded); a signed rekey op ends
-    /// its segment too. The last ends at the head op, which is always signed.
+    /// its segment too. The last ends at the head op, which is always signed. `previousHash` is
+    /// the whole hash of op `first - 1`, when known.
     private static func segments(
-        of key: AuthorID, row: Int64, from first: UInt64, through last: UInt64 = UInt64(Int64.max), bytesMax: Int, _ db: Database,
-        directory: URL
+        of key: AuthorID, row: Int64, from first: UInt64, through last: UInt64 = UInt64(Int64.max), previousHash: [UInt8]? = nil,
+        bytesMax: Int, _ db: Database, directory: URL
     ) throws -> [AuthorSegment] {
-        // The whole hash of op `first - 1` is rebuilt from the checkpoint below it, read in the
-        // same range (`StoredHash`); a signed op, where a segment is cut, keeps its whole hash.
+        // Unless known, the whole hash of op `first - 1` is rebuilt from the checkpoint below it,
+        // read in the same range (`StoredHash`); a signed op, where a segment is cut, keeps its
+        // whole hash.
         let before = first - 1
-        let checkpoint = before - before % StoredHash.checkpointInterval
+        let from = previousHash == nil ? before - before % StoredHash.checkpointInterval : first
         let rows = try Row.fetchCursor(
             db.cachedStatement(
                 sql:
                     "SELECT sequence, hash, tail, signature FROM ops WHERE author = ? AND sequence >= ? AND sequence <= ? ORDER BY sequence"
             ),
-            arguments: [row, Int64(checkpoint), Int64(last)])
+            arguments: [row, Int64(from), Int64(last)])
         var cutter = SegmentCutter(author: key, first: first, bytesMax: bytesMax)
+        if let previousHash { cutter.previousHash = previousHash }
         var previous = SignedOp.noPreviousHash
         while let row = try rows.next() {
             let sequence = UInt64(row[0] as Int64)

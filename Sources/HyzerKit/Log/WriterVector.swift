@@ -33,12 +33,14 @@ final class WriterVector: TransactionObserver, Sendable {
 
     /// The store's vector, read on the writer's connection `db` outside any transaction: the
     /// kept one with the changed rows read again when no other connection committed since it
-    /// was read, else read whole.
+    /// was read, else read whole. Read from another observer's `databaseDidCommit`, the rows of
+    /// the commit just made may not have reached `changed` yet (observers are told one after
+    /// another): the rows still pending are read again too.
     func vector(_ db: Database) throws -> VersionVector {
         let dataVersion = try Int64.fetchOne(db.cachedStatement(sql: "PRAGMA data_version")) ?? 0
         let (observing, kept, changed) = state.withLock { state in
             defer { (state.observing, state.kept, state.changed) = (true, nil, []) }
-            return (state.observing, state.kept, state.changed)
+            return (state.observing, state.kept, Self.adding(state.pending, to: state.changed))
         }
         if !observing { db.add(transactionObserver: self, extent: .databaseLifetime) }
         var vector: VersionVector

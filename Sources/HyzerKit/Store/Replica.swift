@@ -32,6 +32,8 @@ public final class Replica: Sendable {
     /// The vector as the writer's connection last read it after an ingest, while only this
     /// writer commits.
     let writerVector = WriterVector()
+    /// Each author's head as a delta last read it, with its whole hash.
+    let headHashes = HeadHashes()
 
     init(
         directory: URL, keys: SigningKeyPair, database: DatabasePool, clock: any WallClock, policies: ReplicaPolicies,

@@ -34,7 +34,8 @@ public final class StoreChangeMonitor: Sendable {
     /// Rechecks after a write with no visible commit, in milliseconds.
     private static let settleDelays: [Int32] = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048]
 
-    init(directory: URL, database: DatabasePool) throws {
+    init(replica: Replica) throws {
+        let (directory, database) = (replica.directory, replica.database)
         var configuration = Configuration()
         configuration.readonly = true
         configuration.busyMode = .timeout(10)
@@ -48,7 +49,7 @@ public final class StoreChangeMonitor: Sendable {
             close(inotify)
             throw error
         }
-        observer = CommitObserver(reporter: reporter)
+        observer = CommitObserver(replica: replica, reporter: reporter)
         database.add(transactionObserver: observer, extent: .observerLifetime)
     }
 
@@ -81,25 +82,50 @@ public final class StoreChangeMonitor: Sendable {
     }
 
     /// One element per change of the store after this call (a burst of commits may yield one
-    /// element). Ends when the consuming task is cancelled. A monitor serves one stream: later
-    /// calls return a stream that has already ended.
+    /// element). Ends when the consuming task is cancelled. A monitor serves one consumer, this
+    /// stream or `report(_:)`: a later call returns a stream that has already ended.
     public func changes() -> AsyncStream<Void> {
         let (stream, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        guard start({ _ in continuation.yield() }, finished: { continuation.finish() }) else {
+            continuation.finish()
+            return stream
+        }
+        let wakeup = wakeup
+        continuation.onTermination = { _ in wakeup.stop() }
+        return stream
+    }
+
+    /// Calls `report` once per change of the store after this call, until the calling task is
+    /// cancelled, with no task between a commit and its report: a commit of this process's writer
+    /// is reported on the writer's thread straight after it, with the store as that commit left
+    /// it (`WriterCommit`: reads on the writer's connection, whose pages are still in its cache);
+    /// a change made elsewhere, on the monitor's thread, with nil. Reports never overlap. `report`
+    /// must not wait for anything that waits for the writer. A monitor serves one consumer,
+    /// `changes()` or this: a later call returns at once.
+    public func report(_ report: @escaping @Sendable (WriterCommit?) -> Void) async {
+        let (ended, end) = AsyncStream<Void>.makeStream()
+        guard start(report, finished: { end.finish() }) else { return }
+        let wakeup = wakeup
+        await withTaskCancellationHandler {
+            for await _ in ended {}
+        } onCancel: {
+            wakeup.stop()
+        }
+    }
+
+    /// Starts reporting to `report` and the thread that watches other processes' writes; false
+    /// when the monitor already serves a consumer.
+    private func start(_ report: @escaping @Sendable (WriterCommit?) -> Void, finished: @escaping @Sendable () -> Void) -> Bool {
         let first = started.withLock { started in
             defer { started = true }
             return !started
         }
-        guard first else {
-            continuation.finish()
-            return stream
-        }
-        reporter.start(continuation)
-        let wakeup = wakeup
-        continuation.onTermination = { _ in wakeup.stop() }
+        guard first else { return false }
+        reporter.start(report, finished: finished)
         let thread = Thread { [self] in watch() }
         thread.name = "store-changes"
         thread.start()
-        return stream
+        return true
     }
 
     /// The thread's loop: sleeps until inotify wakes it, reports each moved `data_version`.
@@ -189,14 +215,27 @@ private final class Wakeup: Sendable {
     }
 }
 
-/// Reports a change to the stream once per move of `data_version`, whichever source checks first:
-/// the writer's commit observer or the inotify thread. The check and the report happen under one
+/// The store straight after a commit of this process's writer, as `StoreChangeMonitor.report(_:)`
+/// hands it over: for reads on the writer's connection
+/// (`Replica.deltaRead(above:segmentBytesMax:opsMax:after:)`), and only while the report runs.
+public struct WriterCommit {
+    /// The replica whose writer committed.
+    public let replica: Replica
+    let db: Database
+}
+
+/// Reports a change once per move of `data_version`, whichever source checks first: the
+/// writer's commit observer or the inotify thread. The check and the report happen under one
 /// lock, so a moved number is reported once, and a report comes after the commits it counts are
-/// visible.
+/// visible. While the writer commits, the inotify thread leaves the report to it (it checks
+/// again a millisecond later): the writer's own commits are reported with the commit.
 private final class Reporter: Sendable {
     private struct State {
-        var continuation: AsyncStream<Void>.Continuation?
+        var report: (@Sendable (WriterCommit?) -> Void)?
+        var finished: (@Sendable () -> Void)?
         var last: Int?
+        /// Between the writer's "will commit" and its commit's report (or its rollback).
+        var writerCommitting = false
     }
 
     private let connection: DatabaseQueue
@@ -206,61 +245,76 @@ private final class Reporter: Sendable {
         self.connection = connection
     }
 
-    /// Reports to `continuation` from now on, from the current number.
-    func start(_ continuation: AsyncStream<Void>.Continuation) {
+    /// Reports to `report` from now on, from the current number; `finished` is told when
+    /// reporting ends.
+    func start(_ report: @escaping @Sendable (WriterCommit?) -> Void, finished: @escaping @Sendable () -> Void) {
         state.withLock { state in
             state.last = try? version()
-            state.continuation = continuation
+            (state.report, state.finished) = (report, finished)
         }
     }
 
-    /// Reports a change when the number moved since the last report: true when it did, nil when
-    /// it cannot be read. Before `start` and after `finish` it reports nothing.
+    /// Reports a change when the number moved since the last report, with `commit` when the
+    /// writer's own commit moved it: true when it did, nil when it cannot be read or the writer
+    /// is committing (check again). Before `start` and after `finish` it reports nothing.
     @discardableResult
-    func reportIfMoved() -> Bool? {
+    func reportIfMoved(_ commit: WriterCommit? = nil) -> Bool? {
         state.withLock { state in
-            guard let continuation = state.continuation else { return false }
+            if commit != nil {
+                state.writerCommitting = false
+            } else if state.writerCommitting {
+                return nil
+            }
+            guard let report = state.report else { return false }
             guard let version = try? version() else { return nil }
             guard version != state.last else { return false }
             state.last = version
-            continuation.yield()
+            report(commit)
             return true
         }
     }
 
-    /// Ends the stream.
+    /// The writer is about to commit (true), or rolled back (false).
+    func writerCommits(_ committing: Bool) {
+        state.withLock { $0.writerCommitting = committing }
+    }
+
+    /// Ends reporting.
     func finish() {
         state.withLock { state in
-            state.continuation?.finish()
-            state.continuation = nil
+            state.finished?()
+            (state.report, state.finished) = (nil, nil)
         }
     }
 
     /// A number that changes whenever another connection committed since the last call.
     private func version() throws -> Int {
-        try connection.inDatabase { db in try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0 }
+        try connection.inDatabase { db in try Int.fetchOne(db.cachedStatement(sql: "PRAGMA data_version")) ?? 0 }
     }
 }
 
 /// Reports each commit of the replica's own writer, on the writer's thread.
 private final class CommitObserver: TransactionObserver, Sendable {
+    private let replica: Replica
     private let reporter: Reporter
 
-    init(reporter: Reporter) {
+    init(replica: Replica, reporter: Reporter) {
+        self.replica = replica
         self.reporter = reporter
     }
 
     func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool { false }
     func databaseDidChange(with event: DatabaseEvent) {}
-    func databaseDidCommit(_ db: Database) { reporter.reportIfMoved() }
-    func databaseDidRollback(_ db: Database) {}
+    func databaseWillCommit() throws { reporter.writerCommits(true) }
+    func databaseDidCommit(_ db: Database) { reporter.reportIfMoved(WriterCommit(replica: replica, db: db)) }
+    func databaseDidRollback(_ db: Database) { reporter.writerCommits(false) }
 }
 
 extension Replica {
     /// A monitor of this store's changes, for live sync and `standings --watch`.
     public func changeMonitor() throws -> StoreChangeMonitor {
         do {
-            return try StoreChangeMonitor(directory: directory, database: database)
+            return try StoreChangeMonitor(replica: self)
         } catch let error as DatabaseError {
             throw Self.classify(error, path: directory.path)
         }

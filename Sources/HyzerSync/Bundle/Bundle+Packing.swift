@@ -10,10 +10,31 @@ extension Replica {
     /// carry: the peer knows the rest from the hello and `have`s, and the whole vector would
     /// cost 42 bytes an author on every push (docs/sync-protocol.md).
     public func deltaBundles(above: VersionVector, group: GroupMembership, bytesMax: Int) throws -> Delta {
-        let read = try deltaRead(above: above, segmentBytesMax: min(AuthorSegment.preferredBytesMax, bytesMax / 4))
+        Delta(
+            packing: try deltaRead(above: above, segmentBytesMax: Delta.segmentBytesMax(bytesMax)), from: author, group: group.id,
+            bytesMax: bytesMax)
+    }
+
+    /// `deltaBundles(above:group:bytesMax:)` read on the writer's connection straight after one of
+    /// its commits (`Replica.deltaRead(above:segmentBytesMax:opsMax:after:)`); nil when it reads
+    /// nothing there.
+    public func deltaBundles(above: VersionVector, group: UUID, bytesMax: Int, opsMax: UInt64, after commit: WriterCommit) throws -> Delta?
+    {
+        try deltaRead(above: above, segmentBytesMax: Delta.segmentBytesMax(bytesMax), opsMax: opsMax, after: commit).map {
+            Delta(packing: $0, from: author, group: group, bytesMax: bytesMax)
+        }
+    }
+}
+
+extension Delta {
+    /// The largest segment read for bundles of at most `bytesMax` bytes.
+    static func segmentBytesMax(_ bytesMax: Int) -> Int { min(AuthorSegment.preferredBytesMax, bytesMax / 4) }
+
+    /// `read`'s segments packed into connection bundles from `sender` for `group`.
+    init(packing read: LogDelta, from sender: AuthorID, group: UUID, bytesMax: Int) {
         let carried = read.vector.restricted(to: Set(read.segments.map(\.author)))
-        let bundles = Bundle.packed(read.segments, groupID: group.id, sender: author, senderVector: carried, bytesMax: bytesMax)
-        return Delta(
+        let bundles = Bundle.packed(read.segments, groupID: group, sender: sender, senderVector: carried, bytesMax: bytesMax)
+        self.init(
             bundles: bundles, vector: read.vector, ops: read.segments.reduce(0) { $0 + $1.tails.count }, removed: read.removed,
             releaseDue: read.releaseDue)
     }

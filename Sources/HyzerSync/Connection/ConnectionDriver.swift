@@ -164,6 +164,7 @@ public struct ConnectionDriver {
     /// sync starts (`Replica.versionVector()` applies it) and the delta afresh.
     public mutating func storeChanged(now: UInt64) throws -> [Output] {
         guard !isOver, engine.isOpen else { return [] }
+        if let outputs = try storeChangedFromSharing(now: now) { return outputs }
         let replica = replica
         let vector: VersionVector
         do {
@@ -181,6 +182,19 @@ public struct ConnectionDriver {
         defer { readAhead = nil }
         try observer?.vectorRead(vector)
         return try perform(engine.localChanged(localVector: vector, now: now), now: now, answeringChange: true)
+    }
+
+    /// `storeChanged(now:)` when `sharing` already holds the delta the peer lacks after the latest
+    /// change, with no held segment due (`serve` reads it on the writer's thread as the commit
+    /// lands: `ConnectionSignals.watch(_:)`): no store work at all, so the NIO shell runs it
+    /// inline. Nil, having done nothing, when the delta is not shared.
+    public mutating func storeChangedFromSharing(now: UInt64) throws -> [Output]? {
+        guard !isOver, engine.isOpen, let delta = sharing?.sharedDelta(deltaRequest(above: engine.peerHolds)), !delta.releaseDue
+        else { return nil }
+        readAhead = (engine.peerHolds, delta)
+        defer { readAhead = nil }
+        try observer?.vectorRead(delta.vector)
+        return try perform(engine.localChanged(localVector: delta.vector, now: now), now: now, answeringChange: true)
     }
 
     /// The connection ended (the peer closed it, or reading failed).
@@ -268,7 +282,11 @@ public struct ConnectionDriver {
         let bytesMax = engine.configuration.bundleBytesMax
         let read = { try replica.deltaBundles(above: above, group: group, bytesMax: bytesMax) }
         guard answeringChange, let sharing else { return try read() }
-        return try sharing.deltaAfterLatestChange(DeltaRequest(above: above, group: group.id, bytesMax: bytesMax), read)
+        return try sharing.deltaAfterLatestChange(deltaRequest(above: above), read)
+    }
+
+    private func deltaRequest(above: VersionVector) -> DeltaRequest {
+        DeltaRequest(above: above, group: group.id, bytesMax: engine.configuration.bundleBytesMax)
     }
 
     /// Ingests a checked bundle; nil when the observer says the device is gone.

@@ -42,6 +42,12 @@ public struct DeltaRequest: Hashable, Sendable {
         self.bytesMax = bytesMax
     }
 
+    /// The request of a peer that took `delta`, read for this request: the same, above the
+    /// vector the delta brought it up to.
+    func next(_ delta: Delta) -> DeltaRequest {
+        DeltaRequest(above: delta.vector, group: group, bytesMax: bytesMax)
+    }
+
     /// Hashes the vector's size, not its entries: hashing every author of every connection's
     /// request cost a `serve` more than the delta it shares. Requests are compared whole, and
     /// comparing two vectors that share storage (`SyncSession.deltaSent(upTo:bundles:)`) costs
@@ -63,4 +69,7 @@ public protocol DeltaSharing: AnyObject {
     func vectorAfterLatestChange(_ read: () throws -> VersionVector) throws -> VersionVector
     /// The delta for `request` after the latest change: `read` runs unless another connection read it.
     func deltaAfterLatestChange(_ request: DeltaRequest, _ read: () throws -> Delta) throws -> Delta
+    /// The delta for `request` after the latest change if another connection (or the writer) read
+    /// it already; nil, reading nothing, if not.
+    func sharedDelta(_ request: DeltaRequest) -> Delta?
 }

@@ -66,7 +66,16 @@ extension PeerConnection {
                     }
                     goesOn = perform(Self.run(driver) { try $0.tick(now: now()) }, startWriter: startWriter)
                 case .signal(.storeChanged):
-                    goesOn = await step({ try $0.storeChanged(now: now()) }, startWriter: startWriter)
+                    // A delta already read for this peer (by the writer as it committed, or by
+                    // another connection) needs no store work: the change is answered inline.
+                    let shared: [ConnectionDriver.Output]?
+                    do { shared = try driver.driver.storeChangedFromSharing(now: now()) } catch {
+                        shared = [.close(.storeFailed("\(error)"))]
+                    }
+                    goesOn =
+                        if let shared { perform(shared, startWriter: startWriter) } else {
+                            await step({ try $0.storeChanged(now: now()) }, startWriter: startWriter)
+                        }
                 case .ended(nil), .ended(.connectionLost?):
                     // A reset is a close too: the engine knows whether it came during the handshake.
                     goesOn = perform(Self.run(driver) { try $0.connectionClosed() }, startWriter: startWriter)

@@ -83,6 +83,15 @@ public final class ConnectionSignals: DeltaSharing, @unchecked Sendable {
     private var latestVector: (change: Int, vector: VersionVector)?
     /// Deltas read after the latest change, by what they were read above (`deltaAfterLatestChange`).
     private var latestDeltas: (change: Int, byRequest: [DeltaRequest: Delta]) = (-1, [:])
+    /// What the peers of the latest delta shared will ask for at the next change: the ops above
+    /// the vector it brought them up to (`watch(_:)` reads that delta as the writer commits).
+    private var nextRequest: DeltaRequest?
+    /// The delta the writer read for the change it published last, and whether a connection took
+    /// it; the commits to let pass before the writer reads one again, and how many the next
+    /// untaken one lets pass (`prepare(after:)`).
+    private var prepared: (change: Int, request: DeltaRequest, taken: Bool)?
+    private var preparedSkips = 0
+    private var preparedBackoff = 1
     /// The ticker, asleep while no connection is subscribed.
     private var idleTicker: CheckedContinuation<Void, Never>?
 
@@ -119,8 +128,21 @@ public final class ConnectionSignals: DeltaSharing, @unchecked Sendable {
     /// Hands `signal` to every connection's mailbox, without waiting; a signal of a kind a mailbox
     /// already holds is dropped (one pending of each kind is enough). Safe from any thread.
     public func publish(_ signal: Signal) {
+        publish(signal, prepared: nil)
+    }
+
+    /// `publish(_:)`, with a delta read for the change it publishes (`watch(_:)`): the change and
+    /// its delta become visible together.
+    private func publish(_ signal: Signal, prepared: (request: DeltaRequest, delta: Delta)?) {
         let mailboxes = lock.withLock {
-            if signal == .storeChanged { changes += 1 }
+            if signal == .storeChanged {
+                changes += 1
+                if let prepared {
+                    latestDeltas = (changes, [prepared.request: prepared.delta])
+                    nextRequest = prepared.request.next(prepared.delta)
+                    self.prepared = (changes, prepared.request, false)
+                }
+            }
             let every = everyMailbox ?? Array(self.mailboxes.values)
             everyMailbox = every
             return every
@@ -154,8 +176,8 @@ public final class ConnectionSignals: DeltaSharing, @unchecked Sendable {
     /// after a change was published holds that change, as `vectorAfterLatestChange`'s vector
     /// does; a newer change is read afresh.
     public func deltaAfterLatestChange(_ request: DeltaRequest, _ read: () throws -> Delta) rethrows -> Delta {
+        if let shared = sharedDelta(request) { return shared }
         let change = lock.withLock { changes }
-        if let shared = lock.withLock({ latestDeltas.change == change ? latestDeltas.byRequest[request] : nil }) { return shared }
         let delta = try read()
         let bytes = delta.bundles.reduce(0) { $0 + $1.count }
         lock.withLock {
@@ -163,9 +185,24 @@ public final class ConnectionSignals: DeltaSharing, @unchecked Sendable {
             guard latestDeltas.change == change, latestDeltas.byRequest.count < Self.sharedDeltasMax, bytes <= Self.sharedDeltaBytesMax
             else { return }
             latestDeltas.byRequest[request] = delta
+            nextRequest = request.next(delta)
         }
         return delta
     }
+
+    public func sharedDelta(_ request: DeltaRequest) -> Delta? {
+        lock.withLock {
+            guard latestDeltas.change == changes, let delta = latestDeltas.byRequest[request] else { return nil }
+            if prepared?.change == changes, prepared?.request == request { prepared?.taken = true }
+            return delta
+        }
+    }
+
+    /// The most commits the writer lets pass, reading no delta, after one it read was not taken.
+    static let preparedBackoffMax = 32
+
+    /// At most this many ops are read on the writer's thread for the next change (`watch(_:)`).
+    static let preparedOpsMax: UInt64 = 256
 
     /// Publishes a tick every `interval` while some connection is subscribed, until cancelled.
     /// With no connection it sleeps without a timer: an idle `serve` never wakes for it.
@@ -209,8 +246,45 @@ public final class ConnectionSignals: DeltaSharing, @unchecked Sendable {
     }
 
     /// Publishes each change `monitor` reports (commits of this process and of others, noticed
-    /// without polling: docs/sync-protocol.md), until cancelled.
+    /// without polling: docs/sync-protocol.md), until cancelled. A commit of this process's writer
+    /// is published on the writer's thread straight after it, with the delta the connections'
+    /// peers will ask for read there first, while its pages are still in the writer's cache: the
+    /// connections whose peers held the store's vector as it was share it and read nothing
+    /// (docs/performance.md, "Live changes").
     public func watch(_ monitor: StoreChangeMonitor) async {
-        for await _ in monitor.changes() { publish(.storeChanged) }
+        await monitor.report { [self] commit in
+            publish(.storeChanged, prepared: commit.flatMap(prepare(after:)))
+        }
+    }
+
+    /// The delta above what the latest delta shared brought its peers up to, read after `commit`;
+    /// nil when no connection is subscribed, none shared a delta yet, or the read gives up
+    /// (`Replica.deltaRead(above:segmentBytesMax:opsMax:after:)`). A read no connection took
+    /// makes the writer let the next commits pass without one, twice as many each time (up to
+    /// `preparedBackoffMax`): a device whose peer already holds what it commits (a phone whose
+    /// one peer sent it the ops) soon stops reading for nobody.
+    private func prepare(after commit: WriterCommit) -> (request: DeltaRequest, delta: Delta)? {
+        let request = lock.withLock { () -> DeltaRequest? in
+            if let last = prepared {
+                prepared = nil
+                if last.taken {
+                    preparedBackoff = 1
+                } else {
+                    preparedSkips = preparedBackoff
+                    preparedBackoff = min(preparedBackoff * 2, Self.preparedBackoffMax)
+                }
+            }
+            guard preparedSkips == 0 else {
+                preparedSkips -= 1
+                return nil
+            }
+            return mailboxes.isEmpty ? nil : nextRequest
+        }
+        guard let request,
+            let delta = try? commit.replica.deltaBundles(
+                above: request.above, group: request.group, bytesMax: request.bytesMax, opsMax: Self.preparedOpsMax, after: commit),
+            delta.bundles.reduce(0, { $0 + $1.count }) <= Self.sharedDeltaBytesMax
+        else { return nil }
+        return (request, delta)
     }
 }
