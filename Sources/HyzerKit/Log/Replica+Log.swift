@@ -184,7 +184,6 @@ extension Replica {
                 let head = UInt64(authorRow[2] as Int64)
                 let frozenAt = UInt64(authorRow[4] as Int64)
                 let peer = vector.entry(key)
-                let known = peer.flatMap { headHashes.hash(of: key, at: $0.sequence) }
                 let from: UInt64
                 if frozenAt > 0 {
                     if let peerFork = peer?.frozenAt, peerFork <= frozenAt { continue }
@@ -196,7 +195,8 @@ extension Replica {
                     if let prefix = peer.hashPrefix,
                         try
                             (peer.sequence == head
-                            ? Array(authorRow[3] as Data) : known ?? Self.hash(authorRow[0] as Int64, peer.sequence, db))
+                            ? Array(authorRow[3] as Data)
+                            : headHashes.hash(of: key, at: peer.sequence) ?? Self.hash(authorRow[0] as Int64, peer.sequence, db))
                             .map({ Array($0.prefix(prefix.count)) }) != prefix
                     {
                         from = 1
@@ -210,8 +210,8 @@ extension Replica {
                 let reader = ViewReader(db: db)
                 guard policies.delta.carries(key, author, { try? reader.deviceKind($0) }) else { continue }
                 segments += try Self.segments(
-                    of: key, row: authorRow[0] as Int64, from: from, previousHash: from > 1 ? known : nil, bytesMax: segmentBytesMax, db,
-                    directory: directory)
+                    of: key, row: authorRow[0] as Int64, from: from, previousHash: from > 1 ? headHashes.hash(of: key, at: from - 1) : nil,
+                    bytesMax: segmentBytesMax, db, directory: directory)
                 headHashes.record(key, head: head, hash: Array(authorRow[3] as Data))
                 if frozenAt > 0,
                     let proof = try Data.fetchOne(
