@@ -190,6 +190,9 @@ public final class ConnectionSignals: DeltaSharing, @unchecked Sendable {
         return delta
     }
 
+    /// The delta for `request` kept for the latest change (read by a connection, or by the writer
+    /// as it committed: `watch(_:)`), reading nothing; a delta the writer read is then marked
+    /// taken.
     public func sharedDelta(_ request: DeltaRequest) -> Delta? {
         lock.withLock {
             guard latestDeltas.change == changes, let delta = latestDeltas.byRequest[request] else { return nil }
