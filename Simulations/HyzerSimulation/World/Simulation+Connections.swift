@@ -289,7 +289,10 @@ extension Simulation {
             let sharing = ChangeSharing(vector: local)
             for connection in connections.values.sorted(by: { $0.id < $1.id }) where connection.isOpen {
                 guard let end = connection.end(of: index) else { continue }
-                try drive(connection, end, sharing: sharing) { driver, now in try driver.storeChanged(now: now) }
+                // As the NIO shell does: a delta another connection read is taken with no store work.
+                try drive(connection, end, sharing: sharing) { driver, now in
+                    try driver.storeChangedFromSharing(now: now) ?? driver.storeChanged(now: now)
+                }
             }
         }
     }

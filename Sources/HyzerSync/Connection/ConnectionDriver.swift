@@ -164,7 +164,6 @@ public struct ConnectionDriver {
     /// sync starts (`Replica.versionVector()` applies it) and the delta afresh.
     public mutating func storeChanged(now: UInt64) throws -> [Output] {
         guard !isOver, engine.isOpen else { return [] }
-        if let outputs = try storeChangedFromSharing(now: now) { return outputs }
         let replica = replica
         let vector: VersionVector
         do {
