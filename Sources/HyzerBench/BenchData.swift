@@ -10,7 +10,7 @@ public enum BenchData {
 
     /// The first `count` ops of such a log by `keys`, chained, with only the last one signed.
     public static func ops(keys: SigningKeyPair, count: Int, startMilliseconds: UInt64 = 1_700_000_000_000) -> [SignedOp] {
-        let author = AuthorID(bytes: keys.publicKey)!
+        let author = keys.author
         let course = SeededCourses.all[0]
         var ops: [SignedOp] = []
         ops.reserveCapacity(count)

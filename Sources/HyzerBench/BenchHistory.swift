@@ -11,7 +11,7 @@ enum BenchHistory {
     static func segments(keys: SigningKeyPair, rounds: Int, later: Int) -> (
         first: AuthorSegment, later: [AuthorSegment], lastRound: UUID, player: ParticipantID
     ) {
-        let log = log(author: AuthorID(bytes: keys.publicKey)!, rounds: rounds + later)
+        let log = log(author: keys.author, rounds: rounds + later)
         // Each segment's last op carries the author's signature.
         func segment(_ range: Range<Int>) -> AuthorSegment {
             var piece = Array(log.ops[range])
@@ -25,7 +25,7 @@ enum BenchHistory {
     /// The author's log as a device writes it, one command a segment: every op its own signed
     /// segment (docs/store.md).
     static func commands(keys: SigningKeyPair, rounds: Int) -> [AuthorSegment] {
-        log(author: AuthorID(bytes: keys.publicKey)!, rounds: rounds).ops.map { AuthorSegment(ops: [signed($0, keys)]) }
+        log(author: keys.author, rounds: rounds).ops.map { AuthorSegment(ops: [signed($0, keys)]) }
     }
 
     private static func signed(_ op: SignedOp, _ keys: SigningKeyPair) -> SignedOp {

@@ -19,7 +19,7 @@ struct IngestBenchmark {
         let group = GroupMembership(id: UUID(v5: "bench-group", namespace: SeededCourses.namespace), secret: Array(repeating: 9, count: 32))
         let sender = SigningKeyPair(seed: Array(repeating: 8, count: 32))
         let bundle = Bundle(
-            groupID: group.id, sender: AuthorID(bytes: sender.publicKey)!, senderVector: VersionVector([segment.author: UInt64(opCount)]),
+            groupID: group.id, sender: sender.author, senderVector: VersionVector([segment.author: UInt64(opCount)]),
             segments: [segment])
         let sealed = BundleFiles.seal(bundle.encoded(signedBy: sender.sign), group: group)
 

@@ -153,8 +153,8 @@ struct ViewBenchmark {
     /// The rows the views read, read raw: the floor for any view over them.
     private static func rawRows(db: Database, round: UUID?) throws -> Int {
         let sql = """
-            SELECT o.tail FROM ops o WHERE substr(o.tail, 13, 1) = x'0a'
-            \(round == nil ? "" : "AND substr(o.tail, 14, 2) = ? AND substr(o.tail, 14, 16) = ?")
+            SELECT o.tail FROM ops o WHERE o.kind = x'0a'
+            \(round == nil ? "" : "AND o.scoredRoundPrefix = ? AND o.scoredRound = ?")
             """
         let rows = try Row.fetchCursor(db, sql: sql, arguments: round.map { [Data($0.bytes.prefix(2)), Data($0.bytes)] } ?? [])
         var bytes = 0

@@ -6,8 +6,9 @@ import HyzerTestSupport
 import Testing
 
 /// docs/store.md, "Tables": a round's score ops are found through `opsByScoredRound`, an index
-/// on the first 2 bytes of the round id in each score op's tail; queries check the whole id, so
-/// a score for another round whose id starts the same is never read as this round's.
+/// on the op column `scoredRoundPrefix`, the first 2 bytes of the round id in each score op's
+/// tail; queries check the whole id (`scoredRound`), so a score for another round whose id
+/// starts the same is never read as this round's.
 @Suite struct ScoreIndexTests {
     static func databasePath(_ replica: Replica) -> String {
         replica.directory.appendingPathComponent(Replica.databaseFileName).path
@@ -24,7 +25,7 @@ import Testing
                 db,
                 sql: """
                     EXPLAIN QUERY PLAN SELECT o.hash FROM ops o
-                    WHERE substr(o.tail, 13, 1) = x'0a' AND substr(o.tail, 14, 2) = ? AND substr(o.tail, 14, 16) = ?
+                    WHERE o.kind = x'0a' AND o.scoredRoundPrefix = ? AND o.scoredRound = ?
                     """, arguments: [Data(round.id.bytes.prefix(2)), Data(round.id.bytes)]
             ).map { $0["detail"] as String }
         }
@@ -32,7 +33,16 @@ import Testing
         let indexed = try raw.read { db in
             try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'opsByScoredRound'")
         }
-        #expect(indexed?.contains("substr(tail, 14, 2)") == true)
+        #expect(indexed?.contains("ON ops(scoredRoundPrefix) WHERE kind = x'0a'") == true)
+        // The op columns are the tail's parts, as the op codec reads them.
+        let columns = try #require(
+            try raw.read { db in try Row.fetchOne(db, sql: "SELECT kind, scoredRound, scoredRoundPrefix FROM ops WHERE kind = x'0a'") })
+        #expect(columns["kind"] as Data? == Data([OpPayload.Kind.scoreRecorded.rawValue]))
+        #expect(columns["scoredRound"] as Data? == Data(round.id.bytes))
+        #expect(columns["scoredRoundPrefix"] as Data? == Data(round.id.bytes.prefix(2)))
+        let other = try #require(try raw.read { db in try Row.fetchOne(db, sql: "SELECT kind, scoredRound FROM ops WHERE kind = x'08'") })
+        #expect(other["kind"] as Data? == Data([OpPayload.Kind.roundStarted.rawValue]))
+        #expect(other["scoredRound"] as Data? == nil)
     }
 
     @Test func aScoreForAnotherRoundWithTheSamePrefixIsNotThisRounds() throws {

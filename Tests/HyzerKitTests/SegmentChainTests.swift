@@ -40,11 +40,11 @@ import Testing
     @Test func theClockOfATailIsTheClockItWasMadeWith() {
         for clock in [HLCTimestamp.zero, HLCTimestamp(physicalMilliseconds: 0x0102_0304_0506_0708, counter: 0x090a_0b0c)] {
             let tail = SignedOp.tail(clock: clock, payloadBytes: [1, 2, 3])
-            #expect(SignedOp.clock(ofTail: tail) == clock)
-            #expect(SignedOp.clock(ofTail: Array(tail.prefix(12))) == clock)
+            #expect(OpTail(tail).clock == clock)
+            #expect(OpTail(Array(tail.prefix(12))).clock == clock)
         }
-        #expect(SignedOp.clock(ofTail: Array(repeating: 0xff, count: 11)) == nil)
-        #expect(SignedOp.clock(ofTail: []) == nil)
+        #expect(OpTail(Array(repeating: 0xff, count: 11)).clock == nil)
+        #expect(OpTail([UInt8]()).clock == nil)
     }
 
     enum Tampering: String, CaseIterable {

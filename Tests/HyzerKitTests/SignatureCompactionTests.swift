@@ -304,7 +304,7 @@ import Testing
 
         // The store as the previous schema (v7-membership) wrote it: every local op signed,
         // a received segment signed at its end, every whole hash stored, no anchor columns, the
-        // old triggers, the score index on whole round ids.
+        // old triggers, the score index on whole round ids, no op columns.
         let path = Self.databasePath(test.replica)
         let raw = try DatabaseQueue(path: path)
         try raw.writeWithoutTransaction { db in
@@ -314,8 +314,10 @@ import Testing
                         DROP TRIGGER opsRefuseUpdate; DROP TRIGGER opsKeepCoveringSignature;
                         ALTER TABLE authors DROP COLUMN anchorSequence; ALTER TABLE authors DROP COLUMN anchorBytes;
                         DELETE FROM grdb_migrations
-                            WHERE identifier IN ('v8-signature-compaction', 'v9-score-index-prefix', 'v10-hash-checkpoints', 'v11-score-index-two-bytes');
+                            WHERE identifier IN ('v8-signature-compaction', 'v9-score-index-prefix', 'v10-hash-checkpoints', 'v11-score-index-two-bytes',
+                                'v12-op-columns');
                         DROP INDEX opsByScoredRound;
+                        ALTER TABLE ops DROP COLUMN scoredRoundPrefix; ALTER TABLE ops DROP COLUMN scoredRound; ALTER TABLE ops DROP COLUMN kind;
                         CREATE INDEX opsByScoredRound ON ops(substr(tail, 14, 16)) WHERE substr(tail, 13, 1) = x'0a';
                         """)
                 try HashCheckpointTests.storeWholeHashes(db)

@@ -145,11 +145,11 @@ extension Replica {
             for row in try Row.fetchAll(
                 db.cachedStatement(
                     sql: """
-                        SELECT DISTINCT a.key, CASE WHEN a.frozenAt = 0 THEN a.headSequence ELSE a.frozenAt - 1 END
+                        SELECT DISTINCT a.key AS author, CASE WHEN a.frozenAt = 0 THEN a.headSequence ELSE a.frozenAt - 1 END AS held
                         FROM ops o JOIN authors a ON a.id = o.author WHERE \(Schema.scoreOfRound) AND \(Schema.counts)
                         """), arguments: Schema.roundArguments(round.id))
             {
-                covered[AuthorID(bytes: Array(row[0] as Data))!] = UInt64(row[1] as Int64)
+                covered[try row.decode(forColumn: "author")] = try row.decode(forColumn: "held")
             }
             try append(.roundFinishedCovering(roundID: round.id, force: force, covered: covered), in: db)
             return round

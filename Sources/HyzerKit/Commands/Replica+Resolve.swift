@@ -57,11 +57,9 @@ extension Replica {
     static func resolveScoreEvent(_ text: String, _ db: Database) throws -> (event: UUID, round: UUID?) {
         // Every score op's event id (from its hash) and round (from its tail).
         var rounds: [UUID: UUID] = [:]
-        for row in try Row.fetchAll(
-            db.cachedStatement(sql: "SELECT o.hash, substr(o.tail, 14, 16) FROM ops o WHERE \(Schema.anyScore)"))
-        {
-            guard let round = UUID(bytes: Array(row[1] as Data)) else { continue }
-            rounds[UUID(hashPrefix: Array(row[0] as Data))] = round
+        for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT o.hash, o.scoredRound FROM ops o WHERE \(Schema.anyScore)")) {
+            guard let round: UUID = try row.decode(forColumn: "scoredRound") else { continue }
+            rounds[UUID(hashPrefix: Array(try row.decode(Data.self, forColumn: "hash")))] = round
         }
         let event = UUID(
             uuidString: try Resolver.resolve(

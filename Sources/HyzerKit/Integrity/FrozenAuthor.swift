@@ -21,6 +21,9 @@ public struct FrozenAuthor: Hashable, Sendable {
     /// What this replica holds as evidence.
     public let reason: Reason
 
+    /// The columns `all` reads: the author's, then its fork's (NULL where no fork proof is kept).
+    private enum Column: Int, CaseIterable { case key, frozenAt, heldHash, otherHash }
+
     static func all(_ db: Database) throws -> [FrozenAuthor] {
         try Row.fetchAll(
             db.cachedStatement(
@@ -30,10 +33,10 @@ public struct FrozenAuthor: Hashable, Sendable {
                     WHERE a.frozenAt > 0 ORDER BY a.key
                     """)
         ).map { row in
-            let held = (row[2] as Data?).map { Array($0) }
-            let other = (row[3] as Data?).map { Array($0) }
+            let held = try row.optionalBytes(Column.heldHash)
+            let other = try row.optionalBytes(Column.otherHash)
             return FrozenAuthor(
-                author: AuthorID(bytes: Array(row[0] as Data))!, sequence: UInt64(row[1] as Int64),
+                author: try row.value(Column.key), sequence: try row.value(Column.frozenAt),
                 reason: held.flatMap { held in other.map { .fork(heldHash: held, otherHash: $0) } } ?? .stampNotIncreasing)
         }
     }

@@ -32,28 +32,26 @@ extension Replica {
     }
 
     private static func verifyLogs(_ db: Database, _ report: inout VerifyReport) throws {
-        for author in try Row.fetchAll(db.cachedStatement(sql: "SELECT id, key, headSequence, headHash FROM authors ORDER BY key")) {
-            let key = AuthorID(bytes: Array(author[1] as Data))!
-            let head = UInt64(author[2] as Int64)
+        let authors = try Row.fetchAll(db.cachedStatement(sql: "SELECT \(AuthorRow.Column.selection) FROM authors ORDER BY key"))
+            .map(AuthorRow.init(row:))
+        for author in authors {
+            let key = author.key
+            let head = author.headSequence
             var expected: UInt64 = 1
             var previous = SignedOp.noPreviousHash
             var lastSigned = false
-            let rows = try Row.fetchCursor(
-                db, sql: "SELECT sequence, hash, tail, signature FROM ops WHERE author = ? ORDER BY sequence",
-                arguments: [author[0] as Int64])
-            while let row = try rows.next() {
-                let sequence = UInt64(row[0] as Int64)
+            let logged = try LoggedOp.range(author: author.id, db)
+            while let row = try logged.next() {
+                let sequence = row.sequence
                 guard sequence == expected else {
                     report.problems.append(.brokenLog(author: key, detail: "op \(expected) is missing"))
                     break
                 }
-                let op = SignedOp(
-                    author: key, sequence: sequence, previousHash: previous, tail: Array(row[2] as Data),
-                    signature: (row[3] as Data?).map { Array($0) })
+                let op = SignedOp(author: key, sequence: sequence, previousHash: previous, tail: row.tail, signature: row.signature)
                 report.opsChecked += 1
                 // The whole hash, or its prefix where `StoredHash` allows one (an op whose
                 // signature was dropped by hand may keep its whole hash).
-                let stored = row[1] as Data
+                let stored = row.storedHash
                 if !(stored.elementsEqual(op.hash) || stored.count < op.hash.count && StoredHash.stored(op).elementsEqual(stored)) {
                     report.problems.append(.hashMismatch(author: key, sequence: sequence))
                 }
@@ -65,7 +63,7 @@ extension Replica {
                 previous = op.hash
                 expected += 1
             }
-            if expected - 1 != head || (head > 0 && previous != Array(author[3] as Data)) {
+            if expected - 1 != head || (head > 0 && previous != author.headHash) {
                 report.problems.append(.brokenLog(author: key, detail: "its head does not match its last op"))
             } else if head > 0 && !lastSigned {
                 report.problems.append(.brokenLog(author: key, detail: "its head op carries no signature"))
@@ -106,13 +104,16 @@ extension Replica {
     private static func listIgnoredOps(_ db: Database, _ merge: MergeRule, _ report: inout VerifyReport) throws {
         let rows = try Row.fetchAll(
             db.cachedStatement(
-                sql: "SELECT a.key, o.sequence, o.tail FROM ops o JOIN authors a ON a.id = o.author ORDER BY a.key, o.sequence"))
+                sql: "SELECT a.key AS author, o.sequence, o.tail FROM ops o JOIN authors a ON a.id = o.author ORDER BY a.key, o.sequence"))
         for row in rows {
-            let op = SignedOp(
-                author: AuthorID(bytes: Array(row[0] as Data))!, sequence: UInt64(row[1] as Int64),
-                previousHash: SignedOp.noPreviousHash, tail: Array(row[2] as Data), signature: nil)
-            if case .failure(let error) = op.payload() {
-                report.ignoredOps.append(.init(author: op.author, sequence: op.sequence, reason: "undecodable payload (\(error))"))
+            let tail = OpTail(try row.decode(Data.self, forColumn: "tail"))
+            do {
+                _ = try tail.payload()
+            } catch {
+                report.ignoredOps.append(
+                    .init(
+                        author: try row.decode(forColumn: "author"), sequence: try row.decode(forColumn: "sequence"),
+                        reason: "undecodable payload (\(error))"))
             }
         }
         let reader = ViewReader(db: db)
@@ -147,26 +148,26 @@ extension Replica {
         for row in try Row.fetchAll(
             db.cachedStatement(sql: "SELECT player, device, linkedBy, sequence FROM deviceLinks ORDER BY linkedBy, sequence"))
         {
-            guard let player = UUID(bytes: Array(row[0] as Data)), let linkedBy = AuthorID(bytes: Array(row[2] as Data)),
-                !ownership.device(linkedBy, owns: player.lowercased)
-            else { continue }
+            let player: UUID = try row.decode(forColumn: "player")
+            let linkedBy: AuthorID = try row.decode(forColumn: "linkedBy")
+            guard !ownership.device(linkedBy, owns: player.lowercased) else { continue }
             report.ignoredOps.append(
                 .init(
-                    author: linkedBy, sequence: UInt64(row[3] as Int64),
+                    author: linkedBy, sequence: try row.decode(forColumn: "sequence"),
                     reason: "link to player \(player.lowercased) signed by a device that does not own it"))
         }
         let orphans = try Row.fetchAll(
             db.cachedStatement(
                 sql: """
-                    SELECT a.key, o.sequence FROM ops o JOIN authors a ON a.id = o.author
-                    WHERE \(Schema.anyScore) AND \(Schema.counts) AND substr(o.tail, 14, 16) NOT IN (SELECT id FROM rounds)
+                    SELECT a.key AS author, o.sequence FROM ops o JOIN authors a ON a.id = o.author
+                    WHERE \(Schema.anyScore) AND \(Schema.counts) AND o.scoredRound NOT IN (SELECT id FROM rounds)
                     ORDER BY a.key, o.sequence
                     """))
         for row in orphans {
             report.ignoredOps.append(
                 .init(
-                    author: AuthorID(bytes: Array(row[0] as Data))!, sequence: UInt64(row[1] as Int64), reason: "score for an unknown round"
-                ))
+                    author: try row.decode(forColumn: "author"), sequence: try row.decode(forColumn: "sequence"),
+                    reason: "score for an unknown round"))
         }
     }
 }

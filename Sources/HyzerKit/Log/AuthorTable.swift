@@ -19,18 +19,42 @@ struct AuthorRow {
     /// The bytes of the tails of the ops above `anchorSequence` through the head.
     var anchorBytes: Int
 
+    /// The columns of `authors` a row holds, in the order `find` selects them.
+    enum Column: Int, CaseIterable {
+        case id, key, headSequence, headHash, forked, frozenAt, stranger, anchorSequence, anchorBytes
+    }
+
+    /// The row of `key`, if the store knows the author.
     static func find(_ key: AuthorID, in db: Database) throws -> AuthorRow? {
         try Row.fetchOne(
-            db.cachedStatement(
-                sql: "SELECT id, headSequence, headHash, forked, frozenAt, stranger, anchorSequence, anchorBytes FROM authors WHERE key = ?"
-            ),
-            arguments: [Data(key.bytes)]
-        ).map { row in
-            AuthorRow(
-                id: row[0], key: key, headSequence: UInt64(row[1] as Int64), headHash: Array(row[2] as Data), forked: row[3],
-                frozenAt: UInt64(row[4] as Int64), stranger: row[5], anchorSequence: UInt64(clamping: row[6] as Int64),
-                anchorBytes: Int(clamping: row[7] as Int64))
-        }
+            db.cachedStatement(sql: "SELECT \(Column.selection) FROM authors WHERE key = ?"), arguments: [key]
+        ).map(AuthorRow.init(row:))
+    }
+
+    /// The row `row` holds, its columns selected as `Column` lists them.
+    init(row: Row) throws {
+        id = try row.value(Column.id)
+        key = try row.value(Column.key)
+        headSequence = try row.value(Column.headSequence)
+        headHash = try row.bytes(Column.headHash)
+        forked = try row.value(Column.forked)
+        frozenAt = try row.value(Column.frozenAt)
+        stranger = try row.value(Column.stranger)
+        anchorSequence = try row.value(Column.anchorSequence)
+        anchorBytes = try row.value(Column.anchorBytes)
+    }
+
+    /// An author's row as `findOrCreate` makes it.
+    private init(id: Int64, key: AuthorID, stranger: Bool) {
+        self.id = id
+        self.key = key
+        headSequence = 0
+        headHash = SignedOp.noPreviousHash
+        forked = false
+        frozenAt = 0
+        self.stranger = stranger
+        anchorSequence = 0
+        anchorBytes = 0
     }
 
     /// The author's row, created with an empty log when the author is new (a stranger when the
@@ -40,9 +64,7 @@ struct AuthorRow {
         let stranger = try Membership.startsAsStranger(key, db)
         try db.cachedStatement(sql: "INSERT INTO authors (key, headSequence, headHash, stranger) VALUES (?, 0, ?, ?)").execute(
             arguments: [Data(key.bytes), Data(SignedOp.noPreviousHash), stranger])
-        return AuthorRow(
-            id: db.lastInsertedRowID, key: key, headSequence: 0, headHash: SignedOp.noPreviousHash, forked: false, frozenAt: 0,
-            stranger: stranger, anchorSequence: 0, anchorBytes: 0)
+        return AuthorRow(id: db.lastInsertedRowID, key: key, stranger: stranger)
     }
 
     /// Appends `op`, which must be this author's next op, and moves the head in memory;
@@ -84,7 +106,7 @@ struct AuthorRow {
             try db.cachedStatement(
                 sql: """
                     UPDATE ops SET signature = NULL, hash = substr(hash, 1, ?)
-                    WHERE author = ? AND sequence = ? AND signature IS NOT NULL AND substr(tail, 13, 1) IS NOT x'12'
+                    WHERE author = ? AND sequence = ? AND signature IS NOT NULL AND kind IS NOT \(OpPayload.Kind.groupRekeyed.sqlLiteral)
                     """
             ).execute(arguments: [StoredHash.isCheckpoint(previousHead) ? 32 : StoredHash.prefixBytes, id, Int64(previousHead)])
             if db.changesCount > 0 {

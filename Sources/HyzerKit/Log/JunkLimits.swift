@@ -21,20 +21,24 @@ enum JunkLimits {
 
     /// Evicts from `pendingSegments` and `heldSegments` whatever exceeds `caps`.
     static func enforce(_ db: Database, caps: Caps = caps) throws {
-        for table in ["pendingSegments", "heldSegments"] {
+        enum Size: Int { case segments, bytes }
+        for table in [SetAsideSegment.Table.pending, .held] {
             // Nothing to evict while the table and every author in it are within the caps.
             guard
-                let totals = try Row.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*), COALESCE(SUM(length(segment)), 0) FROM \(table)")),
-                (totals[0] as Int) > min(caps.segments, caps.segmentsPerAuthor) || (totals[1] as Int) > min(caps.bytes, caps.bytesPerAuthor)
+                let totals = try Row.fetchOne(
+                    db.cachedStatement(sql: "SELECT COUNT(*), COALESCE(SUM(length(segment)), 0) FROM \(table.rawValue)")),
+                try (totals.value(Size.segments) as Int) > min(caps.segments, caps.segmentsPerAuthor)
+                    || (totals.value(Size.bytes) as Int) > min(caps.bytes, caps.bytesPerAuthor)
             else { continue }
-            if (totals[0] as Int) <= caps.segments, (totals[1] as Int) <= caps.bytes,
+            if try (totals.value(Size.segments) as Int) <= caps.segments, try (totals.value(Size.bytes) as Int) <= caps.bytes,
                 let largest = try Row.fetchOne(
                     db.cachedStatement(
                         sql: """
                             SELECT COALESCE(MAX(n), 0), COALESCE(MAX(b), 0)
-                            FROM (SELECT COUNT(*) AS n, SUM(length(segment)) AS b FROM \(table) GROUP BY author)
+                            FROM (SELECT COUNT(*) AS n, SUM(length(segment)) AS b FROM \(table.rawValue) GROUP BY author)
                             """)),
-                (largest[0] as Int) <= caps.segmentsPerAuthor, (largest[1] as Int) <= caps.bytesPerAuthor
+                try (largest.value(Size.segments) as Int) <= caps.segmentsPerAuthor,
+                try (largest.value(Size.bytes) as Int) <= caps.bytesPerAuthor
             {
                 continue
             }
@@ -44,13 +48,14 @@ enum JunkLimits {
                     sql: """
                         SELECT t.author, t.firstSequence, t.lastSequence, t.digest, length(t.segment),
                             EXISTS (SELECT 1 FROM authors a WHERE a.key = t.author AND a.headSequence > 0) AS known
-                        FROM \(table) t ORDER BY known DESC, t.author, t.firstSequence, t.digest
+                        FROM \(table.rawValue) t ORDER BY known DESC, t.author, t.firstSequence, t.digest
                         """))
             var kept = (segments: 0, bytes: 0)
             var perAuthor: [Data: (segments: Int, bytes: Int)] = [:]
             for row in rows {
-                let author: Data = row[0]
-                let bytes: Int = row[4]
+                let key = try SetAsideSegment(row: row)
+                let author = key.author
+                let bytes: Int = try row.value(SetAsideSegment.Column.segment)  // its length, here
                 var mine = perAuthor[author, default: (0, 0)]
                 if kept.segments < caps.segments, kept.bytes + bytes <= caps.bytes,
                     mine.segments < caps.segmentsPerAuthor, mine.bytes + bytes <= caps.bytesPerAuthor
@@ -62,10 +67,7 @@ enum JunkLimits {
                     perAuthor[author] = mine
                     continue
                 }
-                try db.cachedStatement(
-                    sql: "DELETE FROM \(table) WHERE author = ? AND firstSequence = ? AND lastSequence = ? AND digest = ?"
-                ).execute(
-                    arguments: [author, row[1] as Int64, row[2] as Int64, row[3] as Data])
+                try key.delete(from: table, db)
             }
         }
     }

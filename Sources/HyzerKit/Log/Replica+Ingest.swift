@@ -156,7 +156,7 @@ extension Replica {
 
         // An op stamped beyond what this clock accepts waits, whole segment and all, until the
         // clock gets there (only the segment's last op carries the signature a head needs).
-        let lastStamp = SignedOp.clock(ofTail: segment.tails[chain.count - 1])
+        let lastStamp = OpTail(segment.tails[chain.count - 1]).clock
         if author.frozenAt == 0, let stamp = lastStamp,
             stamp.physicalMilliseconds > now.addingClamped(HybridLogicalClock.maximumDriftMilliseconds)
         {
@@ -169,7 +169,7 @@ extension Replica {
 
         // Stamps strictly increase along a log: the first op that breaks this freezes its author
         // there, as a fork does, identically on every replica holding the log.
-        var previousStamp = try author.tail(of: head, in: db).flatMap(SignedOp.clock(ofTail:)) ?? .zero
+        var previousStamp = try author.tail(of: head, in: db).flatMap { OpTail($0).clock } ?? .zero
         // A removed device's ops above what the organizer held of it are kept (every replica
         // then holds the same log) but never count.
         let removedThrough = try Self.removedThrough(segment.author, db)
@@ -189,7 +189,7 @@ extension Replica {
             previousStamp = max(previousStamp, stamp)
             try author.append(op, to: &sink, db)
             appendedBytes += op.tail.count
-            if Membership.touches(tail: op.tail) { report.membershipTouched = true }
+            if Membership.touches(op) { report.membershipTouched = true }
             if author.frozenAt == 0, op.sequence <= removedThrough ?? .max, !author.stranger {
                 if try Materializer.apply(op, authorRow: author.id, policies.registers, db) { rebuild = true }
                 report.opsApplied += 1
@@ -212,17 +212,14 @@ extension Replica {
         while let pending = try Row.fetchOne(
             db.cachedStatement(
                 sql: """
-                    SELECT firstSequence, lastSequence, digest, segment FROM pendingSegments
+                    SELECT \(SetAsideSegment.Column.selection) FROM pendingSegments
                     WHERE author = ? AND firstSequence <= (SELECT headSequence + 1 FROM authors WHERE key = ?)
                     ORDER BY firstSequence, digest LIMIT 1
                     """),
-            arguments: [Data(segment.author.bytes), Data(segment.author.bytes)])
+            arguments: [segment.author, segment.author])
         {
-            try db.cachedStatement(
-                sql: "DELETE FROM pendingSegments WHERE author = ? AND firstSequence = ? AND lastSequence = ? AND digest = ?"
-            ).execute(
-                arguments: [Data(segment.author.bytes), pending[0] as Int64, pending[1] as Int64, pending[2] as Data])
-            guard let stored = try? AuthorSegment(decoding: Array(pending[3] as Data)) else { continue }
+            try SetAsideSegment(row: pending).delete(from: .pending, db)
+            guard let stored = try SetAsideSegment.segment(pending) else { continue }
             report += try ingestInSavepoint(SegmentChain.hashing([stored])[0], now: now, local: local, policies, newest: &newest, db)
         }
         return report
@@ -297,16 +294,14 @@ extension Replica {
         var report = IngestReport()
         let due = try Row.fetchAll(
             db.cachedStatement(
-                sql:
-                    "SELECT author, firstSequence, lastSequence, digest, segment FROM heldSegments WHERE releaseAt <= ? ORDER BY author, firstSequence, digest"
-            ),
+                sql: """
+                    SELECT \(SetAsideSegment.Column.selection) FROM heldSegments WHERE releaseAt <= ?
+                    ORDER BY author, firstSequence, digest
+                    """),
             arguments: [Int64(clamping: now)])
         for row in due {
-            try db.cachedStatement(
-                sql: "DELETE FROM heldSegments WHERE author = ? AND firstSequence = ? AND lastSequence = ? AND digest = ?"
-            ).execute(
-                arguments: [row[0] as Data, row[1] as Int64, row[2] as Int64, row[3] as Data])
-            guard let segment = try? AuthorSegment(decoding: Array(row[4] as Data)) else { continue }
+            try SetAsideSegment(row: row).delete(from: .held, db)
+            guard let segment = try SetAsideSegment.segment(row) else { continue }
             report += try ingestInSavepoint(SegmentChain.hashing([segment])[0], now: now, local: local, policies, newest: &newest, db)
         }
         return report
@@ -356,8 +351,6 @@ extension UInt64 {
 extension SignedOp {
     /// Whether the op finishes a round, read from its kind byte without decoding it.
     fileprivate var finishesRound: Bool {
-        guard tail.count > Self.clockBytes else { return false }
-        let kind = tail[Self.clockBytes]
-        return kind == OpPayload.Kind.roundFinished.rawValue || kind == OpPayload.Kind.roundFinishedCovering.rawValue
+        parts.isKind(.roundFinished) || parts.isKind(.roundFinishedCovering)
     }
 }

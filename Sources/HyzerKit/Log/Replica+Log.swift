@@ -35,7 +35,7 @@ extension Replica {
         try row.coverSignatures(previousHead: previousHead, appendedBytes: op.tail.count, db)
         try row.saveHead(in: db)
         if rebuild { try Materializer.rebuild(db, policies.registers) }
-        if Membership.touches(tail: op.tail) { try Membership.refresh(db, policies.registers) }
+        if Membership.touches(op) { try Membership.refresh(db, policies.registers) }
         return op
     }
 
@@ -177,12 +177,12 @@ extension Replica {
         do {
             var segments: [AuthorSegment] = []
             let authors = try Row.fetchAll(
-                db.cachedStatement(sql: "SELECT id, key, headSequence, headHash, frozenAt FROM authors WHERE headSequence > 0 ORDER BY key")
-            )
+                db.cachedStatement(sql: "SELECT \(AuthorRow.Column.selection) FROM authors WHERE headSequence > 0 ORDER BY key")
+            ).map(AuthorRow.init(row:))
             for authorRow in authors {
-                let key = AuthorID(bytes: Array(authorRow[1] as Data))!
-                let head = UInt64(authorRow[2] as Int64)
-                let frozenAt = UInt64(authorRow[4] as Int64)
+                let key = authorRow.key
+                let head = authorRow.headSequence
+                let frozenAt = authorRow.frozenAt
                 let peer = vector.entry(key)
                 let from: UInt64
                 if frozenAt > 0 {
@@ -195,8 +195,8 @@ extension Replica {
                     if let prefix = peer.hashPrefix,
                         try
                             (peer.sequence == head
-                            ? Array(authorRow[3] as Data)
-                            : headHashes.hash(of: key, at: peer.sequence) ?? Self.hash(authorRow[0] as Int64, peer.sequence, db))
+                            ? authorRow.headHash
+                            : headHashes.hash(of: key, at: peer.sequence) ?? Self.hash(authorRow.id, peer.sequence, db))
                             .map({ Array($0.prefix(prefix.count)) }) != prefix
                     {
                         from = 1
@@ -210,9 +210,9 @@ extension Replica {
                 let reader = ViewReader(db: db)
                 guard policies.delta.carries(key, author, { try? reader.deviceKind($0) }) else { continue }
                 segments += try Self.segments(
-                    of: key, row: authorRow[0] as Int64, from: from, previousHash: from > 1 ? headHashes.hash(of: key, at: from - 1) : nil,
+                    of: key, row: authorRow.id, from: from, previousHash: from > 1 ? headHashes.hash(of: key, at: from - 1) : nil,
                     bytesMax: segmentBytesMax, db, directory: directory)
-                headHashes.record(key, head: head, hash: Array(authorRow[3] as Data))
+                headHashes.record(key, head: head, hash: authorRow.headHash)
                 if frozenAt > 0,
                     let proof = try Data.fetchOne(
                         db.cachedStatement(sql: "SELECT otherSegment FROM forks WHERE author = ? ORDER BY sequence LIMIT 1"),
@@ -250,26 +250,19 @@ extension Replica {
         // whole hash.
         let before = first - 1
         let from = previousHash == nil ? before - before % StoredHash.checkpointInterval : first
-        let rows = try Row.fetchCursor(
-            db.cachedStatement(
-                sql:
-                    "SELECT sequence, hash, tail, signature FROM ops WHERE author = ? AND sequence >= ? AND sequence <= ? ORDER BY sequence"
-            ),
-            arguments: [row, Int64(from), Int64(last)])
+        let ops = try LoggedOp.range(author: row, from: from, through: last, db)
         var cutter = SegmentCutter(author: key, first: first, bytesMax: bytesMax)
         if let previousHash { cutter.previousHash = previousHash }
         var previous = SignedOp.noPreviousHash
-        while let row = try rows.next() {
-            let sequence = UInt64(row[0] as Int64)
-            let hash = Array(row[1] as Data)
-            if sequence <= before {
+        while let op = try ops.next() {
+            if op.sequence <= before {
                 previous =
-                    hash.count == previous.count
-                    ? hash : SignedOp.hash(author: key, sequence: sequence, previousHash: previous, tail: Array(row[2] as Data))
-                if sequence == before { cutter.previousHash = previous }
+                    op.storedHash.count == previous.count
+                    ? op.storedHash : SignedOp.hash(author: key, sequence: op.sequence, previousHash: previous, tail: op.tail)
+                if op.sequence == before { cutter.previousHash = previous }
                 continue
             }
-            cutter.add(tail: Array(row[2] as Data), hash: hash, signature: (row[3] as Data?).map { Array($0) })
+            cutter.add(tail: op.tail, hash: op.storedHash, signature: op.signature)
         }
         // The head op always carries its signature (docs/store.md, invariants).
         guard let segments = cutter.finish() else {
@@ -304,23 +297,20 @@ extension Replica {
 
     static func digest(_ db: Database) throws -> String {
         var writer = ByteWriter()
-        let rows = try Row.fetchAll(
-            db.cachedStatement(
-                sql: "SELECT a.key, a.headSequence, a.headHash, a.frozenAt, a.id FROM authors a WHERE a.headSequence > 0 ORDER BY a.key"
-            ))
-        for row in rows {
-            let frozenAt = UInt64(row[3] as Int64)
-            let key = Array(row[0] as Data)
-            writer.write(raw: key)
-            if frozenAt == 0 {
-                writer.write(UInt64(row[1] as Int64))
-                writer.write(raw: Array(row[2] as Data))
+        let authors = try Row.fetchAll(
+            db.cachedStatement(sql: "SELECT \(AuthorRow.Column.selection) FROM authors WHERE headSequence > 0 ORDER BY key")
+        ).map(AuthorRow.init(row:))
+        for author in authors {
+            writer.write(raw: author.key.bytes)
+            if author.frozenAt == 0 {
+                writer.write(author.headSequence)
+                writer.write(raw: author.headHash)
             } else {
-                writer.write(frozenAt - 1)
-                let counted = try AuthorID(bytes: key).flatMap { try StoredHash.whole(of: frozenAt - 1, author: $0, row: row[4], db) }
+                writer.write(author.frozenAt - 1)
+                let counted = try StoredHash.whole(of: author.frozenAt - 1, author: author.key, row: author.id, db)
                 writer.write(raw: counted ?? SignedOp.noPreviousHash)
             }
-            writer.write(UInt8(frozenAt == 0 ? 0 : 1))
+            writer.write(UInt8(author.frozenAt == 0 ? 0 : 1))
         }
         return Hex.encode(Blake2b.hash256(writer.bytes))
     }

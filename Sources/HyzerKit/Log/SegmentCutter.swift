@@ -29,7 +29,7 @@ struct SegmentCutter {
         runBytes += tail.count
         guard signature != nil else { return }
         if runBytes <= bytesMax || cut == 0 { cut = run.count }
-        if tail.count > SignedOp.clockBytes && tail[SignedOp.clockBytes] == OpPayload.Kind.groupRekeyed.rawValue {
+        if OpTail(tail).isKind(.groupRekeyed) {
             _ = emit(run.count)
         }
         // Each cut takes at least one op, so this ends.

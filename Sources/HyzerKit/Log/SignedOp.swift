@@ -13,8 +13,6 @@ import HyzerDomain
 public struct SignedOp: Hashable, Sendable {
     /// The op encoding's version byte.
     public static let formatVersion: UInt8 = 1
-    /// Bytes of the clock at the start of every tail.
-    static let clockBytes = 12
 
     /// The op's author.
     public let author: AuthorID
@@ -101,7 +99,7 @@ public struct SignedOp: Hashable, Sendable {
 
     /// `clock ‖ payload`.
     public static func tail(clock: HLCTimestamp, payloadBytes: [UInt8]) -> [UInt8] {
-        var writer = ByteWriter(capacity: clockBytes + payloadBytes.count)
+        var writer = ByteWriter(capacity: OpLayout.clockBytes + payloadBytes.count)
         writer.write(clock)
         writer.write(raw: payloadBytes)
         return writer.bytes
@@ -121,30 +119,15 @@ public struct SignedOp: Hashable, Sendable {
         return Ed25519.verify(signature: signature, of: Self.signedMessage(hash: hash), publicKey: author.bytes)
     }
 
-    /// The clock reading at the start of the tail; `nil` when the tail is too short to hold one.
-    public var clock: HLCTimestamp? { Self.clock(ofTail: tail) }
+    /// The tail's parts, read in place.
+    var parts: OpTail<[UInt8]> { OpTail(tail) }
 
-    /// The clock a tail starts with (`nil` for a tail shorter than a clock), read in place: ingest
-    /// reads one for every op.
-    static func clock(ofTail tail: [UInt8]) -> HLCTimestamp? {
-        guard tail.count >= clockBytes else { return nil }
-        var milliseconds: UInt64 = 0
-        for index in 0..<8 { milliseconds = milliseconds << 8 | UInt64(tail[index]) }
-        var counter: UInt32 = 0
-        for index in 8..<clockBytes { counter = counter << 8 | UInt32(tail[index]) }
-        return HLCTimestamp(physicalMilliseconds: milliseconds, counter: counter)
-    }
+    /// The clock reading at the start of the tail; `nil` when the tail is too short to hold one.
+    public var clock: HLCTimestamp? { parts.clock }
 
     /// The payload decoded from the tail, or why it could not be.
     public func payload() -> Result<OpPayload, DecodingError> {
-        guard tail.count > Self.clockBytes else {
-            return .failure(.truncated(needed: Self.clockBytes + 1, remaining: tail.count))
-        }
-        do {
-            return .success(try OpPayload(decoding: tail[Self.clockBytes...]))
-        } catch {
-            return .failure(error)
-        }
+        Result { () throws(DecodingError) in try parts.payload() }
     }
 
     /// The UUID of the entity this op creates, made from the first 16 bytes of its hash

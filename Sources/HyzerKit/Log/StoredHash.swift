@@ -29,23 +29,18 @@ enum StoredHash {
     static func whole(of sequence: UInt64, author key: AuthorID, row: Int64, _ db: Database) throws -> [UInt8]? {
         if sequence == 0 { return SignedOp.noPreviousHash }
         let floor = max(sequence - sequence % checkpointInterval, 1)
-        let rows = try Row.fetchCursor(
-            db.cachedStatement(
-                sql: "SELECT sequence, hash, tail FROM ops WHERE author = ? AND sequence >= ? AND sequence <= ? ORDER BY sequence DESC"
-            ),
-            arguments: [row, Int64(floor), Int64(sequence)])
+        let ops = try LoggedOp.range(author: row, from: floor, through: sequence, descending: true, db)
         // From the op asked for down to the first whole hash: usually the op itself.
         var above: [(stored: [UInt8], tail: [UInt8])] = []
         var base: [UInt8]?
         var expected = sequence
-        while let stored = try rows.next() {
-            guard UInt64(stored[0] as Int64) == expected else { return nil }
-            let hash = Array(stored[1] as Data)
-            if hash.count == SignedOp.noPreviousHash.count {
-                base = hash
+        while let op = try ops.next() {
+            guard op.sequence == expected else { return nil }
+            if op.storedHash.count == SignedOp.noPreviousHash.count {
+                base = op.storedHash
                 break
             }
-            above.append((hash, Array(stored[2] as Data)))
+            above.append((op.storedHash, op.tail))
             expected -= 1
         }
         // With no whole hash read, the chain starts at the log's start (the ops below 64 were all read).

@@ -30,7 +30,7 @@ enum Materializer {
     @discardableResult
     static func apply(_ op: SignedOp, authorRow: Int64, _ registers: RegisterRule, _ db: Database) throws -> Bool {
         // Score ops are found through the log's own index; nothing to write (or decode) here.
-        guard op.tail.count <= SignedOp.clockBytes || op.tail[SignedOp.clockBytes] != OpPayload.Kind.scoreRecorded.rawValue else {
+        guard !op.parts.isKind(.scoreRecorded) else {
             return false
         }
         guard case .success(let payload) = op.payload(), let clock = op.clock else { return false }
@@ -109,35 +109,27 @@ enum Materializer {
     static func rebuild(_ db: Database, _ registers: RegisterRule) throws {
         for table in Schema.viewTables { try db.execute(sql: "DELETE FROM \(table)") }
         try seed(db, registers)
-        let removals = try Row.fetchAll(
-            db.cachedStatement(
-                sql: """
-                    SELECT a.key, o.tail FROM ops o JOIN authors a ON a.id = o.author
-                    WHERE substr(o.tail, 13, 1) = x'11' AND (a.frozenAt = 0 OR o.sequence < a.frozenAt)
-                    """))
-        for row in removals {
-            guard let remover = AuthorID(bytes: Array(row[0] as Data)),
-                let payload = try? OpPayload(decoding: Array(row[1] as Data).dropFirst(SignedOp.clockBytes)),
-                case .memberRemoved(let device, let through) = payload
-            else { continue }
-            _ = try recordRemoval(of: device, through: through, by: remover, db)
+        let removals = try StoredOp.fetchAll(
+            db, where: "\(Schema.opKind(in: [.memberRemoved])) AND (a.frozenAt = 0 OR o.sequence < a.frozenAt)")
+        for removal in removals {
+            guard case .memberRemoved(let device, let through) = removal.payload else { continue }
+            _ = try recordRemoval(of: device, through: through, by: removal.author, db)
         }
         let rows = try Row.fetchCursor(
             db,
             sql: """
-                SELECT o.author, a.key, o.sequence, o.hash, o.tail
+                SELECT o.author AS authorRow, a.key AS author, o.sequence, o.tail
                 FROM ops o JOIN authors a ON a.id = o.author
                 WHERE \(Schema.counts)
                 ORDER BY o.author, o.sequence
                 """)
         var previous: (row: Int64, hash: [UInt8]) = (-1, SignedOp.noPreviousHash)
         while let row = try rows.next() {
-            let authorRow: Int64 = row[0]
-            let key: Data = row[1]
+            let authorRow: Int64 = try row.decode(forColumn: "authorRow")
             if authorRow != previous.row { previous = (authorRow, SignedOp.noPreviousHash) }
             let op = SignedOp(
-                author: AuthorID(bytes: Array(key))!, sequence: UInt64(row[2] as Int64),
-                previousHash: previous.hash, tail: Array(row[4] as Data), signature: nil)
+                author: try row.decode(forColumn: "author"), sequence: try row.decode(forColumn: "sequence"),
+                previousHash: previous.hash, tail: Array(try row.decode(Data.self, forColumn: "tail")), signature: nil)
             previous.hash = op.hash
             _ = try apply(op, authorRow: authorRow, registers, db)
         }

@@ -18,15 +18,14 @@ import HyzerDomain
 enum Membership {
     /// The op kinds that can change who is a member: successions, invitations, admissions and
     /// removals (a removed device's admissions above its cut stop counting).
-    static let kinds: Set<UInt8> = [
-        OpPayload.Kind.deviceSucceeded.rawValue, OpPayload.Kind.memberRemoved.rawValue, OpPayload.Kind.inviteIssued.rawValue,
-        OpPayload.Kind.memberAdmitted.rawValue, OpPayload.Kind.memberAdmittedWithProof.rawValue,
-        OpPayload.Kind.inviteIssuedWithVerifier.rawValue,
+    static let kinds: Set<OpPayload.Kind> = [
+        .deviceSucceeded, .memberRemoved, .inviteIssued, .memberAdmitted, .memberAdmittedWithProof, .inviteIssuedWithVerifier,
     ]
 
-    /// Whether an op with this tail can change membership.
-    static func touches(tail: [UInt8]) -> Bool {
-        tail.count > SignedOp.clockBytes && kinds.contains(tail[SignedOp.clockBytes])
+    /// Whether `op` can change membership.
+    static func touches(_ op: SignedOp) -> Bool {
+        guard let kind = op.parts.kindByte.flatMap(OpPayload.Kind.init(rawValue:)) else { return false }
+        return kinds.contains(kind)
     }
 
     /// The organizer of this replica's group among the authors it holds, if any.
@@ -35,8 +34,8 @@ enum Membership {
         if let local = try Meta.get(.replica, in: db).flatMap({ AuthorID(bytes: $0) }), GroupMembership.isOrganizer(local, of: group) {
             return local
         }
-        for key in try Data.fetchAll(db.cachedStatement(sql: "SELECT key FROM authors WHERE headSequence > 0")) {
-            if let author = AuthorID(bytes: Array(key)), GroupMembership.isOrganizer(author, of: group) { return author }
+        for author in try AuthorID.fetchAll(db.cachedStatement(sql: "SELECT key FROM authors WHERE headSequence > 0")) {
+            if GroupMembership.isOrganizer(author, of: group) { return author }
         }
         return nil
     }
@@ -134,19 +133,20 @@ enum Membership {
     @discardableResult
     static func refresh(_ db: Database, _ registers: RegisterRule) throws -> Bool {
         let members = try members(db)
-        let held = Set(try Data.fetchAll(db.cachedStatement(sql: "SELECT device FROM members")).compactMap { AuthorID(bytes: Array($0)) })
+        let held = Set(try AuthorID.fetchAll(db.cachedStatement(sql: "SELECT device FROM members")))
         if held != members ?? [] {
             try db.execute(sql: "DELETE FROM members")
             for member in members ?? [] {
-                try db.cachedStatement(sql: "INSERT INTO members (device) VALUES (?)").execute(arguments: [Data(member.bytes)])
+                try db.cachedStatement(sql: "INSERT INTO members (device) VALUES (?)").execute(arguments: [member])
             }
         }
         var changed = false
-        for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT id, key, stranger FROM authors")) {
-            guard let key = AuthorID(bytes: Array(row[1] as Data)) else { continue }
-            let stranger = members.map { !$0.contains(key) } ?? false
-            guard stranger != (row[2] as Bool) else { continue }
-            try db.cachedStatement(sql: "UPDATE authors SET stranger = ? WHERE id = ?").execute(arguments: [stranger, row[0] as Int64])
+        let authors = try Row.fetchAll(db.cachedStatement(sql: "SELECT \(AuthorRow.Column.selection) FROM authors")).map(
+            AuthorRow.init(row:))
+        for author in authors {
+            let stranger = members.map { !$0.contains(author.key) } ?? false
+            guard stranger != author.stranger else { continue }
+            try db.cachedStatement(sql: "UPDATE authors SET stranger = ? WHERE id = ?").execute(arguments: [stranger, author.id])
             changed = true
         }
         if changed { try Materializer.rebuild(db, registers) }
@@ -164,19 +164,8 @@ enum Membership {
 
     /// Decoded ops of `kinds`, with their authors, that count but for membership.
     private static func opsCountingButForMembership(kinds: [OpPayload.Kind], _ db: Database) throws -> [(AuthorID, OpPayload)] {
-        let tags = kinds.map { "x'\(String(format: "%02x", $0.rawValue))'" }.joined(separator: ", ")
-        return try Row.fetchAll(
-            db.cachedStatement(
-                sql: """
-                    SELECT a.key, o.tail FROM ops o JOIN authors a ON a.id = o.author
-                    WHERE substr(o.tail, \(SignedOp.clockBytes + 1), 1) IN (\(tags)) AND \(Schema.countsButForMembership)
-                    ORDER BY o.author, o.sequence
-                    """)
-        ).compactMap { row in
-            guard let author = AuthorID(bytes: Array(row[0] as Data)),
-                let payload = try? OpPayload(decoding: Array(row[1] as Data).dropFirst(SignedOp.clockBytes))
-            else { return nil }
-            return (author, payload)
+        try StoredOp.fetchAll(db, where: "\(Schema.opKind(in: kinds)) AND \(Schema.countsButForMembership)").map {
+            ($0.author, $0.payload)
         }
     }
 }

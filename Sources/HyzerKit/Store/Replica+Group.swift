@@ -134,21 +134,20 @@ extension Replica {
         for (predecessor, secretKey) in try Self.predecessorKeys(db) { openers.append((predecessor, secretKey)) }
         for (key, secretKey) in openers {
             for row in try Row.fetchAll(
-                db.cachedStatement(sql: "SELECT epoch, sealed FROM rekeys WHERE recipient = ?"), arguments: [Data(key.bytes)])
+                db.cachedStatement(sql: "SELECT epoch, sealed FROM rekeys WHERE recipient = ?"), arguments: [key])
             {
-                guard let epoch = UInt32(exactly: row[0] as Int64), secrets[epoch] == nil,
+                guard let epoch = UInt32(exactly: try row.decode(Int64.self, forColumn: "epoch")), secrets[epoch] == nil,
                     removedAt[key].map({ removal in (organizerLog.rekeys[epoch] ?? .max) < removal }) ?? true,
-                    let opened = SealedBox.open(Array(row[1] as Data), signingKey: key.bytes, curve25519SecretKey: secretKey),
+                    let opened = SealedBox.open(
+                        Array(try row.decode(Data.self, forColumn: "sealed")), signingKey: key.bytes, curve25519SecretKey: secretKey),
                     opened.count == GroupMembership.secretBytes
                 else { continue }
                 secrets[epoch] = opened
             }
         }
         let newest = secrets.keys.max()!
-        let sealedTo = try Data.fetchAll(
-            db.cachedStatement(sql: "SELECT recipient FROM rekeys WHERE epoch = ?"), arguments: [Int64(newest)]
-        )
-        .compactMap { AuthorID(bytes: Array($0)) }
+        let sealedTo = try AuthorID.fetchAll(
+            db.cachedStatement(sql: "SELECT recipient FROM rekeys WHERE epoch = ?"), arguments: [Int64(newest)])
         // A successor opens what its predecessor's key opens, so it counts as a recipient too;
         // a successor of a removed device is removed with it (a thief holding the removed key
         // can sign a succession whenever it likes), and so is a predecessor (a store that
@@ -165,10 +164,10 @@ extension Replica {
         while lineage.count < SuccessionProof.chainMax,
             let row = try Row.fetchOne(
                 db.cachedStatement(sql: "SELECT predecessor, signature FROM deviceSuccessions WHERE successor = ? LIMIT 1"),
-                arguments: [Data(successor.bytes)]),
-            let predecessor = AuthorID(bytes: Array(row[0] as Data))
+                arguments: [successor])
         {
-            lineage.append(SuccessionProof(predecessor: predecessor, signature: Array(row[1] as Data)))
+            let predecessor: AuthorID = try row.decode(forColumn: "predecessor")
+            lineage.append(SuccessionProof(predecessor: predecessor, signature: Array(try row.decode(Data.self, forColumn: "signature"))))
             successor = predecessor
         }
         return lineage
@@ -186,9 +185,7 @@ extension Replica {
     static func successors(_ db: Database) throws -> [AuthorID: Set<AuthorID>] {
         var successors: [AuthorID: Set<AuthorID>] = [:]
         for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT predecessor, successor FROM deviceSuccessions")) {
-            guard let predecessor = AuthorID(bytes: Array(row[0] as Data)), let successor = AuthorID(bytes: Array(row[1] as Data))
-            else { continue }
-            successors[predecessor, default: []].insert(successor)
+            successors[try row.decode(forColumn: "predecessor"), default: []].insert(try row.decode(forColumn: "successor"))
         }
         return successors
     }
@@ -205,7 +202,7 @@ extension Replica {
 
     /// The devices the organizer removed and every key of their lineages.
     static func removedLineages(_ db: Database, _ successors: [AuthorID: Set<AuthorID>]) throws -> Set<AuthorID> {
-        let removals = try Data.fetchAll(db.cachedStatement(sql: "SELECT device FROM removals")).compactMap { AuthorID(bytes: Array($0)) }
+        let removals = try AuthorID.fetchAll(db.cachedStatement(sql: "SELECT device FROM removals"))
         return removals.reduce(into: Set<AuthorID>()) { removed, device in removed.formUnion(lineage(of: device, successors)) }
     }
 
@@ -215,18 +212,11 @@ extension Replica {
         guard let group = try Meta.get(.groupID, in: db).flatMap({ UUID(bytes: $0) }) else { return ([:], [:]) }
         var removals: [AuthorID: UInt64] = [:]
         var rekeys: [UInt32: UInt64] = [:]
-        for row in try Row.fetchAll(
-            db.cachedStatement(
-                sql: """
-                    SELECT a.key, o.sequence, o.tail FROM ops o JOIN authors a ON a.id = o.author
-                    WHERE substr(o.tail, 13, 1) IN (x'11', x'12') AND \(Schema.counts)
-                    """))
-        {
-            guard let author = AuthorID(bytes: Array(row[0] as Data)), GroupMembership.isOrganizer(author, of: group),
-                let payload = try? OpPayload(decoding: Array(row[2] as Data).dropFirst(SignedOp.clockBytes))
-            else { continue }
-            let sequence = UInt64(row[1] as Int64)
-            switch payload {
+        for op in try StoredOp.fetchAll(db, where: "\(Schema.opKind(in: [.memberRemoved, .groupRekeyed])) AND \(Schema.counts)") {
+            let author = op.author
+            guard GroupMembership.isOrganizer(author, of: group) else { continue }
+            let sequence = op.sequence
+            switch op.payload {
             case .memberRemoved(let device, _) where device != author: removals[device] = min(removals[device] ?? .max, sequence)
             case .groupRekeyed(let epoch, _): rekeys[epoch] = min(rekeys[epoch] ?? .max, sequence)
             default: break
@@ -266,7 +256,8 @@ extension Replica {
             try Meta.set(.groupSecret, group.secret, in: db)
             if group.epoch > 0 { try Meta.set(.groupEpoch, withUnsafeBytes(of: group.epoch.bigEndian) { Array($0) }, in: db) }
             // The organizer's removals and rekeys held before the group was known count from now on.
-            if try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM ops WHERE substr(tail, 13, 1) IN (x'11', x'12'))"))
+            if try Bool.fetchOne(
+                db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM ops o WHERE \(Schema.opKind(in: [.memberRemoved, .groupRekeyed])))"))
                 == true
             {
                 try Materializer.rebuild(db, policies.registers)
@@ -300,7 +291,7 @@ extension Replica {
         try read { db in
             var records: [String: [UInt8]] = [:]
             for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT key, value FROM syncRecords WHERE scope = ?"), arguments: [scope]) {
-                records[row[0]] = Array(row[1] as Data)
+                records[try row.decode(forColumn: "key")] = Array(try row.decode(Data.self, forColumn: "value"))
             }
             return records
         }
@@ -390,18 +381,13 @@ extension Replica {
     public func rekeyOp(epoch: UInt32) throws -> (organizer: AuthorID, sequence: UInt64)? {
         try read { db in
             guard let group = try Meta.get(.groupID, in: db).flatMap({ UUID(bytes: $0) }) else { return nil }
-            let rows = try Row.fetchAll(
-                db.cachedStatement(
-                    sql: """
-                        SELECT a.key, o.sequence, o.tail FROM ops o JOIN authors a ON a.id = o.author
-                        WHERE substr(o.tail, 13, 1) = x'12' ORDER BY a.key, o.sequence
-                        """))
-            for op in rows {
-                guard let organizer = AuthorID(bytes: Array(op[0] as Data)), GroupMembership.isOrganizer(organizer, of: group),
-                    let payload = try? OpPayload(decoding: Array(op[2] as Data).dropFirst(SignedOp.clockBytes)),
-                    case .groupRekeyed(epoch, _) = payload
-                else { continue }
-                return (organizer, UInt64(op[1] as Int64))
+            // In key order, so that every replica names the same op where two organizers' would do.
+            let rekeys = try StoredOp.fetchAll(db, where: Schema.opKind(in: [.groupRekeyed])).sorted {
+                ($0.author, $0.sequence) < ($1.author, $1.sequence)
+            }
+            for op in rekeys {
+                guard GroupMembership.isOrganizer(op.author, of: group), case .groupRekeyed(epoch, _) = op.payload else { continue }
+                return (op.author, op.sequence)
             }
             return nil
         }
@@ -412,7 +398,7 @@ extension Replica {
         try read { db in
             var removed: [AuthorID: UInt64] = [:]
             for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT device, through FROM removals")) {
-                if let device = AuthorID(bytes: Array(row[0] as Data)) { removed[device] = UInt64(row[1] as Int64) }
+                removed[try row.decode(forColumn: "device")] = try row.decode(forColumn: "through")
             }
             return removed
         }

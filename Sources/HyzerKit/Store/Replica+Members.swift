@@ -33,27 +33,19 @@ extension Replica {
                 throw GroupError.noGroup(.members)
             }
             let reader = ViewReader(db: db)
-            let heard = Set(
-                try Data.fetchAll(db.cachedStatement(sql: "SELECT key FROM authors WHERE headSequence > 0")).compactMap {
-                    AuthorID(bytes: Array($0))
-                })
+            let heard = Set(try AuthorID.fetchAll(db.cachedStatement(sql: "SELECT key FROM authors WHERE headSequence > 0")))
             let members = try Membership.members(db) ?? heard
             let ownership = try reader.ownership()
             let players = try reader.players()
             return try members.sorted().map { device in
-                let row = try Row.fetchOne(
-                    db.cachedStatement(
-                        sql: """
-                            SELECT a.headSequence, o.tail FROM authors a LEFT JOIN ops o ON o.author = a.id AND o.sequence = a.headSequence
-                            WHERE a.key = ?
-                            """), arguments: [Data(device.bytes)])
-                let lastSequence = row.map { UInt64($0[0] as Int64) } ?? 0
-                let tail = row.flatMap { ($0[1] as Data?).map { Array($0) } }
+                let author = try AuthorRow.find(device, in: db)
+                let lastSequence = author?.headSequence ?? 0
+                let tail = try author.flatMap { try $0.tail(of: $0.headSequence, in: db) }
                 return GroupMember(
                     id: device, name: try reader.register(Data(device.bytes), "device.name").map { String(decoding: $0, as: UTF8.self) },
                     kind: try reader.deviceKind(device),
                     owns: players.filter { ownership.device(device, owns: $0.id.lowercased) }.map(\.displayName),
-                    lastSequence: lastSequence, lastMilliseconds: tail.flatMap(SignedOp.clock(ofTail:))?.physicalMilliseconds,
+                    lastSequence: lastSequence, lastMilliseconds: tail.flatMap { OpTail($0).clock }?.physicalMilliseconds,
                     removed: group.removed.contains(device), isOrganizer: GroupMembership.isOrganizer(device, of: group.id))
             }
         }

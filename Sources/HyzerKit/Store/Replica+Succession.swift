@@ -17,7 +17,7 @@ extension Replica {
     /// one) still open (docs/security.md, "Re-keying"). A device the organizer removed cannot
     /// continue. Returns the replica under its new key; `self` must not be used afterwards.
     public func continueUnderNewKey(_ newKeys: SigningKeyPair = .generate()) throws -> Replica {
-        let successor = AuthorID(bytes: newKeys.publicKey)!
+        let successor = newKeys.author
         let signature = keys.sign(DeviceSuccession.message(successor: successor))
         let identity = try identity()
         if let through = try read({ db in try Self.removedThrough(author, db) }) {

@@ -41,7 +41,7 @@ public final class Replica: Sendable {
     ) {
         self.directory = directory
         self.keys = keys
-        self.author = AuthorID(bytes: keys.publicKey)!
+        self.author = keys.author
         self.database = database
         self.clock = clock
         self.policies = policies

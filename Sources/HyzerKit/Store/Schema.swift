@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import HyzerDomain
 
 /// The store's tables, created by versioned migrations (docs/store.md).
 ///
@@ -13,16 +14,44 @@ enum Schema {
         "registers", "players", "courses", "rounds", "roundFinishes", "deviceLinks", "deviceSuccessions", "removals", "rekeys",
     ]
 
-    /// The condition that selects score ops of a round through `opsByScoredRound`, which holds the
-    /// first 2 bytes of the round id: bind `roundArguments(round)` (its first 2 bytes, then all 16).
-    static let scoreOfRound = "substr(o.tail, 13, 1) = x'0a' AND substr(o.tail, 14, 2) = ? AND substr(o.tail, 14, 16) = ?"
+    /// The condition that selects score ops of a round through `opsByScoredRound`, which holds
+    /// `scoredRoundPrefix`: bind `roundArguments(round)` (the prefix, then the whole id).
+    static let scoreOfRound = "\(anyScore) AND o.scoredRoundPrefix = ? AND o.scoredRound = ?"
 
     /// The values `scoreOfRound` binds for `round`.
     static func roundArguments(_ round: UUID) -> StatementArguments {
-        [Data(round.bytes.prefix(2)), Data(round.bytes)]
+        [Data(round.bytes.prefix(OpLayout.scoredRoundPrefixBytes)), Data(round.bytes)]
     }
-    /// The condition that selects every score op.
-    static let anyScore = "substr(o.tail, 13, 1) = x'0a'"
+    /// The condition that selects every score op (as `opsByScoredRound`'s own condition reads,
+    /// so that SQLite can use the index).
+    static let anyScore = "o.kind = \(OpPayload.Kind.scoreRecorded.sqlLiteral)"
+
+    /// The condition that an op `o` is of one of `kinds`: literals, which SQLite can match
+    /// against an index's condition, as it cannot a bound value.
+    static func opKind(in kinds: [OpPayload.Kind]) -> String {
+        "o.kind IN (\(kinds.map(\.sqlLiteral).joined(separator: ", ")))"
+    }
+
+    /// The op columns derived from each op's tail where `OpLayout` says its parts lie: virtual,
+    /// computed as they are read, so they add no byte to a row. `kind` is the payload's kind byte
+    /// (a one-byte blob); `scoredRound` a score's round id and `scoredRoundPrefix` its first
+    /// bytes, which `opsByScoredRound` keeps (both NULL for any other op). Every query reads an
+    /// op's parts through them; none reads the tail by offset.
+    static let opColumns = {
+        let kind = "substr(tail, \(OpLayout.kindOffset + 1), 1)"
+        let score = OpPayload.Kind.scoreRecorded.sqlLiteral
+        func scoredRound(_ bytes: Int) -> String {
+            "CASE WHEN \(kind) = \(score) THEN substr(tail, \(OpLayout.scoredRoundOffset + 1), \(bytes)) END"
+        }
+        return """
+            ALTER TABLE ops ADD COLUMN kind BLOB GENERATED ALWAYS AS (\(kind)) VIRTUAL;
+            ALTER TABLE ops ADD COLUMN scoredRound BLOB GENERATED ALWAYS AS (\(scoredRound(OpLayout.roundIDBytes))) VIRTUAL;
+            ALTER TABLE ops ADD COLUMN scoredRoundPrefix BLOB
+                GENERATED ALWAYS AS (\(scoredRound(OpLayout.scoredRoundPrefixBytes))) VIRTUAL;
+            DROP INDEX opsByScoredRound;
+            CREATE INDEX opsByScoredRound ON ops(scoredRoundPrefix) WHERE kind = \(score);
+            """
+    }()
 
     /// The migrations; one that rebuilds the views applies `registers`.
     static func migrator(_ registers: RegisterRule) -> DatabaseMigrator {
@@ -312,9 +341,16 @@ enum Schema {
                     CREATE INDEX opsByScoredRound ON ops(substr(tail, 14, 2)) WHERE substr(tail, 13, 1) = x'0a';
                     """)
         }
+        migrator.registerMigration(opColumnsMigration) { db in
+            // The op's parts as columns (`opColumns`), and the score index on them: the same
+            // index entries as before, under a name every query can use.
+            try db.execute(sql: opColumns)
+        }
         return migrator
     }
 
+    /// The migration that derives the op columns from each op's tail.
+    static let opColumnsMigration = "v12-op-columns"
     /// The migration that brought signature compaction.
     static let compactionMigration = "v8-signature-compaction"
     /// The migration that brought hash checkpoints.
@@ -333,10 +369,12 @@ enum Schema {
         let drop = try db.makeStatement(sql: "UPDATE ops SET signature = NULL WHERE author = ? AND sequence = ?")
         let save = try db.makeStatement(sql: "UPDATE authors SET anchorSequence = ?, anchorBytes = ? WHERE id = ?")
         for author in try Int64.fetchAll(db, sql: "SELECT id FROM authors WHERE frozenAt = 0 AND headSequence > 0") {
+            // Run before the op columns exist (`opColumnsMigration`): the kind is read from the tail.
+            enum Column: Int { case sequence, bytes, signed, rekey }
             let rows = try Row.fetchCursor(
                 db,
                 sql: """
-                    SELECT sequence, length(tail), signature IS NOT NULL, substr(tail, 13, 1) IS x'12'
+                    SELECT sequence, length(tail), signature IS NOT NULL, substr(tail, \(OpLayout.kindOffset + 1), 1) IS x'12'
                     FROM ops WHERE author = ? ORDER BY sequence
                     """,
                 arguments: [author])
@@ -346,8 +384,8 @@ enum Schema {
             var bytesAboveHead = 0
             var dropped: [Int64] = []
             while let row = try rows.next() {
-                bytesAboveHead += row[1] as Int
-                guard row[2] as Bool else { continue }
+                bytesAboveHead += try row.value(Column.bytes) as Int
+                guard try row.value(Column.signed) else { continue }
                 if let previous = head {
                     if previous.rekey || anchorBytes + bytesAboveHead > AuthorRow.anchorBytesMax {
                         anchor = previous.sequence
@@ -359,7 +397,7 @@ enum Schema {
                 } else {
                     anchorBytes += bytesAboveHead
                 }
-                head = (row[0] as Int64, row[3] as Bool)
+                head = (try row.value(Column.sequence), try row.value(Column.rekey))
                 bytesAboveHead = 0
             }
             for sequence in dropped { try drop.execute(arguments: [author, sequence]) }
@@ -378,4 +416,9 @@ enum Schema {
     /// The condition that an op counts in views: as `countsButForMembership`, and its author is
     /// a member of the group (`Membership`).
     static let counts = "(a.stranger = 0 AND \(countsButForMembership))"
+}
+
+extension OpPayload.Kind {
+    /// The kind byte as an SQL blob literal, as the `kind` column holds it (`x'0a'`).
+    var sqlLiteral: String { String(format: "x'%02x'", rawValue) }
 }

@@ -100,6 +100,7 @@ enum HistoryCache {
         var rows: [UUID: CachedRow] = [:]
         var ownership: Ownership?
         let reader = ViewReader(db: db)
+        // Read in place (`withUnsafeData`): the stats read every finished round's row.
         let finished = try Row.fetchCursor(
             db,
             sql: """
@@ -108,10 +109,10 @@ enum HistoryCache {
                 LEFT JOIN historyCache AS cached ON cached.round = finished.round
                 """)
         while let row = try finished.next() {
-            guard let id = try row.withUnsafeData(atIndex: 0, { $0.flatMap { UUID(bytes: $0) } }) else { continue }
-            if row[1] as Bool, try state.trusts(id, row) {
+            guard let id = try row.withUnsafeData(atIndex: Finished.round.rawValue, { $0.flatMap { UUID(bytes: $0) } }) else { continue }
+            if try row.value(Finished.isCached), try state.trusts(id, row) {
                 // A row of a round with no valid finish has no value.
-                guard let bytes = try row.withUnsafeData(atIndex: 4, { $0.map { [UInt8]($0) } }) else { continue }
+                guard let bytes = try row.withUnsafeData(atIndex: Finished.value.rawValue, { $0.map { [UInt8]($0) } }) else { continue }
                 if let decoded = try? decode(bytes) {
                     lookup.values.append(decoded)
                     continue
@@ -135,13 +136,12 @@ enum HistoryCache {
         let reader = ViewReader(db: db)
         let ownership = try reader.ownership()
         var rows: [UUID: CachedRow] = [:]
-        for row in try Row.fetchAll(
-            db.cachedStatement(sql: "SELECT round, fingerprint, players, organizer, entry, played FROM historyCache"))
-        {
-            guard let id = UUID(bytes: row[0] as Data) else { continue }
-            rows[id] = CachedRow(
-                fingerprint: Array(row[1] as Data), players: Array(row[2] as Data), organizer: (row[3] as Data?).map { Array($0) },
-                entry: (row[4] as Data?).map { Array($0) }, played: (row[5] as Data?).map { Array($0) })
+        enum Column: Int, CaseIterable { case round, fingerprint, players, organizer, entry, played }
+        for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT \(Column.selection) FROM historyCache")) {
+            rows[try row.value(Column.round)] = CachedRow(
+                fingerprint: try row.bytes(Column.fingerprint), players: try row.bytes(Column.players),
+                organizer: try row.optionalBytes(Column.organizer), entry: try row.optionalBytes(Column.entry),
+                played: try row.optionalBytes(Column.played))
         }
         return try rows.keys.sorted(by: UUID.precedes).filter { id in
             guard let row = rows[id], state.trusts(id, players: row.players, organizer: row.organizer) else { return false }
@@ -169,9 +169,9 @@ enum HistoryCache {
             // of fork state discards the whole cache (forks are rare).
             for row in try Row.fetchAll(
                 db.cachedStatement(
-                    sql: "SELECT id, headSequence FROM authors UNION ALL SELECT -id, frozenAt FROM authors WHERE frozenAt > 0"))
+                    sql: "SELECT id AS author, headSequence FROM authors UNION ALL SELECT -id, frozenAt FROM authors WHERE frozenAt > 0"))
             {
-                heads[row[0]] = row[1]
+                heads[try row.value(Head.author)] = try row.value(Head.headSequence)
             }
             guard !base.isEmpty else {
                 everything = true
@@ -185,20 +185,20 @@ enum HistoryCache {
                 let ops = try Row.fetchCursor(
                     db.cachedStatement(sql: "SELECT hash, tail FROM ops WHERE author = ? AND sequence > ? ORDER BY sequence"),
                     arguments: [author, base[author] ?? 0])
-                while let op = try ops.next() { touch(hash: Array(op[0] as Data), tail: op[1] as Data) }
+                while let op = try ops.next() {
+                    touch(
+                        hash: Array(try op.decode(Data.self, forColumn: "hash")), tail: OpTail(try op.decode(Data.self, forColumn: "tail")))
+                }
             }
         }
 
         /// Notes what one appended op touches; an op that cannot be decoded changes no view.
-        private mutating func touch(hash: [UInt8], tail: Data) {
-            let clockBytes = SignedOp.clockBytes
-            guard tail.count > clockBytes else { return }
-            if tail[tail.startIndex + clockBytes] == OpPayload.Kind.scoreRecorded.rawValue {
-                let start = tail.startIndex + clockBytes + 1
-                if tail.count >= clockBytes + 17, let round = UUID(bytes: tail[start..<(start + 16)]) { rounds.insert(round) }
+        private mutating func touch(hash: [UInt8], tail: OpTail<Data>) {
+            if tail.isKind(.scoreRecorded) {
+                if let round = tail.scoredRound { rounds.insert(round) }
                 return
             }
-            guard let payload = try? OpPayload(decoding: tail.dropFirst(clockBytes)) else { return }
+            guard let payload = tail.decodedPayload else { return }
             switch payload {
             case .roundStarted: rounds.insert(UUID(hashPrefix: hash))
             case .roundFinished(let round, _), .roundFinishedCovering(let round, _, _): rounds.insert(round)
@@ -220,8 +220,10 @@ enum HistoryCache {
         /// Whether the cached row of `round` (its players in column 2, its organizer in column
         /// 3 of `row`) holds: nothing it depends on was touched since it was stored.
         func trusts(_ round: UUID, _ row: Row) throws -> Bool {
-            try row.withUnsafeData(atIndex: 2) { players in
-                try row.withUnsafeData(atIndex: 3) { organizer in trusts(round, players: players ?? Data(), organizer: organizer) }
+            try row.withUnsafeData(atIndex: Finished.players.rawValue) { players in
+                try row.withUnsafeData(atIndex: Finished.organizer.rawValue) { organizer in
+                    trusts(round, players: players ?? Data(), organizer: organizer)
+                }
             }
         }
 
@@ -242,10 +244,17 @@ enum HistoryCache {
         }
     }
 
+    /// The columns of a head: an author's row id and its head's sequence number.
+    private enum Head: Int, CaseIterable { case author, headSequence }
+
+    /// The columns `lookup` reads of each finished round: its id, whether a cached row exists,
+    /// what the row depends on, and the value asked for.
+    private enum Finished: Int { case round, isCached, players, organizer, value }
+
     static func cachedHeads(_ db: Database) throws -> [Int64: Int64] {
         var heads: [Int64: Int64] = [:]
-        for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT author, headSequence FROM historyCacheHeads")) {
-            heads[row[0]] = row[1]
+        for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT \(Head.selection) FROM historyCacheHeads")) {
+            heads[try row.value(Head.author)] = try row.value(Head.headSequence)
         }
         return heads
     }

@@ -2,7 +2,8 @@ import Foundation
 import GRDB
 import HyzerDomain
 
-/// An op read back from the log together with its decoded payload, for building views.
+/// An op read back from the log together with its decoded payload, for building views: the
+/// store's one reader of ops joined with their authors (`ops o JOIN authors a`).
 struct StoredOp {
     let author: AuthorID
     let sequence: UInt64
@@ -10,21 +11,23 @@ struct StoredOp {
     let clock: HLCTimestamp
     let payload: OpPayload
 
-    /// The columns `init(row:)` reads, in order, for a query joining `ops o` and `authors a`.
-    static let columns = "a.key, o.sequence, o.hash, o.tail"
+    /// The columns `init(row:)` reads, in the order of `Column`.
+    static let columns = "a.key AS author, o.sequence, o.hash, o.tail"
 
-    /// `nil` when the op's payload cannot be decoded (such ops change no view).
-    init?(row: Row) {
+    /// Where `columns` puts each value.
+    private enum Column: Int {
+        case author, sequence, hash, tail
+    }
+
+    /// `nil` when the op's payload cannot be decoded (such ops change no view); throws when the
+    /// stored author or sequence is not what the store writes.
+    init?(row: Row) throws {
         // The stored hash is used as it is: `verify` checks it, views only need the tail.
-        let tail: Data = row[3]
-        guard tail.count > SignedOp.clockBytes else { return nil }
-        var reader = ByteReader(tail.prefix(SignedOp.clockBytes))
-        guard let clock = try? reader.readTimestamp(),
-            let payload = try? OpPayload(decoding: tail.dropFirst(SignedOp.clockBytes))
-        else { return nil }
-        author = AuthorID(bytes: Array(row[0] as Data))!
-        sequence = UInt64(row[1] as Int64)
-        hash = Array(row[2] as Data)
+        let tail = OpTail(try row.value(Column.tail) as Data)
+        guard let clock = tail.clock, let payload = tail.decodedPayload else { return nil }
+        author = try row.value(Column.author)
+        sequence = try row.value(Column.sequence)
+        hash = try row.bytes(Column.hash)
         self.clock = clock
         self.payload = payload
     }
@@ -32,15 +35,20 @@ struct StoredOp {
     /// The id of the entity this op created.
     var entityID: UUID { UUID(hashPrefix: hash) }
 
-    /// The score ops of `round`, through the log's `opsByScoredRound` index, in log order.
-    static func scores(_ db: Database, round: UUID) throws -> [StoredOp] {
+    /// The decodable ops that meet `condition` (on `ops o` and `authors a`), in log order.
+    static func fetchAll(_ db: Database, where condition: String, arguments: StatementArguments = []) throws -> [StoredOp] {
         let statement = try db.cachedStatement(
             sql: """
                 SELECT \(columns) FROM ops o JOIN authors a ON a.id = o.author
-                WHERE \(Schema.scoreOfRound) AND \(Schema.counts)
+                WHERE \(condition)
                 ORDER BY o.author, o.sequence
                 """)
-        return try Row.fetchAll(statement, arguments: Schema.roundArguments(round)).compactMap(StoredOp.init(row:))
+        return try decodable(Row.fetchAll(statement, arguments: arguments))
+    }
+
+    /// The score ops of `round`, through the log's `opsByScoredRound` index, in log order.
+    static func scores(_ db: Database, round: UUID) throws -> [StoredOp] {
+        try fetchAll(db, where: "\(Schema.scoreOfRound) AND \(Schema.counts)", arguments: Schema.roundArguments(round))
     }
 
     /// Ops joined from a view table `v` with `author` and `sequence` columns.
@@ -53,6 +61,13 @@ struct StoredOp {
                 WHERE \(condition)
                 ORDER BY v.author, v.sequence
                 """)
-        return try Row.fetchAll(statement, arguments: arguments).compactMap(StoredOp.init(row:))
+        return try decodable(Row.fetchAll(statement, arguments: arguments))
+    }
+
+    private static func decodable(_ rows: [Row]) throws -> [StoredOp] {
+        var ops: [StoredOp] = []
+        ops.reserveCapacity(rows.count)
+        for row in rows { if let op = try StoredOp(row: row) { ops.append(op) } }
+        return ops
     }
 }

@@ -22,14 +22,15 @@ struct ViewReader {
     // MARK: Players
 
     func players() throws -> [Player] {
-        try Row.fetchAll(db.cachedStatement(sql: "SELECT id, creator, createdMilliseconds, createdCounter FROM players")).compactMap {
-            row in
-            guard let id = UUID(bytes: Array(row[0] as Data)), let creator = AuthorID(bytes: Array(row[1] as Data)) else { return nil }
+        enum Column: Int, CaseIterable { case id, creator, createdMilliseconds, createdCounter }
+        return try Row.fetchAll(db.cachedStatement(sql: "SELECT \(Column.selection) FROM players")).map { row in
+            let id: UUID = try row.value(Column.id)
             return Player(
                 id: id, displayName: try text(id, "name") ?? "",
                 createdAt: HLCTimestamp(
-                    physicalMilliseconds: UInt64(bitPattern: row[2] as Int64), counter: UInt32(truncatingIfNeeded: row[3] as Int64)),
-                createdBy: creator)
+                    physicalMilliseconds: UInt64(bitPattern: try row.value(Column.createdMilliseconds)),
+                    counter: UInt32(truncatingIfNeeded: try row.value(Column.createdCounter) as Int64)),
+                createdBy: try row.value(Column.creator))
         }
         .sorted { NameOrder.precedes($0.displayName, $0.id, $1.displayName, $1.id) }
     }
@@ -70,35 +71,26 @@ struct ViewReader {
     }
 
     /// The decodable ops of one kind that count (`Schema.counts`: not above a fork point, not
-    /// above a removal), found by the kind byte after the clock.
+    /// above a removal).
     func ops(of kind: OpPayload.Kind) throws -> [StoredOp] {
-        let statement = try db.cachedStatement(
-            sql: """
-                SELECT \(StoredOp.columns) FROM ops o JOIN authors a ON a.id = o.author
-                WHERE substr(o.tail, \(SignedOp.clockBytes + 1), 1) = ? AND \(Schema.counts)
-                ORDER BY o.author, o.sequence
-                """)
-        return try Row.fetchAll(statement, arguments: [Data([kind.rawValue])]).compactMap(StoredOp.init(row:))
+        try StoredOp.fetchAll(db, where: "\(Schema.opKind(in: [kind])) AND \(Schema.counts)")
     }
 
     func ownership() throws -> Ownership {
+        enum Creator: Int, CaseIterable { case id, creator }
         var creators: [ParticipantID: AuthorID] = [:]
-        for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT id, creator FROM players")) {
-            guard let id = UUID(bytes: Array(row[0] as Data)), let creator = AuthorID(bytes: Array(row[1] as Data)) else { continue }
-            creators[id.lowercased] = creator
+        for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT \(Creator.selection) FROM players")) {
+            creators[(try row.value(Creator.id) as UUID).lowercased] = try row.value(Creator.creator)
         }
-        let links = try Row.fetchAll(db.cachedStatement(sql: "SELECT player, device, linkedBy FROM deviceLinks")).compactMap {
-            row -> DeviceLink? in
-            guard let player = UUID(bytes: Array(row[0] as Data)), let device = AuthorID(bytes: Array(row[1] as Data)),
-                let by = AuthorID(bytes: Array(row[2] as Data))
-            else { return nil }
-            return DeviceLink(player: player.lowercased, device: device, linkedBy: by)
+        enum Link: Int, CaseIterable { case player, device, linkedBy }
+        let links = try Row.fetchAll(db.cachedStatement(sql: "SELECT \(Link.selection) FROM deviceLinks")).map { row in
+            DeviceLink(
+                player: (try row.value(Link.player) as UUID).lowercased, device: try row.value(Link.device),
+                linkedBy: try row.value(Link.linkedBy))
         }
-        let successions = try Row.fetchAll(db.cachedStatement(sql: "SELECT predecessor, successor FROM deviceSuccessions")).compactMap {
-            row in
-            AuthorID(bytes: Array(row[0] as Data)).flatMap { predecessor in
-                AuthorID(bytes: Array(row[1] as Data)).map { DeviceSuccession(predecessor: predecessor, successor: $0) }
-            }
+        enum Succession: Int, CaseIterable { case predecessor, successor }
+        let successions = try Row.fetchAll(db.cachedStatement(sql: "SELECT \(Succession.selection) FROM deviceSuccessions")).map { row in
+            DeviceSuccession(predecessor: try row.value(Succession.predecessor), successor: try row.value(Succession.successor))
         }
         return Ownership(creators: creators, links: links, successions: successions)
     }
@@ -106,21 +98,19 @@ struct ViewReader {
     // MARK: Courses
 
     func courses() throws -> [Course] {
-        try Row.fetchAll(db.cachedStatement(sql: "SELECT id FROM courses")).compactMap { row in
-            try UUID(bytes: Array(row[0] as Data)).flatMap { try course($0) }
-        }
-        .sorted { NameOrder.precedes($0.name, $0.id, $1.name, $1.id) }
+        try UUID.fetchAll(db.cachedStatement(sql: "SELECT id FROM courses")).compactMap { try course($0) }
+            .sorted { NameOrder.precedes($0.name, $0.id, $1.name, $1.id) }
     }
 
     func course(_ id: UUID) throws -> Course? {
+        enum Column: Int, CaseIterable { case holeCount, seeded, createdMilliseconds, createdCounter }
         guard
             let row = try Row.fetchOne(
-                db.cachedStatement(sql: "SELECT holeCount, seeded, createdMilliseconds, createdCounter FROM courses WHERE id = ?"),
-                arguments: [Data(id.bytes)])
+                db.cachedStatement(sql: "SELECT \(Column.selection) FROM courses WHERE id = ?"), arguments: [Data(id.bytes)])
         else { return nil }
         // `course set-holes` writes a register over the count the course was created with; a
         // count outside 1...36 (only a forged op could hold one) is ignored.
-        let created: Int = row[0]
+        let created: Int = try row.value(Column.holeCount)
         let holeCount =
             try register(id, "holeCount").flatMap(\.first).map(Int.init)
             .flatMap { (1...OpPayload.Limits.holesMax).contains($0) ? $0 : nil } ?? created
@@ -129,10 +119,11 @@ struct ViewReader {
             pars.append(Int(try register(id, Register.par(hole))?.first ?? 3))
         }
         return Course(
-            id: id, name: try text(id, "name") ?? "", pars: pars, isSeeded: row[1],
+            id: id, name: try text(id, "name") ?? "", pars: pars, isSeeded: try row.value(Column.seeded),
             deleted: try register(id, "deleted") != nil,
             createdAt: HLCTimestamp(
-                physicalMilliseconds: UInt64(bitPattern: row[2] as Int64), counter: UInt32(truncatingIfNeeded: row[3] as Int64)))
+                physicalMilliseconds: UInt64(bitPattern: try row.value(Column.createdMilliseconds)),
+                counter: UInt32(truncatingIfNeeded: try row.value(Column.createdCounter) as Int64)))
     }
 
     // MARK: Rounds
