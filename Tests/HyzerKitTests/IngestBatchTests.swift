@@ -69,7 +69,7 @@ import Testing
         try queue.read { db in
             #expect(try String.fetchOne(db, sql: "PRAGMA integrity_check") == "ok")
             let scores = try Int.fetchOne(db, sql: "SELECT count(*) FROM ops o WHERE o.kind = x'0a'")
-            #expect(scores == ops.filter { if case .success(.scoreRecorded) = $0.payload() { true } else { false } }.count)
+            #expect(scores == ops.filter { $0.tail.count > 12 && $0.tail[12] == OpPayload.Kind.scoreRecorded.rawValue }.count)
         }
     }
 

@@ -141,12 +141,14 @@ enum Membership {
             }
         }
         var changed = false
-        let authors = try Row.fetchAll(db.cachedStatement(sql: "SELECT \(AuthorRow.Column.selection) FROM authors")).map(
-            AuthorRow.init(row:))
-        for author in authors {
-            let stranger = members.map { !$0.contains(author.key) } ?? false
-            guard stranger != author.stranger else { continue }
-            try db.cachedStatement(sql: "UPDATE authors SET stranger = ? WHERE id = ?").execute(arguments: [stranger, author.id])
+        // Only the columns migration v7-membership found, which runs this.
+        enum Column: Int, CaseIterable { case id, key, stranger }
+        for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT \(Column.selection) FROM authors")) {
+            let key: AuthorID = try row.value(Column.key)
+            let stranger = members.map { !$0.contains(key) } ?? false
+            guard try stranger != row.value(Column.stranger) else { continue }
+            let id: Int64 = try row.value(Column.id)
+            try db.cachedStatement(sql: "UPDATE authors SET stranger = ? WHERE id = ?").execute(arguments: [stranger, id])
             changed = true
         }
         if changed { try Materializer.rebuild(db, registers) }

@@ -35,6 +35,11 @@ public enum FolderLayout {
         groupDirectory(group) + "/" + author.hex
     }
 
+    /// The last component of a folder path (paths use `/`).
+    static func fileName(of path: String) -> String {
+        path.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? path
+    }
+
     /// Whether `name` is a bundle's name: 64 lowercase hex digits and the extension. Anything
     /// else (`*.tmp`, `.syncthing.*`, `*.sync-conflict-*`, …) is not ours to read.
     static func isBundleName(_ name: String) -> Bool {

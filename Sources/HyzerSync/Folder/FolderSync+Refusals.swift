@@ -14,9 +14,6 @@ extension FolderSync {
         let isNew: Bool
     }
 
-    /// Records of refused vector files: `refused:<path>` → size and modification time, then
-    /// `refusedForContent` and the format version, or `setAside` and the epoch.
-    static let refusedPrefix = "refused:"
     /// A file refused for its content (or size): not read again until it changes, or until a
     /// build reads a newer format than the one recorded.
     static let refusedForContent: UInt8 = 2
@@ -37,7 +34,9 @@ extension FolderSync {
         case setAside(reason: String)
     }
 
-    /// Whether a record (`file:` or `refused:`) matches `fingerprint`, and what it decided. A
+    /// Whether a record (`FolderRecord.bundleFile` or `.refusedVectorFile`: the file's
+    /// fingerprint, then `refusedForContent` and the format version, `setAsideMarker` and the
+    /// epoch, or `1` for a bundle read) matches `fingerprint`, and what it decided. A
     /// bundle read (`1`) or refused for its content by this format version is skipped; one set
     /// aside is read again once `group` holds its epoch.
     static func refusal(_ record: [UInt8]?, _ fingerprint: [UInt8], _ group: GroupMembership) -> Remembered {
@@ -62,21 +61,5 @@ extension FolderSync {
     static func mayRead(_ file: FolderEntry, _ report: FolderSyncReport) -> Bool {
         report.bytesRefused == 0
             || UInt64(report.bytesRefused) + file.size <= UInt64(FolderLayout.refusedBytesPerSyncMax)
-    }
-
-    /// Refuses `file` by its size, before a byte is read, and remembers it under `key` like a
-    /// refused content.
-    func refuseTooLarge(
-        _ path: String, _ file: FolderEntry, limit: Int, key: String, _ records: inout [String: [UInt8]],
-        _ updates: inout [String: [UInt8]?], _ report: inout FolderSyncReport
-    ) {
-        report.rejected.append(.init(file: path, reason: Self.reason(FolderError.tooLarge(path: path, size: file.size, limit: limit))))
-        remember(key, Self.fingerprint(file) + [Self.refusedForContent, Bundle.formatVersion], &records, &updates)
-    }
-
-    func remember(_ key: String, _ value: [UInt8]?, _ records: inout [String: [UInt8]], _ updates: inout [String: [UInt8]?]) {
-        guard records[key] != value else { return }
-        records[key] = value
-        updates[key] = .some(value)
     }
 }
