@@ -85,6 +85,9 @@ public struct Coverage: Hashable, Sendable, Encodable {
         /// Ingests over a live connection that applied a round's finish: the receiver signed its
         /// receipts (docs/domain.md, "Round receipts").
         case receiptsAfterLiveFinish
+        /// Folder syncs that ingested a round's finish after which the device signed receipts, as
+        /// every path that ingests does (`Replica.afterIngest`).
+        case receiptsAfterFolderFinish
         /// Heartbeats whose digest of what the peer holds disagreed with the peer's holdings, so
         /// that the peer answered with them (docs/sync-protocol.md, "Live connections heal").
         case beliefsCorrected

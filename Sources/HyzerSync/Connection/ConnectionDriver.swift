@@ -11,9 +11,9 @@ import HyzerKit
 ///   (`SyncFailure.peerRemoved`: it is sent nothing more, docs/security.md);
 /// - a delta answering a store change is shared with the process's other connections through
 ///   `sharing` (`DeltaSharing`);
-/// - a bundle is ingested; live, a device signs its receipt of a round whose finish just
-///   arrived (docs/domain.md, "Round receipts"); the engine is told the bundle's own sender
-///   vector and the store's vector after it;
+/// - a bundle is ingested, then what follows every ingest (`Replica.afterIngest`: a device
+///   signs its receipt of a round whose finish just arrived, docs/domain.md, "Round receipts");
+///   the engine is told the bundle's own sender vector and the store's vector after it;
 /// - a joiner is admitted or refused by the store;
 /// - the peer's belief is checked against what the store holds or holds aside
 ///   (docs/sync-protocol.md, "Live connections heal").
@@ -294,11 +294,9 @@ public struct ConnectionDriver {
         // What the store holds now, read on the writer's connection after the last commit.
         let (report, vectorAfterIngest) = try replica.ingestReadingVector(segments)
         var vector = vectorAfterIngest
-        // A live device signs its receipt of a round whose finish just arrived (docs/domain.md,
-        // "Round receipts"); the change goes out as any other. A store that may not write (its
-        // key writes elsewhere: docs/store.md) still syncs: a refused receipt is not a failure
-        // of the connection, and the next finish or `sync` signs it.
-        if engine.mode == .live, report.finishesApplied > 0, (try? replica.signReceipts()) ?? 0 > 0 {
+        // The step after every ingest (`Replica.afterIngest`): receipts of a round whose finish
+        // just arrived, which then go out as any change (live: at once; one-shot: with the next sync).
+        if try replica.afterIngest(finishesApplied: report.finishesApplied) > 0 {
             vector = try replica.versionVector()
         }
         counts.opsReceived += report.opsApplied

@@ -23,7 +23,8 @@ public struct FolderSync {
 
     private var scope: String { "folder:" + folder.identity }
 
-    /// One sync: reads the other members' new files, writes what some member lacks, publishes this
+    /// One sync: reads the other members' new files (then signs this device's receipts of rounds
+    /// whose finish they brought: `Replica.afterIngest`), writes what some member lacks, publishes this
     /// replica's vector, decides join requests and retires bundles every member holds. Files refused
     /// for their content are reported, not thrown. Throws `GroupError` without a group (or before admission),
     /// `FolderError` when the folder cannot be listed or written, and `ReplicaError` when the store fails.
@@ -50,6 +51,9 @@ public struct FolderSync {
         // replica holds its epoch.
         report.rejected += waiting.filter(\.isNew).map(\.rejection)
         report.devicesAdmitted = try FolderJoin(replica: replica, folder: folder).answer(group, &records, &updates, &report)
+        // What follows every ingest: receipts of rounds whose finish arrived, written below with
+        // this very sync (`Replica.afterIngest`).
+        try replica.afterIngest(finishesApplied: report.finishesIngested)
 
         // 2. Write what some member lacks and no bundle of ours already holds.
         let mine = try folder.list(myDirectory)
