@@ -40,16 +40,20 @@ public struct Redialer: Sendable {
     /// have received the newest rekey: the epoch before the one just tried, in turn down to the
     /// oldest `group` holds; any other outcome, or the oldest tried, goes back to the newest.
     public static func epochToDial(after failure: SyncFailure?, dialed: UInt32?, group: GroupMembership) -> UInt32? {
-        switch failure {
-        case .closedDuringHandshake?, .notAGroupMember?: group.epochBefore(dialed ?? group.epoch)
-        default: nil
-        }
+        let next: UInt32? =
+            switch failure {
+            case .closedDuringHandshake?, .notAGroupMember?: group.epochBefore(dialed ?? group.epoch)
+            default: nil
+            }
+        assert(next.map { $0 < (dialed ?? group.epoch) } ?? true, "each fallback dials an older epoch, so the turn ends")
+        return next
     }
 
     /// The pause before the next dial, in milliseconds; `jitter` draws a number in the range it
     /// is given. Each call doubles the next pause, up to the cap.
     public mutating func nextDelay(jitter: (ClosedRange<UInt64>) -> UInt64) -> UInt64 {
         let delay = delayMilliseconds
+        assert(delay >= Self.firstDelayMilliseconds && delay <= backoffMaxMilliseconds, "the pause stays within its bounds")
         delayMilliseconds = min(delayMilliseconds * 2, backoffMaxMilliseconds)
         return delay + min(delay / 5, jitter(0...(delay / 5)))
     }
