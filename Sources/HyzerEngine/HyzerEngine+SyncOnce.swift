@@ -5,8 +5,8 @@ import Logging
 
 /// One sync at a time, as `hyzer-peer sync`, `import` and `export` run them (docs/embedding.md,
 /// "Sync"): through a shared folder, with one peer, or by bundle files carried by hand. A device
-/// holding an invitation asks to be admitted first; after every sync and import, the rounds whose
-/// finish arrived get this device's receipt, which travels with the next sync.
+/// holding an invitation asks to be admitted first; the rounds whose finish a sync or import
+/// brought get this device's receipt (`Replica.afterIngest`, on every path that ingests).
 extension HyzerEngine {
     /// Syncs once through the shared `folder`: reads every member's bundles, writes this
     /// device's, retires and deletes what the others have read. A device that holds an
@@ -21,7 +21,6 @@ extension HyzerEngine {
             if try replica.group() == nil, let invitation = try replica.pendingInvitation() {
                 switch try FolderJoin(replica: replica, folder: shared).ask() {
                 case nil:
-                    _ = try replica.signReceipts()
                     return .askedToJoin(group: GroupID(invitation.groupID))
                 case .refused(let refusal)?:
                     throw PeerSyncError.joinRefused(refusal)
@@ -29,9 +28,7 @@ extension HyzerEngine {
                     joined = GroupID(invitation.groupID)
                 }
             }
-            let report = try FolderSync(replica: replica, folder: shared).run()
-            _ = try replica.signReceipts()
-            return .synced(report, joined: joined)
+            return .synced(try FolderSync(replica: replica, folder: shared).run(), joined: joined)
         }
     }
 
@@ -58,11 +55,7 @@ extension HyzerEngine {
     /// arrived. Throws `BundleError` for a file that is not a bundle of this group (nothing is
     /// ingested from it); ops the report lists as rejected were refused one by one.
     public func importBundle(_ bytes: [UInt8]) async throws -> IngestReport {
-        try await perform(.write) { replica in
-            let report = try BundleFiles.import(bytes, into: replica)
-            _ = try replica.signReceipts()
-            return report
-        }
+        try await perform(.write) { try BundleFiles.import(bytes, into: $0) }
     }
 
     /// The largest bundle file `importBundle(_:)` takes.

@@ -44,4 +44,13 @@ import Testing
         redialer.connectionEnded(authenticated: true, failure: .peerDead, group: group)
         #expect(redialer.dialEpoch == nil)
     }
+
+    /// `sync --peer` falls back by the same rule (`PeerSync`), which once knew only the close.
+    @Test func oneRuleChoosesTheEpochToDialAfterAFailure() {
+        #expect(Redialer.epochToDial(after: .closedDuringHandshake, dialed: nil, group: group) == 2)
+        #expect(Redialer.epochToDial(after: .notAGroupMember, dialed: 2, group: group) == 1)
+        #expect(Redialer.epochToDial(after: .notAGroupMember, dialed: 1, group: group) == nil, "the oldest was tried")
+        #expect(Redialer.epochToDial(after: .connectionLost, dialed: 2, group: group) == nil)
+        #expect(Redialer.epochToDial(after: nil, dialed: 2, group: group) == nil)
+    }
 }

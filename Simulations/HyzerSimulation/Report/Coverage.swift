@@ -85,6 +85,10 @@ public struct Coverage: Hashable, Sendable, Encodable {
         /// Ingests over a live connection that applied a round's finish: the receiver signed its
         /// receipts (docs/domain.md, "Round receipts").
         case receiptsAfterLiveFinish
+        /// Folder syncs that ingested a round's finish after which the device signed receipts, as
+        /// every path that ingests does (`Replica.afterIngest`). Seldom: a device that takes part
+        /// in a round almost always has the finish over a live connection first.
+        case receiptsAfterFolderFinish
         /// Heartbeats whose digest of what the peer holds disagreed with the peer's holdings, so
         /// that the peer answered with them (docs/sync-protocol.md, "Live connections heal").
         case beliefsCorrected
@@ -124,6 +128,10 @@ public struct Coverage: Hashable, Sendable, Encodable {
 
         /// Cases order by name.
         public static func < (lhs: Case, rhs: Case) -> Bool { lhs.rawValue < rhs.rawValue }
+
+        /// Cases counted but not required of a swarm (`missing` leaves them out): a few dozen
+        /// seeds may rightly never reach them; the soak reports their counts.
+        public static let seldom: Set<Case> = [.receiptsAfterFolderFinish]
     }
 
     private var counts: [Case: Int] = [:]
@@ -147,8 +155,8 @@ public struct Coverage: Hashable, Sendable, Encodable {
         for item in Case.allCases { self[item] += other[item] }
     }
 
-    /// The cases that never happened.
-    public var missing: [Case] { Case.allCases.filter { self[$0] == 0 } }
+    /// The cases that never happened, seldom ones aside (`Case.seldom`).
+    public var missing: [Case] { Case.allCases.filter { self[$0] == 0 && !Case.seldom.contains($0) } }
 
     /// Writes every case, zeros included, as one JSON object.
     public func encode(to encoder: any Encoder) throws {

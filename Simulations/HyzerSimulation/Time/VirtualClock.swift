@@ -1,4 +1,5 @@
 import Foundation
+import HyzerKit
 
 /// The simulated world's true time, in milliseconds since the Unix epoch. Only the event loop
 /// moves it; every device reads it through its own `ClockModel`.
@@ -32,4 +33,13 @@ public final class VirtualClock: @unchecked Sendable {
         precondition(instant >= current, "the world's time never goes backwards")
         current = instant
     }
+}
+
+extension VirtualClock: IngestClock {
+    /// The world's true time: it stands still while a device ingests, so an ingest is one
+    /// transaction however long the machine takes over it, and a run never depends on its speed.
+    public func reading() -> Duration { .milliseconds(now) }
+
+    /// Returns at once: one thread runs the world, so no writer waits for the store.
+    public func pause(for duration: Duration) {}
 }

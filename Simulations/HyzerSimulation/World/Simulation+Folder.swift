@@ -26,6 +26,10 @@ extension Simulation {
         let refused = Set(report.rejected.map(\.file))
         try checkNothingDropped(index, bundles: store.takeBundlesRead(observer: index).filter { !refused.contains($0.path) })
         if report.opsIngested > 0 { changedDevices.insert(index) }
+        // The folder sync signed this device's receipts of the rounds whose finish it brought
+        // (`Replica.afterIngest`, as on the shipped path), ops of its own the registry records as
+        // it does a command's.
+        if report.finishesIngested > 0, !(try capture(device)).isEmpty { coverage.count(.receiptsAfterFolderFinish) }
         if report.opsPending > 0 { coverage.count(.gapsKeptPending) }
         coverage.count(.folderRejections, report.rejected.count)
         if !hostileFilePaths.isEmpty {

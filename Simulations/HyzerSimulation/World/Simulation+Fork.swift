@@ -122,7 +122,7 @@ extension Simulation {
         let device = devices[index]
         do {
             device.replica = try Replica.open(
-                at: device.directory, clock: device.clock, policies: policies.replica, medium: SimulatedDisk.medium)
+                at: device.directory, clock: device.clock, ingestClock: world, policies: policies.replica, medium: SimulatedDisk.medium)
         } catch {
             throw fail(.safety, "\(device.name) could not open its store: \(error)")
         }

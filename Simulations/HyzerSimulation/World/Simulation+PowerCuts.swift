@@ -71,7 +71,7 @@ extension Simulation {
         }
         do {
             let replica = try Replica.open(
-                at: device.directory, clock: device.clock, policies: policies.replica, medium: SimulatedDisk.medium)
+                at: device.directory, clock: device.clock, ingestClock: world, policies: policies.replica, medium: SimulatedDisk.medium)
             if device.disk.disarmReadFailure() { record("\(device.name) met a failed read while opening, and got past it") }
             return replica
         } catch {
@@ -81,7 +81,8 @@ extension Simulation {
             record("\(device.name) met a failed read while opening, which reported \(error); it opens again")
         }
         do {
-            return try Replica.open(at: device.directory, clock: device.clock, policies: policies.replica, medium: SimulatedDisk.medium)
+            return try Replica.open(
+                at: device.directory, clock: device.clock, ingestClock: world, policies: policies.replica, medium: SimulatedDisk.medium)
         } catch {
             throw fail(.safety, "\(device.name) could not reopen its store after a crash and a failed read: \(error)")
         }

@@ -113,8 +113,8 @@ extension Simulation {
                 usesFolder: folderUsers.contains(index), diskRule: policies.disk)
             let owner = kind == .phone ? WorkloadPlan.playerName(index) : nil
             let replica = try Replica.create(
-                at: device.directory, name: name, kind: kind, owner: owner, clock: clock, keys: device.keys, policies: policies.replica,
-                medium: SimulatedDisk.medium)
+                at: device.directory, name: name, kind: kind, owner: owner, clock: clock, ingestClock: world, keys: device.keys,
+                policies: policies.replica, medium: SimulatedDisk.medium)
             if let invitation = setUpInvitation {
                 // In a group with an organizer only admitted devices are members: each joins as a
                 // real device does (docs/security.md, "Membership").

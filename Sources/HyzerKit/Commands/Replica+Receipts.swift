@@ -38,10 +38,33 @@ public enum RoundSignature {
 extension Replica {
     /// Signs a receipt for every finished round this device takes part in (it owns a participant
     /// or the organizer) and has not signed yet, with the round signature as this replica sees
-    /// it now. Returns how many it signed. `round finish` and every sync or bundle import call it.
+    /// it now. Returns how many it signed. `round finish` calls it, and `afterIngest` when an
+    /// ingest brought a finish.
     @discardableResult
     public func signReceipts() throws -> Int {
         try write { db in try signReceipts(ViewReader(db: db), db) }
+    }
+
+    /// What follows every ingest of other devices' ops, the one step every path that ingests
+    /// takes after it (a connection's driver, a folder sync, a bundle import, and so the
+    /// simulator's connections and folder): when the ingest applied a round's finish
+    /// (`IngestReport.finishesApplied`, `finishesApplied` here), this device signs its receipts
+    /// (`signReceipts()`: every finished round it takes part in and has not signed, so one that
+    /// was missed before is signed now too; docs/domain.md, "Round receipts"). Returns how many
+    /// it signed; the caller sends them as any change. A device that may not write (its key
+    /// writes elsewhere, or the organizer removed it) signs none, and that is no failure of the
+    /// sync that ingested. Throws when the store fails.
+    @discardableResult
+    public func afterIngest(finishesApplied: Int) throws -> Int {
+        guard finishesApplied > 0 else { return 0 }
+        do {
+            return try signReceipts()
+        } catch let error as ReplicaError {
+            switch error {
+            case .writtenElsewhere, .removedFromGroup: return 0
+            default: throw error
+            }
+        }
     }
 
     /// The receipts of `round`, by signature then device.

@@ -5,8 +5,11 @@ import HyzerDomain
 
 extension Replica {
     /// How long one ingest transaction may hold the store before it commits and lets a local
-    /// write in (docs/store.md, "Bounded transactions").
+    /// write in (docs/store.md, "Bounded transactions"), by the replica's `IngestClock`.
     static let ingestTransactionBudget = Duration.milliseconds(50)
+    /// The pause between two transactions of one ingest, in which a writer waiting for the store
+    /// takes it, as the replica's `IngestClock` makes it.
+    static let ingestPause = Duration.milliseconds(2)
 
     /// Ingests segments of ops from other replicas.
     ///
@@ -19,8 +22,8 @@ extension Replica {
     /// the evidence disagrees, and both branches are kept. Ingest is idempotent and
     /// order-insensitive: any order, duplication or split of the same ops ends in the same state.
     ///
-    /// Work is committed in transactions of about `ingestTransactionBudget` each, so a local
-    /// write waits for at most one of them.
+    /// Work is committed in transactions of about `ingestTransactionBudget` each, as the
+    /// replica's `IngestClock` measures it, so a local write waits for at most one of them.
     @discardableResult
     public func ingest(_ segments: [AuthorSegment]) throws -> IngestReport {
         try ingest(segments, finally: { _ in () }).report
@@ -37,8 +40,9 @@ extension Replica {
         return (report, vector)
     }
 
-    /// Ingests `segments` in transactions of about `ingestTransactionBudget`; `last` reads on the
-    /// writer's connection after the last one commits.
+    /// Ingests `segments` in transactions of about `ingestTransactionBudget` by `ingestClock`,
+    /// which pauses between two (`ingestPause`); `last` reads on the writer's connection after
+    /// the last one commits.
     private func ingest<Read>(_ segments: [AuthorSegment], finally last: (Database) throws -> Read) throws -> (
         report: IngestReport, read: Read
     ) {
@@ -48,9 +52,9 @@ extension Replica {
         defer { for chain in chains { chain.abandon() } }
         var next = 0
         repeat {
-            if next > 0 { Thread.sleep(forTimeInterval: 0.002) }  // a waiting writer gets the lock
+            if next > 0 { ingestClock.pause(for: Self.ingestPause) }  // a waiting writer gets the lock
             try write { db in
-                let started = ContinuousClock.now
+                let started = ingestClock.reading()
                 let now = clock.nowMilliseconds()
                 var newest = HLCTimestamp.zero
                 let asideBefore = report.segmentsPending + report.segmentsHeld
@@ -58,7 +62,7 @@ extension Replica {
                 while next < segments.count {
                     report += try Self.ingestInSavepoint(chains[next], now: now, local: author, policies, newest: &newest, db)
                     next += 1
-                    if ContinuousClock.now - started >= Self.ingestTransactionBudget { break }
+                    if ingestClock.reading() - started >= Self.ingestTransactionBudget { break }
                 }
                 // The caps can only be passed by what this transaction set aside.
                 if report.segmentsPending + report.segmentsHeld > asideBefore { try JunkLimits.enforce(db) }

@@ -27,7 +27,9 @@ extension Replica {
         // The new key is written beside the old one first; `open` completes a succession that
         // a crash interrupted after the database committed it.
         try KeyFile.write(newKeys, to: directory.appendingPathComponent(Self.nextKeyFileName))
-        let next = Replica(directory: directory, keys: newKeys, database: database, clock: clock, policies: policies, medium: medium)
+        let next = Replica(
+            directory: directory, keys: newKeys, database: database, clock: clock, ingestClock: ingestClock, policies: policies,
+            medium: medium)
         try next.write { db in
             try Meta.set(.replica, newKeys.publicKey, in: db)
             try Meta.remove(.writtenElsewhere, in: db)

@@ -23,6 +23,8 @@ public final class Replica: Sendable {
     let keys: SigningKeyPair
     let database: DatabasePool
     let clock: any WallClock
+    /// The time an ingest divides its work by (`SystemIngestClock` everywhere but the simulator).
+    let ingestClock: any IngestClock
     /// The rules this replica applies (`.shipped` everywhere but the simulator's own tests).
     let policies: ReplicaPolicies
     /// Where the database file lives (`.files` everywhere but the simulator).
@@ -36,25 +38,27 @@ public final class Replica: Sendable {
     let headHashes = HeadHashes()
 
     init(
-        directory: URL, keys: SigningKeyPair, database: DatabasePool, clock: any WallClock, policies: ReplicaPolicies,
-        medium: DatabaseMedium
+        directory: URL, keys: SigningKeyPair, database: DatabasePool, clock: any WallClock, ingestClock: any IngestClock,
+        policies: ReplicaPolicies, medium: DatabaseMedium
     ) {
         self.directory = directory
         self.keys = keys
         self.author = keys.author
         self.database = database
         self.clock = clock
+        self.ingestClock = ingestClock
         self.policies = policies
         self.medium = medium
     }
 
     /// Creates a store in `directory`: the key pair, the database with the seeded courses, the
     /// device record, and the owning player when `owner` is given. The database lives on
-    /// `medium` (the operating system's files unless a SQLite VFS is named).
+    /// `medium` (the operating system's files unless a SQLite VFS is named); `clock` is the wall
+    /// time of its ops, `ingestClock` the time its ingests divide their work by.
     public static func create(
         at directory: URL, name: String, kind: DeviceKind, owner: String? = nil,
-        clock: any WallClock = SystemClock(), keys: SigningKeyPair = .generate(), policies: ReplicaPolicies = .shipped,
-        medium: DatabaseMedium = .files
+        clock: any WallClock = SystemClock(), ingestClock: any IngestClock = SystemIngestClock(), keys: SigningKeyPair = .generate(),
+        policies: ReplicaPolicies = .shipped, medium: DatabaseMedium = .files
     ) throws -> Replica {
         let databaseURL = directory.appendingPathComponent(databaseFileName)
         let keyURL = directory.appendingPathComponent(keyFileName)
@@ -105,7 +109,7 @@ public final class Replica: Sendable {
                 throw ReplicaError.storage(detail: "cannot move the new database into place")
             }
         }
-        let replica = try open(at: directory, clock: clock, policies: policies, medium: medium)
+        let replica = try open(at: directory, clock: clock, ingestClock: ingestClock, policies: policies, medium: medium)
         try replica.write { db in
             try Meta.set(.name, Array(name.utf8), in: db)
             try Meta.set(.kind, Array(kind.rawValue.utf8), in: db)
@@ -118,9 +122,11 @@ public final class Replica: Sendable {
         return replica
     }
 
-    /// Opens the store in `directory`, applying `policies`, its database on `medium`.
+    /// Opens the store in `directory`, applying `policies`, its database on `medium`; `clock` is
+    /// the wall time of its ops, `ingestClock` the time its ingests divide their work by.
     public static func open(
-        at directory: URL, clock: any WallClock = SystemClock(), policies: ReplicaPolicies = .shipped, medium: DatabaseMedium = .files
+        at directory: URL, clock: any WallClock = SystemClock(), ingestClock: any IngestClock = SystemIngestClock(),
+        policies: ReplicaPolicies = .shipped, medium: DatabaseMedium = .files
     ) throws -> Replica {
         let databaseURL = directory.appendingPathComponent(databaseFileName)
         let keyURL = directory.appendingPathComponent(keyFileName)
@@ -152,7 +158,9 @@ public final class Replica: Sendable {
         guard replicaKey == keys.publicKey else {
             throw ReplicaError.badKeyFile(path: keyURL.path, detail: "it belongs to another replica")
         }
-        return Replica(directory: directory, keys: keys, database: database, clock: clock, policies: policies, medium: medium)
+        return Replica(
+            directory: directory, keys: keys, database: database, clock: clock, ingestClock: ingestClock, policies: policies, medium: medium
+        )
     }
 
     private static func configuration() -> Configuration {

@@ -19,10 +19,13 @@ public enum BundleFiles {
         SealedFile.seal(signedBundle, group: group)
     }
 
-    /// Opens, authenticates and ingests a sealed bundle. A bundle that fails a check as a
+    /// Opens, authenticates and ingests a sealed bundle, then signs this device's receipts of
+    /// rounds whose finish it brought (`Replica.afterIngest`). A bundle that fails a check as a
     /// whole throws `BundleError` and changes nothing; refused segments are in the report.
     public static func `import`(_ bytes: [UInt8], into replica: Replica) throws -> IngestReport {
-        try replica.ingest(open(bytes, group: try replica.requireGroup()).segments)
+        let report = try replica.ingest(open(bytes, group: try replica.requireGroup()).segments)
+        try replica.afterIngest(finishesApplied: report.finishesApplied)
+        return report
     }
 
     /// Opens and authenticates a sealed bundle, as `import` and folder sync do, without

@@ -11,16 +11,33 @@ import HyzerKit
 ///   (`SyncFailure.peerRemoved`: it is sent nothing more, docs/security.md);
 /// - a delta answering a store change is shared with the process's other connections through
 ///   `sharing` (`DeltaSharing`);
-/// - a bundle is ingested; live, a device signs its receipt of a round whose finish just
-///   arrived (docs/domain.md, "Round receipts"); the engine is told the bundle's own sender
-///   vector and the store's vector after it;
+/// - a bundle is ingested, then what follows every ingest (`Replica.afterIngest`: a device
+///   signs its receipt of a round whose finish just arrived, docs/domain.md, "Round receipts");
+///   the engine is told the bundle's own sender vector and the store's vector after it;
 /// - a joiner is admitted or refused by the store;
 /// - the peer's belief is checked against what the store holds or holds aside
 ///   (docs/sync-protocol.md, "Live connections heal").
 ///
 /// A store failure closes the connection with `storeFailed`. An observer hook that throws
-/// ends the call with its error.
+/// ends the call with its error. Store work the engine does not await (a `Taken` performed
+/// twice) is refused before any of it is done, with `Misuse`, and the driver is over: the engine
+/// itself would stop the process on an answer nobody asked for (`SyncEngine.Outstanding`).
 public struct ConnectionDriver {
+    /// A call the driver's caller should not have made: the driver did none of its store work,
+    /// and is over.
+    public enum Misuse: Error, Equatable, Sendable, CustomStringConvertible {
+        /// Store work that answers nothing the engine awaits (it awaits `outstanding`): a
+        /// `Taken` performed twice, or after a later one.
+        case storeWorkNotAsked(outstanding: SyncEngine.Outstanding)
+
+        /// What was refused, for the log.
+        public var description: String {
+            switch self {
+            case .storeWorkNotAsked(let outstanding): "store work the engine did not ask for (it awaits \(outstanding))"
+            }
+        }
+    }
+
     /// What the caller does, in order.
     public enum Output: Equatable, Sendable {
         /// Write one frame's bytes.
@@ -101,12 +118,15 @@ public struct ConnectionDriver {
 
     /// The dialer's first message.
     public mutating func start(now: UInt64) throws -> [Output] {
-        try perform(engine.start(now: now), now: now)
+        assert(counts.bytesSent == 0 && counts.bytesReceived == 0, "a connection starts once, first")
+        return try perform(engine.start(now: now), now: now)
     }
 
     /// One frame from the peer.
     public mutating func receive(frame: [UInt8], now: UInt64) throws -> [Output] {
-        try perform(take(frame: frame, now: now))
+        let taken = take(frame: frame, now: now)
+        assert(isOver || taken.needsStore || engine.outstanding == .nothing, "what needs no store asks for none")
+        return try perform(taken)
     }
 
     /// What the engine made of a frame, not yet carried out (`take(frame:now:)`).
@@ -123,6 +143,7 @@ public struct ConnectionDriver {
     /// (docs/performance.md, "A crowd").
     public mutating func take(frame: [UInt8], now: UInt64) -> Taken {
         guard !isOver else { return Taken(actions: [], now: now, needsStore: false) }
+        assert(engine.outstanding == .nothing, "a frame is taken once the store work of the last one is done")
         counts.bytesReceived += frame.count + 4
         if !engine.isOpen { counts.handshakeBytes += frame.count + 4 }
         let actions = engine.receive(frame: frame, now: now)
@@ -134,12 +155,14 @@ public struct ConnectionDriver {
                 case .write, .close, .finish: false
                 }
             }
+        assert(needsStore || !actions.contains(where: SyncEngine.asksTheStore), "store work is never done inline")
         return Taken(actions: actions, now: now, needsStore: needsStore)
     }
 
     /// The second half of `receive`: carries out what the engine made of a frame.
     public mutating func perform(_ taken: Taken) throws -> [Output] {
-        try perform(taken.actions, now: taken.now)
+        assert(taken.needsStore || !taken.actions.contains(where: SyncEngine.asksTheStore), "a taken frame says what it needs")
+        return try perform(taken.actions, now: taken.now)
     }
 
     /// Time passed: timeouts and heartbeats. While the peer's wrong belief waits for room aside,
@@ -147,6 +170,7 @@ public struct ConnectionDriver {
     /// driver takes it as a change of the store at once.
     public mutating func tick(now: UInt64) throws -> [Output] {
         guard !isOver else { return [] }
+        assert(engine.outstanding == .nothing, "time passes between calls, never inside one")
         var outputs: [Output] = []
         if engine.awaitsRoomAside {
             let released: Bool
@@ -164,6 +188,7 @@ public struct ConnectionDriver {
     /// sync starts (`Replica.versionVector()` applies it) and the delta afresh.
     public mutating func storeChanged(now: UInt64) throws -> [Output] {
         guard !isOver, engine.isOpen else { return [] }
+        assert(readAhead == nil && engine.outstanding == .nothing, "a change is taken between calls, never inside one")
         let replica = replica
         let vector: VersionVector
         do {
@@ -190,6 +215,7 @@ public struct ConnectionDriver {
     public mutating func storeChangedFromSharing(now: UInt64) throws -> [Output]? {
         guard !isOver, engine.isOpen, let delta = sharing?.sharedDelta(deltaRequest(above: engine.peerHolds)), !delta.releaseDue
         else { return nil }
+        assert(readAhead == nil && engine.outstanding == .nothing, "a change is taken between calls, never inside one")
         readAhead = (engine.peerHolds, delta)
         defer { readAhead = nil }
         try observer?.vectorRead(delta.vector)
@@ -199,6 +225,7 @@ public struct ConnectionDriver {
     /// The connection ended (the peer closed it, or reading failed).
     public mutating func connectionClosed() throws -> [Output] {
         guard !isOver else { return [] }
+        assert(readAhead == nil, "the connection closes between calls, never inside one")
         return try perform(engine.connectionClosed(), now: 0)
     }
 
@@ -206,9 +233,16 @@ public struct ConnectionDriver {
 
     private mutating func perform(_ actions: [SyncEngine.Action], now: UInt64, answeringChange: Bool = false) throws -> [Output] {
         var outputs: [Output] = []
+        // Store work is done only for the engine's outstanding ask (at most one, the last
+        // action): an answer nobody asked for would stop the process in the engine.
+        if let ask = actions.last(where: SyncEngine.asksTheStore), !engine.awaits(ask) {
+            isOver = true
+            throw Misuse.storeWorkNotAsked(outstanding: engine.outstanding)
+        }
         var pending = actions[...]
         while let action = pending.popFirst(), !isOver {
             let next: [SyncEngine.Action]
+            assert(!SyncEngine.asksTheStore(action) || engine.awaits(action), "each ask is answered before the next")
             do {
                 switch action {
                 case .write(let bytes):
@@ -252,6 +286,7 @@ public struct ConnectionDriver {
             }
             pending = next[...] + pending
         }
+        assert(isOver || engine.outstanding == .nothing, "a call leaves no store work outstanding")
         if !isOver, !toldVector, engine.peer != nil {
             // The peer proved it is a member: now the store is worth reading (for the hello,
             // sent once the stream opens).
@@ -265,6 +300,7 @@ public struct ConnectionDriver {
     }
 
     private mutating func prepareDelta(above: VersionVector, now: UInt64, shared: Bool) throws -> [SyncEngine.Action] {
+        assert(engine.isOpen && engine.peer != nil, "a delta goes to a peer that proved itself")
         let delta = try readAhead.flatMap { $0.above == above ? $0.delta : nil } ?? readDelta(above: above, answeringChange: shared)
         // A peer removed while connected is sent nothing more (docs/security.md): the removals
         // come from the delta's own snapshot, so a shared delta is checked for each peer.
@@ -290,15 +326,14 @@ public struct ConnectionDriver {
 
     /// Ingests a checked bundle; nil when the observer says the device is gone.
     private mutating func ingest(_ bundle: Bundle, now: UInt64) throws -> [SyncEngine.Action]? {
+        assert(bundle.sender == engine.peer, "the engine checked the bundle's sender")
         let segments = observer?.segmentsToIngest(bundle) ?? bundle.segments
         // What the store holds now, read on the writer's connection after the last commit.
         let (report, vectorAfterIngest) = try replica.ingestReadingVector(segments)
         var vector = vectorAfterIngest
-        // A live device signs its receipt of a round whose finish just arrived (docs/domain.md,
-        // "Round receipts"); the change goes out as any other. A store that may not write (its
-        // key writes elsewhere: docs/store.md) still syncs: a refused receipt is not a failure
-        // of the connection, and the next finish or `sync` signs it.
-        if engine.mode == .live, report.finishesApplied > 0, (try? replica.signReceipts()) ?? 0 > 0 {
+        // The step after every ingest (`Replica.afterIngest`): receipts of a round whose finish
+        // just arrived, which then go out as any change (live: at once; one-shot: with the next sync).
+        if try replica.afterIngest(finishesApplied: report.finishesApplied) > 0 {
             vector = try replica.versionVector()
         }
         counts.opsReceived += report.opsApplied
@@ -310,6 +345,7 @@ public struct ConnectionDriver {
     }
 
     private mutating func close(_ failure: SyncFailure) -> [Output] {
+        assert(!isOver, "a connection closes once")
         isOver = true
         return [.close(failure)]
     }

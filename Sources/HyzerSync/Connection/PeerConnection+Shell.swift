@@ -112,6 +112,8 @@ extension PeerConnection {
 
         /// Writes, or ends; false once the connection is over.
         private mutating func perform(_ outputs: [ConnectionDriver.Output], startWriter: () -> Void) -> Bool {
+            assert(
+                outputs.dropLast().allSatisfy { if case .write = $0 { true } else { false } }, "a close or a finish is the last output")
             let counts = driver.driver.counts
             outcome.opsSent = counts.opsSent
             outcome.opsReceived = counts.opsReceived

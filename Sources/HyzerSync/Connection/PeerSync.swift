@@ -4,8 +4,10 @@ import Logging
 
 /// One sync with a peer, as `sync --peer` runs it, over any link (`ByteLinkOpener`): a device
 /// with a pending invitation asks to be admitted first (`join`); the exchange dials with the
-/// newest group key, then with older ones while the peer closes during the handshake (it has
-/// not received the rekey yet); a round whose finish arrived gets this device's receipt.
+/// newest group key, then with older ones while the peer refuses it during the handshake (it
+/// has not received the rekey yet: `Redialer.epochToDial(after:dialed:group:)`); a round whose
+/// finish arrived gets this device's receipt (the driver's step after each ingest,
+/// `Replica.afterIngest`).
 public struct PeerSync: Sendable {
     /// The replica that syncs.
     public let replica: Replica
@@ -41,9 +43,10 @@ public struct PeerSync: Sendable {
         }
     }
 
-    /// One exchange with the peer `opener` reaches, then this device's receipts of rounds that
-    /// finished. Throws `PeerSyncError.failed` when the exchange fails (nothing partial was kept:
-    /// every bundle is ingested whole or not at all), or what `opener` throws.
+    /// One exchange with the peer `opener` reaches, in which this device signs its receipts of
+    /// rounds whose finish arrived. Throws `PeerSyncError.failed` when the exchange fails
+    /// (nothing partial was kept: every bundle is ingested whole or not at all), or what
+    /// `opener` throws.
     public func sync(_ opener: some ByteLinkOpener) async throws -> ConnectionOutcome {
         let group = try replica.requireGroup()
         var outcome: ConnectionOutcome
@@ -52,11 +55,11 @@ public struct PeerSync: Sendable {
             outcome = try await PeerDialer.run(
                 opening: opener, replica: replica, group: group, mode: .oneShot, logger: logger, configuration: configuration,
                 dialEpoch: dialEpoch)
-            // A peer the newest rekey has not reached closes on our hello: try the older epochs we hold.
-            dialEpoch = outcome.failure == .closedDuringHandshake ? group.epochBefore(dialEpoch ?? group.epoch) : nil
+            // A peer the newest rekey has not reached refuses our hello: try the older epochs we
+            // hold, each once (`serve` goes round them again).
+            dialEpoch = Redialer.epochToDial(after: outcome.failure, dialed: dialEpoch, group: group)
         } while dialEpoch != nil
         if let failure = outcome.failure { throw PeerSyncError.failed(failure) }
-        try replica.signReceipts()
         return outcome
     }
 }

@@ -30,18 +30,30 @@ public struct Redialer: Sendable {
     /// device held when it dialed.
     public mutating func connectionEnded(authenticated: Bool, failure: SyncFailure?, group: GroupMembership) {
         if authenticated { delayMilliseconds = Self.firstDelayMilliseconds }
-        switch failure {
-        case .closedDuringHandshake?, .notAGroupMember?:
-            dialEpoch = group.epochBefore(dialEpoch ?? group.epoch)
-        default:
-            dialEpoch = nil
-        }
+        dialEpoch = Self.epochToDial(after: failure, dialed: dialEpoch, group: group)
+    }
+
+    /// The one rule of falling back to an older group key, for `serve --peer` and `sync --peer`
+    /// alike: after a dial under `dialed` (`nil`: the newest epoch) that ended with `failure`,
+    /// the older epoch to dial with next, or `nil` for the newest. A peer that closes during the
+    /// handshake, or whose hello does not prove the key dialed with (`notAGroupMember`), may not
+    /// have received the newest rekey: the epoch before the one just tried, in turn down to the
+    /// oldest `group` holds; any other outcome, or the oldest tried, goes back to the newest.
+    public static func epochToDial(after failure: SyncFailure?, dialed: UInt32?, group: GroupMembership) -> UInt32? {
+        let next: UInt32? =
+            switch failure {
+            case .closedDuringHandshake?, .notAGroupMember?: group.epochBefore(dialed ?? group.epoch)
+            default: nil
+            }
+        assert(next.map { $0 < (dialed ?? group.epoch) } ?? true, "each fallback dials an older epoch, so the turn ends")
+        return next
     }
 
     /// The pause before the next dial, in milliseconds; `jitter` draws a number in the range it
     /// is given. Each call doubles the next pause, up to the cap.
     public mutating func nextDelay(jitter: (ClosedRange<UInt64>) -> UInt64) -> UInt64 {
         let delay = delayMilliseconds
+        assert(delay >= Self.firstDelayMilliseconds && delay <= backoffMaxMilliseconds, "the pause stays within its bounds")
         delayMilliseconds = min(delayMilliseconds * 2, backoffMaxMilliseconds)
         return delay + min(delay / 5, jitter(0...(delay / 5)))
     }

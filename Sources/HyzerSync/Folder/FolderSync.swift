@@ -24,7 +24,8 @@ public struct FolderSync {
     /// The scope a folder's records are kept under in the store.
     static func scope(_ folder: any SharedFolder) -> String { "folder:" + folder.identity }
 
-    /// One sync: reads the other members' new files, writes what some member lacks, publishes this
+    /// One sync: reads the other members' new files (then signs this device's receipts of rounds
+    /// whose finish they brought: `Replica.afterIngest`), writes what some member lacks, publishes this
     /// replica's vector, decides join requests and retires bundles every member holds. Files refused
     /// for their content are reported, not thrown. Throws `GroupError` without a group (or before admission),
     /// `FolderError` when the folder cannot be listed or written, and `ReplicaError` when the store fails.
@@ -45,6 +46,9 @@ public struct FolderSync {
         // replica holds its epoch.
         pass.report.rejected += pass.waiting.filter(\.isNew).map(\.rejection)
         pass.report.devicesAdmitted = try pass.answerJoinRequests()
+        // What follows every ingest: receipts of rounds whose finish arrived, written below with
+        // this very sync (`Replica.afterIngest`).
+        try replica.afterIngest(finishesApplied: pass.report.finishesIngested)
 
         // 2. Write what some member lacks and no bundle of ours already holds.
         let present = Set(try folder.list(pass.myDirectory).filter { !$0.isDirectory }.map(\.name))

@@ -161,12 +161,7 @@ public struct PeerServer: Sendable {
         while !Task.isCancelled {
             do {
                 let replica = replica
-                let report = try await NIOThreadPool.singleton.runIfActive {
-                    let report = try FolderSync(replica: replica, folder: folder).run()
-                    // Receipts of rounds whose finish arrived; they go out with the next folder sync.
-                    if report.finishesIngested > 0 { try replica.signReceipts() }
-                    return report
-                }
+                let report = try await NIOThreadPool.singleton.runIfActive { try FolderSync(replica: replica, folder: folder).run() }
                 folderObserver(.success(report))
                 if failure != nil {
                     logger.notice("folder sync works again")

@@ -10,9 +10,13 @@ import HyzerKit
 /// It takes frames and events and returns actions; it holds no clock (every input carries a
 /// monotonic `now` in milliseconds), draws no randomness (the ephemeral key comes from the
 /// caller) and does no I/O. The network shell performs the actions; the simulator can drive
-/// it without sockets or real time. Store work is asked for with `prepareDelta` and `ingest`
-/// and answered with `deltaPrepared` and `ingested`; until the answer, later sends wait, so
-/// the frames leave in protocol order.
+/// it without sockets or real time. Store work is asked for with `prepareDelta`, `ingest`,
+/// `readHoldings` and `admit`, and answered with `deltaPrepared`, `ingested`, `holdingsRead` and
+/// `admitted`; until the answer, later sends wait, so the frames leave in protocol order. What
+/// is asked and not yet answered is a value of the state (`Outstanding`): an answer nobody
+/// asked for is a broken shell, and stops the process (`preconditionFailure`), as swift-nio's
+/// state machines do; a shell checks `awaits(_:)` first and fails with a type of its own
+/// (`ConnectionDriver.Misuse`).
 public struct SyncEngine {
     /// Timing and size bounds (docs/sync-protocol.md, bounds).
     public struct Configuration: Sendable {
@@ -77,6 +81,20 @@ public struct SyncEngine {
         case closed
     }
 
+    /// The store work asked for and not yet answered: at most one at a time.
+    public enum Outstanding: Equatable, Sendable {
+        /// None: sends go out as they come.
+        case nothing
+        /// `prepareDelta`, answered by `deltaPrepared`.
+        case delta
+        /// `ingest`, answered by `ingested`; the bundle holds `bytes` of the budget until then.
+        case ingest(bytes: Int)
+        /// `readHoldings`, answered by `holdingsRead`.
+        case holdings
+        /// `admit`, answered by `admitted`.
+        case admission
+    }
+
     /// Work queued behind outstanding store work.
     enum Step {
         case send(SyncMessage)
@@ -97,10 +115,8 @@ public struct SyncEngine {
     /// The local vector as last reported: sent in `hello` and `have`.
     private var localVector: VersionVector
     private var steps: [Step] = []
-    /// A `prepareDelta` or `ingest` is outstanding.
-    private var awaitingStore = false
-    /// Budget held by the bundle being ingested, given back when `ingested` arrives.
-    private var ingestingBytes = 0
+    /// The store work asked for and not yet answered.
+    public private(set) var outstanding = Outstanding.nothing
     private var parts: [[UInt8]] = []
     private var partBytes = 0
     private let reservation: BundleBudget.Reservation
@@ -182,8 +198,19 @@ public struct SyncEngine {
     /// Bytes of partial bundles this connection holds.
     public var bufferedBundleBytes: Int { reservation.bytes }
 
+    /// Whether `action`, a store action this engine returned, is the work it awaits: a shell
+    /// checks this before carrying one out, so that it never hands the engine an answer nobody
+    /// asked for (a store action performed twice, or after another one).
+    public func awaits(_ action: Action) -> Bool {
+        switch (action, outstanding) {
+        case (.prepareDelta, .delta), (.ingest, .ingest), (.readHoldings, .holdings), (.admit, .admission): true
+        default: false
+        }
+    }
+
     /// The dialer's first message (nothing for the listener, which speaks second).
     public mutating func start(now: UInt64) -> [Action] {
+        assert(outstanding == .nothing && steps.isEmpty, "nothing is asked before the first message")
         guard case .handshaking(var handshake) = stage, let hello = handshake.start() else { return [] }
         stage = .handshaking(handshake)
         return [write(hello, now: now)]
@@ -201,7 +228,9 @@ public struct SyncEngine {
             // Told before the listener's hello only; believed no further than its wording (`ListenerBusy`).
             if handshake.awaitsListenerHello, let busy = ListenerBusy(frame: frame) { return close(.listenerBusy(busy)) }
             if handshake.awaitsFirstMessage, frame.count == JoinRequest.byteCount, let request = JoinRequest(decoding: frame) {
+                assert(outstanding == .nothing, "a join request is the connection's first frame")
                 stage = .admitting
+                outstanding = .admission
                 return [.admit(request)]
             }
             let step: Handshake.Step
@@ -237,7 +266,9 @@ public struct SyncEngine {
 
     /// The shell's answer to `admit`: the reply goes back, and the connection ends.
     public mutating func admitted(_ admission: Admission, now: UInt64) -> [Action] {
-        guard case .admitting = stage else { return [] }
+        guard !isClosed else { return [] }
+        answer(.admission)
+        assert(steps.isEmpty, "nothing queues behind an admission")
         stage = .closed
         let reply = admission.reply.map { [write($0, now: now)] } ?? []
         guard let refusal = admission.refusal else { return reply + [.finish] }
@@ -248,7 +279,8 @@ public struct SyncEngine {
     /// nothing), which bring the peer up to `vector`.
     public mutating func deltaPrepared(_ bundles: [[UInt8]], upTo vector: VersionVector, now: UInt64) -> [Action] {
         guard !isClosed else { return [] }
-        awaitingStore = false
+        answer(.delta)
+        assert(isOpen, "a delta is asked for on the open stream only")
         var actions: [Action] = []
         for bundle in bundles {
             guard bundle.count <= configuration.bundleBytesMax else {
@@ -269,9 +301,10 @@ public struct SyncEngine {
     /// store now holds `localVector` (a live `have` reports what `acknowledgement` makes of the two).
     public mutating func ingested(senderVector: VersionVector, localVector: VersionVector, now: UInt64) -> [Action] {
         guard !isClosed else { return [] }
-        awaitingStore = false
-        reservation.shrink(by: ingestingBytes)
-        ingestingBytes = 0
+        guard case .ingest(let bytes) = outstanding else { preconditionFailure("ingested answers no ingest (\(outstanding))") }
+        assert(bytes <= reservation.bytes, "the bundle's bytes are still reserved")
+        outstanding = .nothing
+        reservation.shrink(by: bytes)
         self.localVector = localVector
         return run(session.ingested(senderVector: senderVector, acknowledged: acknowledgement.reports(localVector, senderVector)), now: now)
     }
@@ -279,7 +312,8 @@ public struct SyncEngine {
     /// The shell's answer to `readHoldings`.
     public mutating func holdingsRead(_ holdings: Holdings, now: UInt64) -> [Action] {
         guard !isClosed else { return [] }
-        awaitingStore = false
+        answer(.holdings)
+        assert(isOpen, "holdings are asked for on the open stream only")
         return run(session.holdingsRead(holdings), now: now)
     }
 
@@ -390,16 +424,16 @@ public struct SyncEngine {
 
     private mutating func drain(now: UInt64) -> [Action] {
         var actions: [Action] = []
-        while !awaitingStore, !isClosed, !steps.isEmpty {
+        while outstanding == .nothing, !isClosed, !steps.isEmpty {
             switch steps.removeFirst() {
             case .ingest(let bundle, let bytes):
-                ingestingBytes = bytes
-                awaitingStore = true
+                assert(bytes <= reservation.bytes, "an assembled bundle's bytes stay reserved until it is ingested")
+                outstanding = .ingest(bytes: bytes)
                 actions.append(.ingest(bundle))
             case .send(let message):
                 actions += seal(message, now: now)
             case .prepareDelta(let above):
-                awaitingStore = true
+                outstanding = .delta
                 actions.append(.prepareDelta(above: above))
             case .acknowledge:
                 actions += seal(session.have(reporting: localVector), now: now)
@@ -408,15 +442,34 @@ public struct SyncEngine {
                 release()
                 actions.append(.finish)
             case .readHoldings:
-                awaitingStore = true
+                outstanding = .holdings
                 actions.append(.readHoldings)
             }
         }
+        // A store action, when one was asked, is the last: the shell answers it before anything else.
+        assert(actions.dropLast().allSatisfy { !Self.asksTheStore($0) }, "one store action at a time, last")
         return actions
+    }
+
+    /// Takes the answer to `work`, which must be what is outstanding: a shell that answers what
+    /// was not asked is broken, and going on would corrupt what the engine believes.
+    private mutating func answer(_ work: Outstanding) {
+        guard outstanding == work else { preconditionFailure("an answer to \(work), but \(outstanding) is outstanding") }
+        outstanding = .nothing
+    }
+
+    /// Whether `action` asks the shell for store work.
+    static func asksTheStore(_ action: Action) -> Bool {
+        switch action {
+        case .prepareDelta, .ingest, .admit, .readHoldings: true
+        case .write, .close, .finish: false
+        }
     }
 
     /// Adds a part to the peer's bundle; a final part completes, decodes and checks it.
     private mutating func assemble(_ bytes: [UInt8], final: Bool) -> [Action] {
+        assert(isOpen, "bundle parts arrive on the open stream")
+        assert(partBytes <= configuration.bundleBytesMax, "a partial bundle stays within its bound")
         let limit = configuration.bundleBytesMax
         guard bytes.count <= limit - partBytes else { return close(.bundleTooLarge(limit: limit)) }
         guard reservation.grow(by: bytes.count) else { return close(.budgetExhausted) }
@@ -465,10 +518,11 @@ public struct SyncEngine {
     }
 
     private mutating func release() {
+        assert(isClosed, "released on the close")
         parts = []
         partBytes = 0
         steps = []
-        ingestingBytes = 0
+        outstanding = .nothing
         reservation.shrink(by: reservation.bytes)
     }
 }

@@ -53,22 +53,51 @@ public struct SyncSession: Sendable {
         case readHoldings
     }
 
-    /// Where the exchange stands.
-    enum State: Equatable {
-        /// Our hello is sent; the peer's has not arrived.
-        case greeting
+    /// Where the exchange stands; each stage holds what only it needs.
+    enum State {
+        /// Our hello is sent (`start`: the reconciliation of our vector), or not yet (nil); the
+        /// peer's has not arrived.
+        case greeting(Reconciliation?)
         /// Hellos exchanged; the two vectors are being reconciled.
-        case reconciling
+        case reconciling(Reconciliation)
         /// Each side knows the other's vector: deltas flow.
-        case exchanging
+        case exchanging(Exchange)
         case closed
+    }
+
+    /// How far the exchange of deltas has come, by the mode agreed.
+    enum Exchange {
+        /// One-shot: whether the peer's delta is complete (its `done` arrived), and whether the
+        /// peer has ingested ours (its `have` arrived after our `done`). Finished once both did.
+        case oneShot(peerDone: Bool, peerAcknowledged: Bool)
+        /// Live: what the heartbeats' digests settled.
+        case live(Belief)
+    }
+
+    /// Live: the peer's belief of what this side holds, as its heartbeats' digests tell it, and
+    /// ours of what it holds, as ours tell it (docs/sync-protocol.md, "Live connections heal").
+    struct Belief {
+        /// A bundle went out after our last heartbeat with a digest, so a `holds` answering
+        /// that heartbeat does not show it yet.
+        var sentSinceDigest = true
+        /// The digest the peer's latest heartbeat carried.
+        var peer: UInt64?
+        /// A belief the store's holdings were read for since the store last changed, and that
+        /// called for nothing: they matched it, or they did not and the store had no room aside.
+        /// Holdings and room change only with the store (an ingest is where a junk cap evicts; a
+        /// release of held ops is a write too), so the same belief again needs no read: a peer
+        /// that holds ops aside for its clock, which its `have`s never report, or whose junk
+        /// tables stand at a cap, is not read at every heartbeat for as long as that lasts.
+        var settled: UInt64?
+        /// The settled belief was wrong, and the store had no room aside to take what it lacks.
+        var awaitsRoomAside = false
     }
 
     /// What this side asked for; `mode` is what the two sides agreed on.
     public let requestedMode: Mode
     /// The mode the two sides agreed on: live only when both asked for it.
     public private(set) var mode: Mode
-    private(set) var state: State = .greeting
+    private(set) var state: State = .greeting(nil)
     /// What the peer is known to hold: its hello, its `have`s, what we sent it.
     public private(set) var peerHolds = VersionVector() {
         didSet {
@@ -89,26 +118,11 @@ public struct SyncSession: Sendable {
     private var told = VersionVector() { didSet { toldDigest = nil } }
     /// `HoldingsDigest.of(told)`, kept until `told` changes.
     private var toldDigest: UInt64?
-    /// Reconciles `told`, as the hello summarised it, with the peer's vector, until both are known.
-    private var reconciliation: Reconciliation?
-    /// One-shot: the peer's delta is complete (its `done` arrived).
-    private var peerDone = false
-    /// One-shot: the peer has ingested our delta (its `have` arrived after our `done`).
-    private var peerAcknowledged = false
-    /// Live: a bundle went out after our last heartbeat with a digest, so a `holds` answering
-    /// that heartbeat does not show it yet.
-    private var sentSinceDigest = true
-    /// Live: the digest the peer's latest heartbeat carried.
-    private var peerBelief: UInt64?
-    /// Live: a belief the store's holdings were read for since the store last changed, and that
-    /// called for nothing: they matched it, or they did not and the store had no room aside.
-    /// Holdings and room change only with the store (an ingest is where a junk cap evicts; a
-    /// release of held ops is a write too), so the same belief again needs no read: a peer that
-    /// holds ops aside for its clock, which its `have`s never report, or whose junk tables stand
-    /// at a cap, is not read at every heartbeat for as long as that lasts.
-    private var beliefSettled: UInt64?
+
     /// Live: the settled belief was wrong, and the store had no room aside to take what it lacks.
-    public private(set) var awaitsRoomAside = false
+    public var awaitsRoomAside: Bool {
+        if case .exchanging(.live(let belief)) = state { belief.awaitsRoomAside } else { false }
+    }
 
     /// The silence after which this side sends a heartbeat, as its hello says.
     public let heartbeatMilliseconds: UInt32
@@ -124,10 +138,17 @@ public struct SyncSession: Sendable {
     }
 
     /// Whether `start` ran.
-    var isStarted: Bool { reconciliation != nil || state != .greeting }
+    var isStarted: Bool {
+        if case .greeting(nil) = state { false } else { true }
+    }
 
     /// The hello this side sent, until the vectors are reconciled.
-    var helloOpening: SyncMessage? { reconciliation.map(hello(of:)) }
+    var helloOpening: SyncMessage? {
+        switch state {
+        case .greeting(let reconciliation?), .reconciling(let reconciliation): hello(of: reconciliation)
+        case .greeting(nil), .exchanging, .closed: nil
+        }
+    }
 
     /// The hello of `reconciliation`'s vector.
     private func hello(of reconciliation: Reconciliation) -> SyncMessage {
@@ -137,19 +158,23 @@ public struct SyncSession: Sendable {
     }
 
     /// Hellos exchanged and both sides stay connected: silence (with heartbeats) is normal.
-    public var isLive: Bool { state == .exchanging && mode == .live }
+    public var isLive: Bool {
+        if case .exchanging(.live) = state { true } else { false }
+    }
 
     /// The first message: the summaries of our vector.
     public mutating func start(localVector: VersionVector) -> [Action] {
+        precondition(!isStarted, "a session starts once")
         told = localVector
         let reconciliation = Reconciliation(local: localVector)
-        self.reconciliation = reconciliation
+        state = .greeting(reconciliation)
         return [.send(hello(of: reconciliation))]
     }
 
     /// The `have` that tells the peer this side holds `vector`: the entries that changed since
     /// what it last said.
     public mutating func have(reporting vector: VersionVector) -> SyncMessage {
+        assert(isStarted, "a have follows our hello")
         defer { told = vector }
         return .have(vector.changes(since: told))
     }
@@ -157,10 +182,10 @@ public struct SyncSession: Sendable {
     /// Takes the peer's next message and returns the actions it calls for, in order; a message out
     /// of protocol order returns `fail` with `SyncFailure.protocolViolation`. After a close, nothing.
     public mutating func receive(_ message: SyncMessage) -> [Action] {
-        guard state != .closed else { return [] }
-        switch message {
-        case .hello(let live, let heartbeat, let fingerprint, let summaries):
-            guard state == .greeting, var reconciliation else { return close(.secondHello) }
+        switch (message, state) {
+        case (_, .closed):
+            return []
+        case (.hello(let live, let heartbeat, let fingerprint, let summaries), .greeting(var reconciliation?)):
             mode = requestedMode == .live && live ? .live : .oneShot
             peerHeartbeatMilliseconds = heartbeat
             let steps: [ReconcileStep]
@@ -168,54 +193,65 @@ public struct SyncSession: Sendable {
                 return close(.reconciliationOutOfStep)
             }
             return reconciled(reconciliation, answering: steps)
-        case .reconcile(let theirs):
-            guard state == .reconciling, var reconciliation else { return close(.reconcileOutOfTurn) }
+        case (.hello, _):
+            return close(.secondHello)
+        case (.reconcile(let theirs), .reconciling(var reconciliation)):
             let steps: [ReconcileStep]
             do { steps = try reconciliation.receive(theirs) } catch { return close(.reconciliationOutOfStep) }
             return reconciled(reconciliation, answering: steps)
-        case .olderHello:
+        case (.reconcile, _):
+            return close(.reconcileOutOfTurn)
+        case (.olderHello, _):
             state = .closed
             return [.fail(.olderPeer)]
-        case .bundlePart(let bytes, let final):
-            guard state == .exchanging else { return close(.bundleBeforeHello) }
+        case (.bundlePart(let bytes, let final), .exchanging):
             return [.receivePart(bytes, final: final)]
-        case .have(let changes):
-            guard state == .exchanging else { return close(.haveBeforeHello) }
+        case (.bundlePart, _):
+            return close(.bundleBeforeHello)
+        case (.have(let changes), .exchanging(let exchange)):
             peerReported.apply(changes: changes)
             learnPeerHolds(peerReported)
-            guard mode == .oneShot else { return [] }
-            peerAcknowledged = true
+            guard case .oneShot(let peerDone, _) = exchange else { return [] }
+            state = .exchanging(.oneShot(peerDone: peerDone, peerAcknowledged: true))
             return finishIfComplete()
-        case .done:
-            guard state == .exchanging, mode == .oneShot, !peerDone else { return close(.unexpectedDone) }
-            peerDone = true
+        case (.have, _):
+            return close(.haveBeforeHello)
+        case (.done, .exchanging(.oneShot(peerDone: false, let peerAcknowledged))):
+            state = .exchanging(.oneShot(peerDone: true, peerAcknowledged: peerAcknowledged))
             return [.acknowledge] + finishIfComplete()
-        case .bye(let reason):
+        case (.done, _):
+            return close(.unexpectedDone)
+        case (.bye(let reason), _):
             state = .closed
             return [.fail(.peerClosed(reason: reason))]
-        case .heartbeat:
+        case (.heartbeat, _):
             return []  // the engine tracks liveness
-        case .heartbeatWithDigest(let digest):
-            guard isLive else { return [] }
-            peerBelief = digest
+        case (.heartbeatWithDigest(let digest), .exchanging(.live(var belief))):
+            belief.peer = digest
+            state = .exchanging(.live(belief))
             // A belief equal to what this side last said needs no store read: the usual idle case;
             // nor does one already read for since the store last changed.
-            guard digest != digestOfTold(), digest != beliefSettled else { return [] }
+            guard digest != digestOfTold(), digest != belief.settled else { return [] }
             return [.readHoldings]
-        case .holds(let vector):
-            guard isLive else { return close(.unexpectedHolds) }
+        case (.heartbeatWithDigest, _):
+            return []
+        case (.holds(let vector), .exchanging(.live(let belief))):
             // A bundle sent after the heartbeat this answers is not in it: the next heartbeat asks again.
-            guard !sentSinceDigest else { return [] }
+            guard !belief.sentSinceDigest else { return [] }
             peerHolds = vector
             return [.sendDelta(above: vector)]
+        case (.holds, _):
+            return close(.unexpectedHolds)
         }
     }
 
     /// The heartbeat to send after a silence: live, it carries the digest of what the peer is
     /// believed to hold.
     public mutating func heartbeat() -> SyncMessage {
-        guard isLive else { return .heartbeat }
-        sentSinceDigest = false
+        assert(isStarted, "a heartbeat follows our hello")
+        guard case .exchanging(.live(var belief)) = state else { return .heartbeat }
+        belief.sentSinceDigest = false
+        state = .exchanging(.live(belief))
         let digest = peerHoldsDigest ?? HoldingsDigest.of(peerHolds)
         peerHoldsDigest = digest
         return .heartbeatWithDigest(digest)
@@ -231,14 +267,17 @@ public struct SyncSession: Sendable {
     /// The store's answer to `readHoldings`: when the peer's belief disagrees with it and the
     /// store has room aside, tell the peer the truth.
     public mutating func holdingsRead(_ holdings: Holdings) -> [Action] {
-        guard isLive, let belief = peerBelief else { return [] }
-        guard HoldingsDigest.of(holdings.vector) != belief else {
-            beliefSettled = belief
+        assert(isStarted, "holdings are read for a heartbeat of the exchange")
+        guard case .exchanging(.live(var belief)) = state, let peer = belief.peer else { return [] }
+        guard HoldingsDigest.of(holdings.vector) != peer else {
+            belief.settled = peer
+            state = .exchanging(.live(belief))
             return []
         }
         guard holdings.hasRoomAside else {
-            beliefSettled = belief
-            awaitsRoomAside = true
+            belief.settled = peer
+            belief.awaitsRoomAside = true
+            state = .exchanging(.live(belief))
             return []
         }
         return [.send(.holds(holdings.vector))]
@@ -249,27 +288,32 @@ public struct SyncSession: Sendable {
         // Usually the delta brings the peer up to the store's vector: that vector is then taken
         // whole, so the connections of one `serve` share its storage, and comparing them (the
         // shared delta's key, a peer's lag) costs nothing (docs/performance.md, "A tournament").
+        assert(bundles >= 0, "a count of bundles")
         if vector.covers(peerHolds) {
             peerHolds = vector
         } else {
             learnPeerHolds(vector)
         }
-        if bundles > 0 { sentSinceDigest = true }
+        if bundles > 0, case .exchanging(.live(var belief)) = state {
+            belief.sentSinceDigest = true
+            state = .exchanging(.live(belief))
+        }
     }
 
     /// The shell ingested a bundle from the peer, which held `senderVector` when it sent it;
     /// live, `have` tells the peer this side holds `acknowledged` (the store's vector).
     public mutating func ingested(senderVector: VersionVector, acknowledged: VersionVector) -> [Action] {
+        assert(isStarted, "bundles arrive after the hellos")
         storeChanged()
         learnPeerHolds(senderVector)
-        return mode == .live && state == .exchanging ? [.send(have(reporting: acknowledged))] : []
+        return isLive ? [.send(have(reporting: acknowledged))] : []
     }
 
     /// The local store changed (a local op, or ops ingested from any peer): in live mode, send
     /// the peer what it lacks. This is how ops travel on to every other peer (relay).
     public mutating func localChanged(localVector: VersionVector) -> [Action] {
         storeChanged()
-        guard mode == .live, state == .exchanging, !peerHolds.covers(localVector) else { return [] }
+        guard isLive, !peerHolds.covers(localVector) else { return [] }
         return [.sendDelta(above: peerHolds)]
     }
 
@@ -282,22 +326,23 @@ public struct SyncSession: Sendable {
 
     /// What a read of the holdings settled no longer holds.
     private mutating func storeChanged() {
-        beliefSettled = nil
-        awaitsRoomAside = false
+        guard case .exchanging(.live(var belief)) = state else { return }
+        belief.settled = nil
+        belief.awaitsRoomAside = false
+        state = .exchanging(.live(belief))
     }
 
     /// Sends this side's next step of the reconciliation, if any; once it is complete, both
     /// vectors are known and the deltas start, as whole-vector hellos started them.
     private mutating func reconciled(_ reconciliation: Reconciliation, answering steps: [ReconcileStep]) -> [Action] {
+        assert(isStarted, "reconciling follows our hello")
         var actions: [Action] = steps.map { .send(.reconcile($0)) }
         guard reconciliation.isComplete else {
-            state = .reconciling
-            self.reconciliation = reconciliation
+            state = .reconciling(reconciliation)
             return actions
         }
         let vector = reconciliation.peerVector
-        self.reconciliation = nil
-        state = .exchanging
+        state = .exchanging(mode == .live ? .live(Belief()) : .oneShot(peerDone: false, peerAcknowledged: false))
         peerHolds = vector
         peerReported = vector
         actions.append(.sendDelta(above: vector))
@@ -307,7 +352,7 @@ public struct SyncSession: Sendable {
 
     /// One-shot: done once the peer's delta is in and the peer confirmed ours.
     private mutating func finishIfComplete() -> [Action] {
-        guard peerDone, peerAcknowledged else { return [] }
+        guard case .exchanging(.oneShot(peerDone: true, peerAcknowledged: true)) = state else { return [] }
         state = .closed
         return [.finish]
     }
