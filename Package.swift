@@ -174,6 +174,10 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // An app's side of the façade: `import HyzerEngine` beside Swift's `Observation`, an
+        // `@Observable` model following live queries (docs/embedding.md).
+        .testTarget(
+            name: "HyzerAppTests", dependencies: ["HyzerEngine", "HyzerTestSupport", "HyzerKit", "HyzerDomain"], swiftSettings: strict),
         .testTarget(
             name: "HyzerSyncTests",
             dependencies: ["HyzerSync", "HyzerKit", "HyzerDomain", "HyzerCrypto", "HyzerTestSupport"],
