@@ -110,13 +110,18 @@ fuzz-corpus: deps
 	.build/debug/FuzzCorpus Fuzz/Corpus
 
 # Formatting (.swift-format): `make format` rewrites, `make lint` fails on any finding (CI runs it).
-FORMATTED := Sources Tests Simulations Fuzz Package.swift
+# `make lint` also holds the examples to one import (docs/embedding.md, "One import"): no module
+# of this package but HyzerEngine.
+FORMATTED := Sources Tests Simulations Fuzz Examples Package.swift
 
 format:
 	$(SWIFT) format -i -r $(FORMATTED)
 
 lint:
 	$(SWIFT) format lint --strict -r $(FORMATTED)
+	@if grep -rnE '^[[:space:]]*(@[A-Za-z_]+[[:space:]]+)*import[[:space:]]+([a-z]+[[:space:]]+)?(Hyzer[A-Za-z]*|CSodium|CSimulatedDisk)' Examples \
+		| grep -vE 'import[[:space:]]+HyzerEngine[[:space:]]*$$'; then \
+		echo "the examples import only HyzerEngine of this package's modules (docs/embedding.md, \"One import\")"; exit 1; fi
 
 clean:
 	rm -rf .build .build-fuzz .build-fuzz-release

@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "HyzerEngine", targets: ["HyzerEngine"]),
         .executable(name: "hyzer-peer", targets: ["hyzer-peer"]),
         .executable(name: "scorekeeper", targets: ["scorekeeper"]),
+        .executable(name: "leaderboard", targets: ["leaderboard"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -74,10 +75,11 @@ let package = Package(
             name: "HyzerEngine",
             dependencies: ["HyzerKit", "HyzerSync", "HyzerDomain", "HyzerCrypto", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict),
-        // The worked example of docs/embedding.md: the public API of HyzerEngine alone, built with everything else.
-        .executableTarget(
-            name: "scorekeeper", dependencies: ["HyzerEngine", "HyzerKit", "HyzerSync"], path: "Examples/Scorekeeper",
-            swiftSettings: strict),
+        // The worked examples of docs/embedding.md, built with everything else: `import HyzerEngine`
+        // alone (`make lint` checks that they import no other module of ours).
+        .executableTarget(name: "scorekeeper", dependencies: ["HyzerEngine"], path: "Examples/Scorekeeper", swiftSettings: strict),
+        // An `@Observable` model over a round's live standings and the sync's status, drawn in a terminal.
+        .executableTarget(name: "leaderboard", dependencies: ["HyzerEngine"], path: "Examples/Leaderboard", swiftSettings: strict),
         // The read-only web side of `serve --http`: pages, JSON, live events and metrics (docs/web.md).
         .target(
             name: "HyzerWeb",
@@ -177,7 +179,7 @@ let package = Package(
         // An app's side of the façade: `import HyzerEngine` beside Swift's `Observation`, an
         // `@Observable` model following live queries (docs/embedding.md).
         .testTarget(
-            name: "HyzerAppTests", dependencies: ["HyzerEngine", "HyzerTestSupport", "HyzerKit", "HyzerDomain"], swiftSettings: strict),
+            name: "HyzerAppTests", dependencies: ["HyzerEngine", "HyzerTestSupport"], swiftSettings: strict),
         .testTarget(
             name: "HyzerSyncTests",
             dependencies: ["HyzerSync", "HyzerKit", "HyzerDomain", "HyzerCrypto", "HyzerTestSupport"],
