@@ -3,11 +3,13 @@
 // terminal front end redraws whenever the model changes, as a SwiftUI view would. Run it on a
 // store that holds a round, for instance one the scorekeeper example keeps:
 //
-//     swift run leaderboard /tmp/ann [ROUND] [listen HOST:PORT] [peer HOST:PORT]
+//     swift run leaderboard /tmp/ann [ROUND] [listen HOST:PORT] [peer HOST:PORT] [link DIRECTORY]
 //
 // ROUND is a round's id or id prefix, by default the latest. With `listen` or `peer` (a device
-// of a group), scores other devices record appear as they arrive. Type `quit` or end the input
-// to stop.
+// of a group), scores other devices record appear as they arrive. `link DIRECTORY` opens another
+// store of the group in this process (a watch beside its phone) and syncs the two over an app's
+// own transport, in memory: this store dials, the other accepts (`InProcessLink`). Type `quit`
+// or end the input to stop.
 import Foundation
 import HyzerEngine
 import Observation
@@ -37,14 +39,21 @@ func typedLines() -> AsyncStream<String> {
 
 var arguments = Array(CommandLine.arguments.dropFirst())
 guard !arguments.isEmpty else {
-    FileHandle.standardError.write(Data("usage: leaderboard STORE-DIRECTORY [ROUND] [listen HOST:PORT] [peer HOST:PORT]\n".utf8))
+    FileHandle.standardError.write(
+        Data("usage: leaderboard STORE-DIRECTORY [ROUND] [listen HOST:PORT] [peer HOST:PORT] [link DIRECTORY]\n".utf8))
     exit(2)
 }
 let engine = try await HyzerEngine.open(at: URL(fileURLWithPath: arguments.removeFirst()))
 var plan = SyncPlan()
 var roundText = "latest"
+var linked: URL?
 while let word = arguments.first {
     arguments.removeFirst()
+    if word == "link", let directory = arguments.first {
+        arguments.removeFirst()
+        linked = URL(fileURLWithPath: directory)
+        continue
+    }
     guard word == "listen" || word == "peer" else {
         roundText = word
         continue
@@ -58,9 +67,15 @@ while let word = arguments.first {
 }
 
 let model = LeaderboardModel()
+var other: HyzerEngine?
 do {
     model.follow(try await engine.round(matching: roundText), on: engine)
-    if plan.listen != nil || !plan.peers.isEmpty { model.follow(try await engine.startSync(plan)) }
+    if let linked {
+        let far = try await HyzerEngine.open(at: linked)
+        other = far
+        plan.links.append(InProcessLink(far: try await far.startSync(SyncPlan())))
+    }
+    if plan.listen != nil || !plan.peers.isEmpty || !plan.links.isEmpty { model.follow(try await engine.startSync(plan)) }
 } catch {
     FileHandle.standardError.write(Data("\(error.localizedDescription)\n".utf8))
     try await engine.close()
@@ -84,3 +99,4 @@ for await line in typedLines() where line.trimmingCharacters(in: .whitespaces) =
 drawing.cancel()
 model.stop()
 try await engine.close()
+try await other?.close()

@@ -11,6 +11,11 @@ import HyzerKit
 /// its task is cancelled or the engine closes; either frees its place. A read that fails (the
 /// round is unknown, the store unreadable) throws and ends the iteration, and so does a change
 /// monitor that stopped on its own (`EngineError.changeMonitorStopped`).
+///
+/// Values arrive on the executor of the task that iterates: in a `@MainActor` model (a SwiftUI
+/// view model), each value is handed to the loop's body on the main actor, with no hop for the
+/// app to write, while the reads themselves run on the engine's store queue, never on the main
+/// actor.
 public struct LiveQuery<Value: Equatable & Sendable>: AsyncSequence, Sendable {
     /// The values observed.
     public typealias Element = Value

@@ -45,6 +45,16 @@ public struct PeerSync: Sendable {
     /// finished. Throws `PeerSyncError.failed` when the exchange fails (nothing partial was kept:
     /// every bundle is ingested whole or not at all), or what `opener` throws.
     public func sync(_ opener: some ByteLinkOpener) async throws -> ConnectionOutcome {
+        let outcome = try await exchange(opener)
+        if let failure = outcome.failure { throw PeerSyncError.failed(failure) }
+        try replica.signReceipts()
+        return outcome
+    }
+
+    /// One exchange with the peer `opener` reaches, however it ended: the outcome says what
+    /// crossed and, for one that did not complete, why (a cancelled task's ends early, with the
+    /// bundles ingested so far kept). Throws what `opener` throws, and when there is no group.
+    public func exchange(_ opener: some ByteLinkOpener) async throws -> ConnectionOutcome {
         let group = try replica.requireGroup()
         var outcome: ConnectionOutcome
         var dialEpoch: UInt32?
@@ -53,10 +63,9 @@ public struct PeerSync: Sendable {
                 opening: opener, replica: replica, group: group, mode: .oneShot, logger: logger, configuration: configuration,
                 dialEpoch: dialEpoch)
             // A peer the newest rekey has not reached closes on our hello: try the older epochs we hold.
-            dialEpoch = outcome.failure == .closedDuringHandshake ? group.epochBefore(dialEpoch ?? group.epoch) : nil
+            let refusedHello = outcome.failure == .closedDuringHandshake && !Task.isCancelled
+            dialEpoch = refusedHello ? group.epochBefore(dialEpoch ?? group.epoch) : nil
         } while dialEpoch != nil
-        if let failure = outcome.failure { throw PeerSyncError.failed(failure) }
-        try replica.signReceipts()
         return outcome
     }
 }
