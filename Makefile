@@ -3,7 +3,7 @@ SWIFT ?= swift
 PREFIX ?= /usr/local
 BIN := .build/debug/hyzer-peer
 
-.PHONY: deps build test demo install release soak bench nettest clean fuzz fuzz-smoke fuzz-build fuzz-release-build fuzz-corpus format lint docs
+.PHONY: deps build test test-portable demo install release soak bench nettest clean fuzz fuzz-smoke fuzz-build fuzz-release-build fuzz-corpus format lint docs
 
 # System libraries: installed when missing, every time, idempotently.
 deps:
@@ -29,6 +29,16 @@ test: deps
 	$(SWIFT) build
 	$(SWIFT) test --skip '$(TIMED_TESTS)'
 	$(SWIFT) test --filter '$(TIMED_TESTS)'
+
+# The change monitor that needs no inotify, as Apple platforms build it (docs/architecture.md,
+# "Platform"): the package built with HYZER_PORTABLE_MONITOR into a scratch path of its own, then
+# the suites that stand on the monitor — the engine's, the app's, the monitor's own and the live
+# sync's — run on it. The timed tests are left to `make test`: a poll is not held to 50 ms.
+PORTABLE := --scratch-path .build-portable -Xswiftc -DHYZER_PORTABLE_MONITOR
+PORTABLE_SUITES := HyzerEngineTests|HyzerAppTests|StoreChangeMonitorTests|HyzerLiveSyncTests\.(LiveSyncTests/(LinkSyncTests|PeerSyncTests)|WriterDeltaTests)
+test-portable: deps
+	$(SWIFT) build --build-tests $(PORTABLE)
+	$(SWIFT) test --skip-build $(PORTABLE) --filter '$(PORTABLE_SUITES)' --skip '$(TIMED_TESTS)'
 
 demo: build
 	$(BIN) demo
@@ -110,13 +120,18 @@ fuzz-corpus: deps
 	.build/debug/FuzzCorpus Fuzz/Corpus
 
 # Formatting (.swift-format): `make format` rewrites, `make lint` fails on any finding (CI runs it).
-FORMATTED := Sources Tests Simulations Fuzz Package.swift
+# `make lint` also holds the examples to one import (docs/embedding.md, "One import"): no module
+# of this package but HyzerEngine.
+FORMATTED := Sources Tests Simulations Fuzz Examples Package.swift
 
 format:
 	$(SWIFT) format -i -r $(FORMATTED)
 
 lint:
 	$(SWIFT) format lint --strict -r $(FORMATTED)
+	@if grep -rnE '^[[:space:]]*(@[A-Za-z_]+[[:space:]]+)*import[[:space:]]+([a-z]+[[:space:]]+)?(Hyzer[A-Za-z]*|CSodium|CSimulatedDisk)' Examples \
+		| grep -vE 'import[[:space:]]+HyzerEngine[[:space:]]*$$'; then \
+		echo "the examples import only HyzerEngine of this package's modules (docs/embedding.md, \"One import\")"; exit 1; fi
 
 clean:
-	rm -rf .build .build-fuzz .build-fuzz-release
+	rm -rf .build .build-portable .build-fuzz .build-fuzz-release

@@ -3,8 +3,22 @@ import PackageDescription
 
 // Built, tested and supported on Linux. The libraries are meant for Apple platforms too (a
 // scoring app on a phone and a watch): the minimums below are those of the APIs they use
-// (`Synchronization.Mutex`), but no Apple build was made here, and one still needs libsodium as
-// a binary target and a change monitor without inotify (docs/architecture.md, "Platform").
+// (`Synchronization.Mutex`). No Apple build was made here; what only an Apple machine can check
+// is listed in docs/architecture.md, "Platform". `make test-portable` builds with the change
+// monitor Apple platforms use (`-Xswiftc -DHYZER_PORTABLE_MONITOR`: no inotify).
+
+/// libsodium. On Linux, the system's (libsodium-dev), found through pkg-config. On an Apple host
+/// (Xcode, or `swift build` on a Mac), which builds for macOS, iOS and watchOS, none of which has
+/// a libsodium: an XCFramework at `Vendor/CSodium.xcframework` whose headers declare the module
+/// `CSodium`, built from libsodium's release with its `dist-build/apple-xcframework.sh` and kept
+/// out of git (docs/architecture.md, "Platform", step by step). HyzerCrypto imports `CSodium`
+/// either way.
+#if canImport(Darwin)
+    let sodium: Target = .binaryTarget(name: "CSodium", path: "Vendor/CSodium.xcframework")
+#else
+    let sodium: Target = .systemLibrary(
+        name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"]), .brew(["libsodium"])])
+#endif
 
 /// Settings every target of ours shares: Swift 6 language mode (the tools version's default),
 /// and warnings are errors everywhere, not only in CI.
@@ -20,6 +34,7 @@ let package = Package(
         .library(name: "HyzerEngine", targets: ["HyzerEngine"]),
         .executable(name: "hyzer-peer", targets: ["hyzer-peer"]),
         .executable(name: "scorekeeper", targets: ["scorekeeper"]),
+        .executable(name: "leaderboard", targets: ["leaderboard"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -36,12 +51,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
-        // libsodium, as the system installs it (libsodium-dev).
-        .systemLibrary(
-            name: "CSodium",
-            pkgConfig: "libsodium",
-            providers: [.apt(["libsodium-dev"]), .brew(["libsodium"])]
-        ),
+        sodium,
         // Pure scoring rules and the op model: no I/O, no clock, no randomness.
         .target(name: "HyzerDomain", swiftSettings: strict),
         // Ed25519 identities, BLAKE2b hashes and secret boxes, wrapping libsodium.
@@ -74,10 +84,11 @@ let package = Package(
             name: "HyzerEngine",
             dependencies: ["HyzerKit", "HyzerSync", "HyzerDomain", "HyzerCrypto", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict),
-        // The worked example of docs/embedding.md: the public API of HyzerEngine alone, built with everything else.
-        .executableTarget(
-            name: "scorekeeper", dependencies: ["HyzerEngine", "HyzerKit", "HyzerSync"], path: "Examples/Scorekeeper",
-            swiftSettings: strict),
+        // The worked examples of docs/embedding.md, built with everything else: `import HyzerEngine`
+        // alone (`make lint` checks that they import no other module of ours).
+        .executableTarget(name: "scorekeeper", dependencies: ["HyzerEngine"], path: "Examples/Scorekeeper", swiftSettings: strict),
+        // An `@Observable` model over a round's live standings and the sync's status, drawn in a terminal.
+        .executableTarget(name: "leaderboard", dependencies: ["HyzerEngine"], path: "Examples/Leaderboard", swiftSettings: strict),
         // The read-only web side of `serve --http`: pages, JSON, live events and metrics (docs/web.md).
         .target(
             name: "HyzerWeb",
@@ -174,6 +185,10 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // An app's side of the façade: `import HyzerEngine` beside Swift's `Observation`, an
+        // `@Observable` model following live queries (docs/embedding.md).
+        .testTarget(
+            name: "HyzerAppTests", dependencies: ["HyzerEngine", "HyzerTestSupport"], swiftSettings: strict),
         .testTarget(
             name: "HyzerSyncTests",
             dependencies: ["HyzerSync", "HyzerKit", "HyzerDomain", "HyzerCrypto", "HyzerTestSupport"],

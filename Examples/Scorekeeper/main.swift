@@ -8,8 +8,6 @@
 // `invite`d and `join`ed with `peer 127.0.0.1:7420`, keep one round between them.
 import Foundation
 import HyzerEngine
-import HyzerKit
-import HyzerSync
 
 let arguments = CommandLine.arguments
 guard arguments.count == 3 else {

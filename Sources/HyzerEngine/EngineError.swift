@@ -17,6 +17,9 @@ public enum EngineError: Error, Equatable, Sendable, LocalizedError {
     /// The store's change monitor stopped (its inotify or wake-up descriptor failed), so an
     /// observation could no longer see changes. Observing again starts a new monitor.
     case changeMonitorStopped
+    /// A one-shot sync reached its deadline (`syncPeer(_:within:logger:)`) before it finished;
+    /// the ops that crossed before the cut are kept.
+    case deadlinePassed(opsReceived: Int, opsSent: Int)
 
     /// A sentence saying what went wrong.
     public var errorDescription: String? {
@@ -27,6 +30,8 @@ public enum EngineError: Error, Equatable, Sendable, LocalizedError {
         case .alreadyInGroup: "This device already belongs to a group."
         case .notInAGroup: "This device belongs to no group and holds no invitation: create a group or accept an invitation first."
         case .changeMonitorStopped: "The store's change monitor stopped; observe again to start a new one."
+        case .deadlinePassed(let received, let sent):
+            "The sync did not finish within its deadline: \(received) ops arrived and \(sent) were sent before it was cut (they are kept); sync again to finish."
         }
     }
 }

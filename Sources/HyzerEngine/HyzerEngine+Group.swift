@@ -61,15 +61,15 @@ extension HyzerEngine {
 
 /// Changing who is in the group (the organizer only) and which devices own which players.
 extension HyzerEngine {
-    /// Removes `device` (its full id, an id prefix or its name, as `hyzer-peer group remove`
-    /// takes it) from the group and rekeys it with a fresh secret sealed to every remaining
-    /// member: none of the device's later ops counts anywhere (docs/security.md,
+    /// Removes `device` from the group and rekeys it with a fresh secret sealed to every
+    /// remaining member: none of the device's later ops counts anywhere (docs/security.md,
     /// "Membership"). Removing a device removed before changes nothing and returns the same
-    /// removal. Throws `ReplicaError.ambiguous` or `.unknown` when `device` names no one device,
-    /// `GroupError` when this device is not the organizer or names itself.
-    public func removeMember(_ device: String) async throws -> MemberRemoval {
+    /// removal. Throws `ReplicaError.unknown` when the group has no such device, `GroupError`
+    /// when this device is not the organizer or names itself. (`device(matching:)` finds a
+    /// device by what a person typed, as `hyzer-peer group remove` takes it.)
+    public func removeMember(_ device: DeviceID) async throws -> MemberRemoval {
         try await perform(.write) { replica in
-            let removal = try replica.removeMember(device, newSecret: SecureRandom.bytes(GroupMembership.secretBytes))
+            let removal = try replica.removeMember(device.hex, newSecret: SecureRandom.bytes(GroupMembership.secretBytes))
             return MemberRemoval(device: removal.device, through: removal.through, epoch: removal.epoch)
         }
     }
@@ -90,17 +90,21 @@ extension HyzerEngine {
         try await perform(.read) { try $0.ownership() }
     }
 
-    /// Makes `device` (its full id, an id prefix or its name) an owner of `owner` (a player's
-    /// id, id prefix or name), as `hyzer-peer device link` does: this device must own `owner`.
-    public func linkDevice(_ device: String, owner: String) async throws {
-        try await perform(.write) { try $0.linkDevice(device, owner: owner) }
+    /// Makes `device` an owner of `owner`, as `hyzer-peer device link` does: this device must own
+    /// `owner`. A device is named by its full id even before its record has arrived (a new
+    /// watch is paired by the id its `whoami` shows).
+    public func linkDevice(_ device: DeviceID, owner: PlayerID) async throws {
+        try await perform(.write) { replica in
+            try Self.requirePlayers([owner], replica)
+            try replica.linkDevice(device.hex, owner: owner.description)
+        }
     }
 }
 
 /// A device removed from the group (`HyzerEngine.removeMember(_:)`).
-public struct MemberRemoval: Equatable, Sendable {
+public struct MemberRemoval: Equatable, Sendable, Codable {
     /// The device removed.
-    public let device: AuthorID
+    public let device: DeviceID
     /// Its last op that still counts: every op after it is ignored everywhere.
     public let through: UInt64
     /// The group key's epoch after the removal's rekey.

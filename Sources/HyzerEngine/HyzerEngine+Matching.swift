@@ -12,6 +12,13 @@ extension HyzerEngine {
         try await perform(.read) { PlayerID(try $0.resolvePlayer(text)) }
     }
 
+    /// The device `text` names: its full id (even before its record has arrived, as a new watch
+    /// is paired), its exact name, or an unambiguous id prefix, as `hyzer-peer group remove` and
+    /// `device link` take it.
+    public func device(matching text: String) async throws -> DeviceID {
+        try await perform(.read) { try $0.resolveDevice(text) }
+    }
+
     /// The course `text` names: its id, its exact name, or an unambiguous id prefix.
     public func course(matching text: String) async throws -> CourseID {
         try await perform(.read) { CourseID(try $0.resolveCourse(text)) }

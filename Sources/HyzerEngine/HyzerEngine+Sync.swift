@@ -20,11 +20,25 @@ extension HyzerEngine {
             _ = try await perform(.read) { try $0.requireGroup() }
         }
         let changes = try await subscribe()
-        let controller = SyncController(replica: replica)
-        controller.start(plan, changes: changes, store: store, logger: logger ?? Self.syncLogger)
+        let controller = SyncController(
+            replica: replica, plan: plan, store: store, logger: logger ?? Self.syncLogger,
+            subscribe: { [weak self] in
+                guard let self else { throw EngineError.closed }
+                return try await self.subscribe()
+            },
+            released: { [weak self] controller in Task { await self?.forget(controller) } })
+        controller.start(changes: changes)
         syncs.append(controller)
         return controller
     }
+
+    /// Lets go of a stopped sync.
+    private func forget(_ controller: SyncController) {
+        syncs.removeAll { $0 === controller }
+    }
+
+    /// How many syncs the engine holds: those started and not stopped.
+    var syncCount: Int { syncs.count }
 
     static let syncLogger: Logger = {
         var logger = Logger(label: "hyzer-engine.sync")

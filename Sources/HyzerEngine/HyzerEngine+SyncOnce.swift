@@ -2,6 +2,7 @@ import Foundation
 import HyzerKit
 import HyzerSync
 import Logging
+import Synchronization
 
 /// One sync at a time, as `hyzer-peer sync`, `import` and `export` run them (docs/embedding.md,
 /// "Sync"): through a shared folder, with one peer, or by bundle files carried by hand. A device
@@ -38,11 +39,45 @@ extension HyzerEngine {
     /// not received the latest rekey. Throws `PeerSyncError` when the peer does not admit this
     /// device or the exchange fails (nothing partial is kept), `DialFailure` (or what `opener`
     /// throws) when the peer cannot be reached.
-    public func syncPeer(_ opener: some ByteLinkOpener, logger: Logger? = nil) async throws -> PeerSyncReport {
+    ///
+    /// With `within` (a background task's few seconds), the join and the exchange end by then:
+    /// one the deadline cuts short throws `EngineError.deadlinePassed`, which says how many ops
+    /// crossed each way before the cut; what arrived is kept (whole bundles only), and this
+    /// device's receipts are signed as after any sync.
+    public func syncPeer(_ opener: some ByteLinkOpener, within deadline: Duration? = nil, logger: Logger? = nil) async throws
+        -> PeerSyncReport
+    {
         try requireOpen()
         let peer = PeerSync(replica: replica, logger: logger ?? Self.syncLogger)
-        let joined = try await peer.join(opener).map(GroupID.init)
-        return PeerSyncReport(joined: joined, outcome: try await peer.sync(opener))
+        // Whichever ends first, the exchange or the deadline, settles the race: a cut exchange
+        // is cancelled, and what it did is reported as cut even if its outcome looks whole.
+        let settled = Settled()
+        let work = Task {
+            let joined = try await peer.join(opener).map(GroupID.init)
+            let outcome = try await peer.exchange(opener)
+            return (joined, outcome, settled.first())
+        }
+        let timer = Task {
+            guard let deadline, (try? await Task.sleep(for: deadline)) != nil, settled.first() else { return }
+            work.cancel()
+        }
+        let result = await withTaskCancellationHandler {
+            await work.result
+        } onCancel: {
+            work.cancel()
+        }
+        timer.cancel()
+        let (joined, outcome, finished): (GroupID?, ConnectionOutcome, Bool)
+        do {
+            (joined, outcome, finished) = try result.get()
+        } catch {
+            guard deadline != nil, !settled.first() else { throw error }
+            throw EngineError.deadlinePassed(opsReceived: 0, opsSent: 0)
+        }
+        if let failure = outcome.failure, finished { throw PeerSyncError.failed(failure) }
+        _ = try await perform(.write) { try $0.signReceipts() }
+        guard finished else { throw EngineError.deadlinePassed(opsReceived: outcome.opsReceived, opsSent: outcome.opsSent) }
+        return PeerSyncReport(joined: joined, outcome: outcome)
     }
 
     /// A bundle file of every op this device holds, sealed with the group key, for a member to
@@ -62,6 +97,13 @@ extension HyzerEngine {
     public static var bundleBytesMax: Int { BundleFiles.bytesMax }
 }
 
+/// Which of two racers got somewhere first: the first call of `first()` is true, every later one false.
+final class Settled: Sendable {
+    private let taken = Atomic(false)
+
+    func first() -> Bool { taken.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged }
+}
+
 /// What `HyzerEngine.syncFolder(_:)` did.
 public enum FolderSyncResult: Sendable {
     /// This device asked to join `group` through the folder; a member admits it at its next
@@ -71,7 +113,7 @@ public enum FolderSyncResult: Sendable {
     case synced(FolderSyncReport, joined: GroupID?)
 }
 
-/// What `HyzerEngine.syncPeer(_:logger:)` did.
+/// What `HyzerEngine.syncPeer(_:within:logger:)` did.
 public struct PeerSyncReport: Sendable {
     /// The group this device joined first, when the peer admitted it with its invitation.
     public let joined: GroupID?

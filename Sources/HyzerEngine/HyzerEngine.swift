@@ -16,7 +16,7 @@ public actor HyzerEngine {
     /// The store directory.
     public nonisolated let directory: URL
     /// This device's id in the group: its Ed25519 public key.
-    public nonisolated let device: AuthorID
+    public nonisolated let device: DeviceID
     let replica: Replica
     let store: StoreQueue
     let hub = ChangeHub()
@@ -62,7 +62,7 @@ public actor HyzerEngine {
     /// (docs/security.md, "Re-keying"). Returns the engine under the new key (its `device`) and
     /// the old key. Open no other engine on the store while it runs. Throws
     /// `ReplicaError.removedFromGroup` for a device the organizer removed.
-    public static func continueUnderNewKey(at directory: URL) async throws -> (engine: HyzerEngine, predecessor: AuthorID) {
+    public static func continueUnderNewKey(at directory: URL) async throws -> (engine: HyzerEngine, predecessor: DeviceID) {
         let store = StoreQueue(label: "hyzer.engine.store")
         let (replica, predecessor) = try await store.run(.write) {
             let old = try Replica.open(at: directory)

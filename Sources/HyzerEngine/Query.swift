@@ -4,7 +4,8 @@ import HyzerKit
 
 /// Something to read from the store, once (`HyzerEngine.read(_:)`) or live
 /// (`HyzerEngine.observe(_:)`): standings, a card, a player's history, the replica's status, the
-/// group's members. Each is a pure function of the store's contents, so equal stores give equal
+/// group's members, and the lists a scoring app's screens show (rounds, one round, players,
+/// devices). Each is a pure function of the store's contents, so equal stores give equal
 /// values.
 public struct Query<Value: Equatable & Sendable>: Sendable {
     /// Reads the value on the engine's store queue.

@@ -15,18 +15,46 @@ import Synchronization
 /// is admitted by the first member it reaches (over TCP, a link, or the folder) before it syncs.
 public final class SyncController: Sendable {
     private let state = Mutex(State())
-    private let task: Mutex<Task<Void, Never>?> = Mutex(nil)
     private let replica: Replica
+    private let plan: SyncPlan
+    private let store: StoreQueue
+    private let logger: Logger
+    /// A new signal stream of the engine's change monitor, for each run after the first.
+    private let subscribe: @Sendable () async throws -> AsyncStream<Void>
+    /// Told once the sync stopped, so that the engine lets go of it.
+    private let released: @Sendable (SyncController) -> Void
+
+    /// Running, paused (`pause()`), or stopped for good (`stop()`).
+    private enum Phase {
+        case running, paused, stopped
+    }
 
     private struct State {
+        var phase = Phase.running
         var status = SyncStatus()
         var lags = PeerLags()
         var subscribers: [Int: AsyncStream<SyncStatus>.Continuation] = [:]
         var nextSubscriber = 0
+        /// The task of the current run: joining when invited, then serving.
+        var run: Task<Void, Never>?
+        /// Where `accept(_:)` hands links to the current run's server.
+        var accepted: AsyncStream<any ByteLink>.Continuation?
     }
 
-    init(replica: Replica) {
+    /// How many accepted links may wait for the server at once; `accept(_:)` refuses more.
+    static let acceptedWaitingMax = 16
+
+    init(
+        replica: Replica, plan: SyncPlan, store: StoreQueue, logger: Logger,
+        subscribe: @escaping @Sendable () async throws -> AsyncStream<Void>,
+        released: @escaping @Sendable (SyncController) -> Void
+    ) {
         self.replica = replica
+        self.plan = plan
+        self.store = store
+        self.logger = logger
+        self.subscribe = subscribe
+        self.released = released
     }
 
     /// The status now, then each change, until the sync stops (the last status says `stopped`).
@@ -51,62 +79,145 @@ public final class SyncController: Sendable {
     /// The status now.
     public var status: SyncStatus { state.withLock { $0.status } }
 
-    /// Closes every connection, ends the folder loop, waits for both, and ends `statuses()`.
-    public func stop() async {
-        let running = task.withLock { $0 }
-        running?.cancel()
-        await running?.value
-        let subscribers = state.withLock { state in
-            state.status.stopped = true
-            state.status.peers = []
-            defer { state.subscribers = [:] }
-            return (state.status, Array(state.subscribers.values))
-        }
-        for subscriber in subscribers.1 {
-            subscriber.yield(subscribers.0)
-            subscriber.finish()
+    /// Serves `link`, which a peer opened to this device over the app's own transport (a
+    /// MultipeerConnectivity session, a WatchConnectivity channel, a connection an `NWListener`
+    /// accepted), as an accepted connection: the handshake and the live session run over it
+    /// until it ends, as for a peer that dialed in over TCP, and the link is closed then.
+    /// Returns false while the sync is paused or stopped, or when `acceptedWaitingMax` links
+    /// already wait for the server (a device still joining serves none yet): the app closes it.
+    @discardableResult
+    public func accept(_ link: any ByteLink) -> Bool {
+        state.withLock { state in
+            guard state.phase == .running, let accepted = state.accepted, case .enqueued = accepted.yield(link) else { return false }
+            return true
         }
     }
 
-    /// Starts the sync's task: joining when invited, then serving as `plan` says. `changes`
-    /// signals each change of the store (the engine's change monitor): the controller reads
-    /// the store's vector once per change for every peer's lag.
-    func start(_ plan: SyncPlan, changes: AsyncStream<Void>, store: StoreQueue, logger: Logger) {
-        let running = Task { [self] in
-            let follower = Task { [weak self] in await self?.follow(changes, store: store) }
-            defer { follower.cancel() }
-            guard await join(plan, store: store, logger: logger),
-                let group = try? await store.run(.read, { [replica] in try replica.group() })
-            else { return }
-            var server = PeerServer(replica: replica, group: group, logger: logger)
-            server.peers = plan.peers
-            server.links = plan.links
-            server.folder = plan.folder.map { DirectoryFolder(root: $0) }
-            server.folderInterval = plan.folderInterval
-            let (ended, progress) = (plan.connectionEnded, plan.connectionProgress)
-            server.observer = { [weak self] outcome in
-                ended(outcome)
-                self?.connectionEnded(outcome)
-            }
-            server.progress = { [weak self] event in
-                progress(event)
-                self?.progressed(event)
-            }
-            server.folderObserver = { [weak self] result in self?.folderSynced(result) }
+    /// Pauses the sync, as an app does when it goes to the background: closes every connection,
+    /// ends the folder loop and waits for both. Nothing is lost (every bundle is ingested whole
+    /// or not at all, and what was ingested is committed); the status says `paused`, with no
+    /// peer and no listener, until `resume()`. A paused or stopped sync stays as it is.
+    public func pause() async {
+        var running: Task<Void, Never>?
+        update { state in
+            guard state.phase == .running else { return }
+            state.phase = .paused
+            state.status.paused = true
+            running = state.run
+            state.run = nil
+            state.accepted?.finish()
+            state.accepted = nil
+        }
+        guard let running else { return }
+        running.cancel()
+        await running.value
+        update { state in
+            state.lags = PeerLags()
+            state.status.listening = nil
+        }
+    }
+
+    /// Resumes a paused sync: it listens, dials and syncs the folder again, as the plan says. A
+    /// running or stopped sync stays as it is.
+    public func resume() {
+        update { state in
+            guard state.phase == .paused else { return }
+            state.phase = .running
+            state.status.paused = false
+            begin(&state, changes: nil)
+        }
+    }
+
+    /// Closes every connection, ends the folder loop, waits for both, ends `statuses()`, and
+    /// lets the engine forget the controller: a stopped sync does not start again.
+    public func stop() async {
+        let running = state.withLock { state -> Task<Void, Never>? in
+            state.phase = .stopped
+            state.accepted?.finish()
+            state.accepted = nil
+            defer { state.run = nil }
+            return state.run
+        }
+        running?.cancel()
+        await running?.value
+        let subscribers = state.withLock { state -> [AsyncStream<SyncStatus>.Continuation] in
+            guard !state.status.stopped else { return [] }
+            state.status.stopped = true
+            state.status.paused = false
+            state.status.peers = []
+            state.status.listening = nil
+            defer { state.subscribers = [:] }
+            return Array(state.subscribers.values)
+        }
+        for subscriber in subscribers {
+            subscriber.yield(status)
+            subscriber.finish()
+        }
+        released(self)
+    }
+
+    /// Starts the first run; `changes` signals each change of the store (the engine's change
+    /// monitor): the controller reads the store's vector once per change for every peer's lag.
+    func start(changes: AsyncStream<Void>) {
+        state.withLock { state in begin(&state, changes: changes) }
+    }
+
+    /// Starts a run (under the state's lock): joining when invited, then serving as the plan
+    /// says, until paused or stopped. Without `changes`, the run subscribes to the monitor itself.
+    private func begin(_ state: inout State, changes: AsyncStream<Void>?) {
+        let (accepted, acceptor) = AsyncStream<any ByteLink>.makeStream(bufferingPolicy: .bufferingOldest(Self.acceptedWaitingMax))
+        state.accepted = acceptor
+        state.run = Task { [self] in
             do {
-                if let listen = plan.listen {
-                    try await server.run(listeningOn: listen) { [weak self] port in
-                        self?.update { $0.status.listening = PeerAddress(host: listen.host, port: port) }
-                    }
+                let signals: AsyncStream<Void>
+                if let changes {
+                    signals = changes
                 } else {
-                    try await server.run()
+                    signals = try await subscribe()
                 }
+                await run(changes: signals, accepted: accepted)
             } catch {
-                guard !Task.isCancelled else { return }
                 update { $0.status.lastFailure = .stopped("\(error)") }
             }
         }
-        task.withLock { $0 = running }
+    }
+
+    /// One run: joining when invited, then serving as the plan says, until cancelled.
+    private func run(changes: AsyncStream<Void>, accepted: AsyncStream<any ByteLink>) async {
+        let (plan, store, logger) = (plan, store, logger)
+        let follower = Task { [weak self] in await self?.follow(changes, store: store) }
+        defer { follower.cancel() }
+        guard await join(plan, store: store, logger: logger),
+            let group = try? await store.run(.read, { [replica] in try replica.group() })
+        else { return }
+        var server = PeerServer(replica: replica, group: group, logger: logger)
+        server.peers = plan.peers
+        server.links = plan.links
+        server.accepted = accepted
+        server.folder = plan.folder.map { DirectoryFolder(root: $0) }
+        server.folderInterval = plan.folderInterval
+        let (ended, progress) = (plan.connectionEnded, plan.connectionProgress)
+        server.observer = { [weak self] outcome in
+            ended(outcome)
+            self?.connectionEnded(outcome)
+        }
+        server.progress = { [weak self] event in
+            progress(event)
+            self?.progressed(event)
+        }
+        server.folderObserver = { [weak self] result in self?.folderSynced(result) }
+        do {
+            if let listen = plan.listen {
+                try await server.run(listeningOn: listen) { [weak self] port in
+                    self?.update { $0.status.listening = PeerAddress(host: listen.host, port: port) }
+                }
+            } else {
+                try await server.run()
+            }
+        } catch {
+            guard !Task.isCancelled else { return }
+            update { $0.status.lastFailure = .stopped("\(error)") }
+        }
     }
 
     /// Asks to be admitted while this device holds an invitation and no group, through every

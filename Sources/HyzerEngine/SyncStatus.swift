@@ -14,6 +14,8 @@ public struct SyncStatus: Equatable, Sendable {
     public var peers: [PeerLag] = []
     /// The latest failure, until a later connection or folder sync succeeds.
     public var lastFailure: SyncProblem?
+    /// Whether the sync is paused (`SyncController.pause()`) until `resume()`.
+    public var paused = false
     /// Whether the sync was stopped (`SyncController.stop()`): the last status.
     public var stopped = false
 
@@ -24,7 +26,7 @@ public struct SyncStatus: Equatable, Sendable {
 /// Why a connection, a folder sync or a join did not work out.
 public enum SyncProblem: Equatable, Sendable, CustomStringConvertible {
     /// A connection with a peer failed (the peer when the handshake proved it).
-    case connection(peer: AuthorID?, SyncFailure)
+    case connection(peer: DeviceID?, SyncFailure)
     /// A join with an invitation did not happen.
     case join(PeerSyncError)
     /// The shared folder's sync failed.

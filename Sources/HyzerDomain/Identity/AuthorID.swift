@@ -65,3 +65,23 @@ public struct AuthorID: Hashable, Comparable, Sendable, CustomStringConvertible 
         }
     }
 }
+
+/// An author id encodes as its 64 lowercase hexadecimal digits, as the JSON documents write a
+/// device, and decodes from 64 digits of either case.
+extension AuthorID: Codable {
+    /// Decodes the id from its hexadecimal text; refuses anything else.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let text = try container.decode(String.self)
+        guard let id = AuthorID(hex: text) else {
+            throw Swift.DecodingError.dataCorruptedError(in: container, debugDescription: "\(text) is not 64 hexadecimal digits")
+        }
+        self = id
+    }
+
+    /// Encodes the id as `hex`.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(hex)
+    }
+}

@@ -8,6 +8,12 @@ extension Replica {
         try read { try Self.resolvePlayer(text, ViewReader(db: $0)) }
     }
 
+    /// The device that `text` names: its full id (even before its device record arrived), an
+    /// unambiguous id prefix, or its exact name.
+    public func resolveDevice(_ text: String) throws -> AuthorID {
+        try read { try Self.resolveDevice(text, ViewReader(db: $0)) }
+    }
+
     /// The course that `text` names.
     public func resolveCourse(_ text: String) throws -> UUID {
         try read { try Self.resolveCourse(text, ViewReader(db: $0)) }

@@ -15,11 +15,11 @@ enum KeyFile {
         let directory = url.deletingLastPathComponent()
         let temporary = directory.appendingPathComponent("." + url.lastPathComponent + "." + Hex.encode(SecureRandom.bytes(8)) + ".tmp")
         let text = Array((Hex.encode(keys.secretKey) + "\n").utf8)
-        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        let descriptor = SystemCall.open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
             throw ReplicaError.storage(detail: "cannot write \(temporary.path): \(String(cString: strerror(errno)))")
         }
-        let written = text.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress!, $0.count) }
+        let written = text.withUnsafeBytes { SystemCall.write(descriptor, $0.baseAddress!, $0.count) }
         let synced = fsync(descriptor) == 0
         close(descriptor)
         guard written == text.count, synced, rename(temporary.path, url.path) == 0 else {
@@ -37,7 +37,7 @@ enum KeyFile {
             throw ReplicaError.badKeyFile(path: url.path, detail: "not an Ed25519 secret key")
         }
         var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
-        let count = bytes.withUnsafeMutableBytes { raw in raw.baseAddress.map { Glibc.read(descriptor, $0, raw.count) } ?? 0 }
+        let count = bytes.withUnsafeMutableBytes { raw in raw.baseAddress.map { SystemCall.read(descriptor, $0, raw.count) } ?? 0 }
         let text = String(decoding: bytes.prefix(max(0, count)), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         guard let decoded = Hex.decode(text), let keys = SigningKeyPair(secretKey: decoded) else {
             throw ReplicaError.badKeyFile(path: url.path, detail: "not an Ed25519 secret key")

@@ -3,7 +3,7 @@ import GRDB
 import HyzerDomain
 
 /// One member of the group as `group members` lists it.
-public struct GroupMember: Hashable, Sendable {
+public struct GroupMember: Identifiable, Hashable, Sendable, Codable {
     /// The device's key.
     public let id: AuthorID
     /// From the device's own record, once one of its ops arrived.

@@ -86,11 +86,11 @@ public final class Replica: Sendable {
         if medium.vfs == nil {
             // SQLite opens an empty file as a new database and creates `-wal` and `-shm` with the
             // main file's mode, so creating it 0600 first keeps all three private whatever the umask.
-            let created = Glibc.open(partialURL.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+            let created = SystemCall.open(partialURL.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
             guard created >= 0 else {
                 throw ReplicaError.storage(detail: "cannot create \(partialURL.path): \(String(cString: strerror(errno)))")
             }
-            Glibc.close(created)
+            SystemCall.close(created)
         }
         do {
             let partial = try DatabaseQueue(path: medium.location(of: partialURL), configuration: configuration())

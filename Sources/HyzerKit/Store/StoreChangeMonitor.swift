@@ -4,35 +4,29 @@ import Synchronization
 
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
-/// Tells when anything — this process or another one — committed to a replica's store, without
-/// polling (docs/sync-protocol.md, "Live changes across processes").
+/// Tells when anything — this process or another one — committed to a replica's store
+/// (docs/sync-protocol.md, "Live changes across processes").
 ///
 /// Both sources confirm with SQLite's `PRAGMA data_version` on a read-only connection of the
 /// monitor's own (the number moves when any other connection commits), and a change is reported
 /// only when it moved since the last report, whichever source saw it first:
 /// - this process's commits, from a GRDB transaction observer on the replica's writer, straight
 ///   after the commit on the writer's thread: no thread is woken between a commit and its report;
-/// - every other process's writes, through inotify on the store directory (`IN_MODIFY` and
-///   `IN_CLOSE_WRITE` of `replica.sqlite-wal` and `replica.sqlite`), on one dedicated thread that
-///   sleeps in `poll(2)` with no timeout while nothing happens. A write to the WAL comes before
-///   its commit is visible (the commit ends with an fsync and an update of the shared index,
-///   which inotify does not see), so after a write with no visible commit the thread checks again
-///   after 1, 2, 4, … 2,048 ms (about 4 s in all, for a slow fsync) and then sleeps until the
-///   next event.
+/// - every other process's writes, on one dedicated thread (`OtherProcessWatch`): on Linux,
+///   inotify on the store directory, with no polling; where there is no inotify (Apple
+///   platforms), or on Linux built with `HYZER_PORTABLE_MONITOR`, `data_version` read with
+///   backoff, at least every 250 ms (docs/architecture.md, "Platform").
 public final class StoreChangeMonitor: Sendable {
-    private let inotify: Int32
-    private let wakeup: Wakeup
-    private let reporter: Reporter
+    private let others: OtherProcessWatch
+    private let wakeup: MonitorWakeup
+    private let reporter: StoreChangeReporter
     /// Kept alive here: GRDB holds transaction observers weakly.
     private let observer: CommitObserver
     private let started = Mutex(false)
-
-    /// The files whose writes mean a commit may have happened.
-    private static let storeFiles: Set<String> = [Replica.databaseFileName, Replica.databaseFileName + "-wal"]
-    /// Rechecks after a write with no visible commit, in milliseconds.
-    private static let settleDelays: [Int32] = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048]
 
     init(replica: Replica) throws {
         let (directory, database) = (replica.directory, replica.database)
@@ -41,44 +35,11 @@ public final class StoreChangeMonitor: Sendable {
         configuration.busyMode = .timeout(10)
         let connection = try DatabaseQueue(
             path: directory.appendingPathComponent(Replica.databaseFileName).path, configuration: configuration)
-        reporter = Reporter(connection: connection)
-        inotify = try Self.watch(directory)
-        do {
-            wakeup = try Wakeup()
-        } catch {
-            close(inotify)
-            throw error
-        }
+        reporter = StoreChangeReporter(connection: connection)
+        others = try OtherProcessWatch(watching: directory)
+        wakeup = try MonitorWakeup()
         observer = CommitObserver(replica: replica, reporter: reporter)
         database.add(transactionObserver: observer, extent: .observerLifetime)
-    }
-
-    deinit {
-        close(inotify)
-    }
-
-    /// An inotify descriptor watching `directory`'s files for writes. Linux only: an Apple build
-    /// needs a kqueue (`DispatchSource.makeFileSystemObjectSource`) watch of the WAL file in its
-    /// place (docs/architecture.md, "Platform"); until one is written, it refuses to start.
-    private static func watch(_ directory: URL) throws -> Int32 {
-        #if canImport(Glibc)
-            let inotify = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
-            guard inotify >= 0 else {
-                throw ReplicaError.storage(detail: Self.inotifyFailure("cannot start inotify", errno))
-            }
-            guard inotify_add_watch(inotify, directory.path, UInt32(IN_MODIFY) | UInt32(IN_CLOSE_WRITE)) >= 0 else {
-                let error = errno
-                close(inotify)
-                throw ReplicaError.storage(detail: Self.inotifyFailure("cannot watch \(directory.path)", error))
-            }
-            return inotify
-        #else
-            throw ReplicaError.storage(detail: "live changes need inotify, which this platform does not have")
-        #endif
-    }
-
-    private static func inotifyFailure(_ what: String, _ error: Int32) -> String {
-        "\(what): \(String(cString: strerror(error))); live changes need inotify (raise fs.inotify.max_user_instances or max_user_watches if they are exhausted)"
     }
 
     /// One element per change of the store after this call (a burst of commits may yield one
@@ -128,65 +89,15 @@ public final class StoreChangeMonitor: Sendable {
         return true
     }
 
-    /// The thread's loop: sleeps until inotify wakes it, reports each moved `data_version`.
+    /// The thread's loop: watches other processes' commits until the stream ends.
     private func watch() {
-        var settle: Int?
-        var descriptors = [
-            pollfd(fd: inotify, events: Int16(POLLIN), revents: 0), pollfd(fd: wakeup.reader, events: Int16(POLLIN), revents: 0),
-        ]
-        while true {
-            let timeout = settle.map { Self.settleDelays[$0] } ?? -1
-            let ready = poll(&descriptors, 2, timeout)
-            if ready < 0 {
-                if errno == EINTR { continue }
-                break
-            }
-            // A descriptor in error would wake poll at once forever: end the stream instead.
-            if descriptors.contains(where: { $0.revents & Int16(POLLERR | POLLNVAL) != 0 }) { break }
-            var written = false
-            if descriptors[0].revents != 0 { written = drainInotify() }
-            if descriptors[1].revents != 0 { break }
-            let moved = reporter.reportIfMoved()
-            if moved == true {
-                settle = nil
-            } else if written || moved == nil {
-                settle = 0
-            } else if ready == 0, let step = settle {
-                settle = step + 1 < Self.settleDelays.count ? step + 1 : nil
-            }
-        }
+        others.run(reporter, until: wakeup)
         reporter.finish()
-    }
-
-    /// Reads every queued inotify event; true when one names a store file or the queue overflowed.
-    private func drainInotify() -> Bool {
-        #if canImport(Glibc)
-            var written = false
-            var buffer = [UInt8](repeating: 0, count: 4096)
-            while true {
-                let count = buffer.withUnsafeMutableBytes { read(inotify, $0.baseAddress, $0.count) }
-                guard count > 0 else { return written }
-                var offset = 0
-                let header = MemoryLayout<inotify_event>.size
-                while offset + header <= count {
-                    let mask = buffer.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self) }
-                    let length = Int(buffer.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self) })
-                    let nameEnd = min(offset + header + length, count)
-                    let name = buffer[(offset + header)..<nameEnd].prefix { $0 != 0 }
-                    if mask & UInt32(IN_Q_OVERFLOW) != 0 || Self.storeFiles.contains(String(decoding: name, as: UTF8.self)) {
-                        written = true
-                    }
-                    offset = nameEnd
-                }
-            }
-        #else
-            return true  // never reached: the monitor does not start without inotify
-        #endif
     }
 }
 
 /// A pipe that stops the monitor's thread: the stream's end writes one byte.
-private final class Wakeup: Sendable {
+final class MonitorWakeup: Sendable {
     let reader: Int32
     private let writer: Int32
 
@@ -225,11 +136,11 @@ public struct WriterCommit {
 }
 
 /// Reports a change once per move of `data_version`, whichever source checks first: the
-/// writer's commit observer or the inotify thread. The check and the report happen under one
+/// writer's commit observer or the monitor's thread. The check and the report happen under one
 /// lock, so a moved number is reported once, and a report comes after the commits it counts are
-/// visible. While the writer commits, the inotify thread leaves the report to it (it checks
+/// visible. While the writer commits, the monitor's thread leaves the report to it (it checks
 /// again a millisecond later): the writer's own commits are reported with the commit.
-private final class Reporter: Sendable {
+final class StoreChangeReporter: Sendable {
     private struct State {
         var report: (@Sendable (WriterCommit?) -> Void)?
         var finished: (@Sendable () -> Void)?
@@ -296,9 +207,9 @@ private final class Reporter: Sendable {
 /// Reports each commit of the replica's own writer, on the writer's thread.
 private final class CommitObserver: TransactionObserver, Sendable {
     private let replica: Replica
-    private let reporter: Reporter
+    private let reporter: StoreChangeReporter
 
-    init(replica: Replica, reporter: Reporter) {
+    init(replica: Replica, reporter: StoreChangeReporter) {
         self.replica = replica
         self.reporter = reporter
     }

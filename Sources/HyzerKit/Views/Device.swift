@@ -1,7 +1,7 @@
 import HyzerDomain
 
 /// A replica of the group as its own signed device record describes it.
-public struct Device: Hashable, Sendable {
+public struct Device: Identifiable, Hashable, Sendable, Codable {
     /// The device's key.
     public let id: AuthorID
     /// The name the device gave itself.

@@ -48,6 +48,15 @@ public struct PeerSync: Sendable {
     /// (nothing partial was kept: every bundle is ingested whole or not at all), or what
     /// `opener` throws.
     public func sync(_ opener: some ByteLinkOpener) async throws -> ConnectionOutcome {
+        let outcome = try await exchange(opener)
+        if let failure = outcome.failure { throw PeerSyncError.failed(failure) }
+        return outcome
+    }
+
+    /// One exchange with the peer `opener` reaches, however it ended: the outcome says what
+    /// crossed and, for one that did not complete, why (a cancelled task's ends early, with the
+    /// bundles ingested so far kept). Throws what `opener` throws, and when there is no group.
+    public func exchange(_ opener: some ByteLinkOpener) async throws -> ConnectionOutcome {
         let group = try replica.requireGroup()
         var outcome: ConnectionOutcome
         var dialEpoch: UInt32?
@@ -56,10 +65,9 @@ public struct PeerSync: Sendable {
                 opening: opener, replica: replica, group: group, mode: .oneShot, logger: logger, configuration: configuration,
                 dialEpoch: dialEpoch)
             // A peer the newest rekey has not reached refuses our hello: try the older epochs we
-            // hold, each once (`serve` goes round them again).
-            dialEpoch = Redialer.epochToDial(after: outcome.failure, dialed: dialEpoch, group: group)
+            // hold, each once (`serve` goes round them again); a cancelled task tries no more.
+            dialEpoch = Task.isCancelled ? nil : Redialer.epochToDial(after: outcome.failure, dialed: dialEpoch, group: group)
         } while dialEpoch != nil
-        if let failure = outcome.failure { throw PeerSyncError.failed(failure) }
         return outcome
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import HyzerCrypto
 import HyzerDomain
+import HyzerKit
 
 /// A shared folder on the local file system.
 ///
@@ -45,9 +46,12 @@ public struct DirectoryFolder: SharedFolder {
                 }
             // Anyone with the folder sets a file's time, before 1970 or centuries ahead: the time is
             // only an identity, so its bits are taken as they are and the arithmetic wraps.
-            let modified =
-                UInt64(bitPattern: Int64(info.st_mtim.tv_sec)) &* 1_000_000_000
-                &+ UInt64(bitPattern: Int64(info.st_mtim.tv_nsec))
+            #if canImport(Darwin)
+                let time = info.st_mtimespec
+            #else
+                let time = info.st_mtim
+            #endif
+            let modified = UInt64(bitPattern: Int64(time.tv_sec)) &* 1_000_000_000 &+ UInt64(bitPattern: Int64(time.tv_nsec))
             entries.append(FolderEntry(name: name, kind: kind, size: UInt64(max(0, info.st_size)), modified: modified))
         }
         return entries.sorted { $0.name < $1.name }
@@ -72,7 +76,7 @@ public struct DirectoryFolder: SharedFolder {
         var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
         var filled = 0
         while filled < bytes.count {
-            let count = bytes.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress! + filled, $0.count - filled) }
+            let count = bytes.withUnsafeMutableBytes { SystemCall.read(descriptor, $0.baseAddress! + filled, $0.count - filled) }
             if count < 0, errno == EINTR { continue }
             guard count >= 0 else { throw error(path, String(cString: strerror(errno))) }
             if count == 0 { break }  // shrunk while being read: the content check refuses it
@@ -94,7 +98,7 @@ public struct DirectoryFolder: SharedFolder {
         bytes.withUnsafeBytes { raw in
             var offset = 0
             while offset < raw.count {
-                let written = Glibc.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
+                let written = SystemCall.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
                 if written < 0 {
                     if errno == EINTR { continue }
                     failure = String(cString: strerror(errno))

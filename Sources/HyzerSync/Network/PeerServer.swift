@@ -2,6 +2,7 @@ import HyzerKit
 import Logging
 import NIOCore
 import NIOPosix
+import Synchronization
 
 /// `serve`: accepts peers, dials the listed ones, optionally syncs a shared folder on a
 /// schedule, and pushes every change of the store to every connected peer within
@@ -17,6 +18,10 @@ public struct PeerServer: Sendable {
     public var peers: [PeerAddress] = []
     /// Peers to dial over other links (an app's own transport) and keep connected.
     public var links: [any ByteLinkOpener] = []
+    /// Links a peer opened to this device over an app's own transport (a peer dialed in): each
+    /// is served as an accepted connection until it ends, at most `connectionsMax` at once
+    /// (one more is told `ListenerBusy.full` and closed). The stream ends with the server.
+    public var accepted: AsyncStream<any ByteLink>?
     /// A shared folder to sync every `folderInterval`; `nil` for none.
     public var folder: (any SharedFolder)?
     /// Time between two folder syncs.
@@ -107,6 +112,9 @@ public struct PeerServer: Sendable {
             if let folder {
                 tasks.addTask { await syncFolder(folder) }
             }
+            if let accepted {
+                tasks.addTask { await serve(accepted, groups: groups, signals: signals, seenHellos: seenHellos) }
+            }
             guard let server = listener else { return }
             try await server.executeThenClose { inbound in
                 for try await (connection, firstFrame) in inbound {
@@ -153,6 +161,32 @@ public struct PeerServer: Sendable {
         }
     }
 
+    /// Serves each link of `links` as an accepted connection, until the server stops.
+    private func serve(_ links: AsyncStream<any ByteLink>, groups: GroupSource, signals: ConnectionSignals, seenHellos: SeenHellos) async {
+        let open = LinkCount()
+        await withDiscardingTaskGroup { serving in
+            for await link in links {
+                guard open.value.add(1, ordering: .relaxed).newValue <= connectionsMax else {
+                    open.value.subtract(1, ordering: .relaxed)
+                    try? await link.send(ListenerBusy.full.frame)
+                    await link.close()
+                    continue
+                }
+                var peer = PeerConnection(
+                    replica: replica, group: groups.current(), role: .listener, mode: .live, logger: logger, signals: signals,
+                    budget: budget)
+                peer.configuration = configuration
+                peer.writeTimeout = writeTimeout
+                peer.seenHellos = seenHellos
+                serving.addTask { [peer, observer] in
+                    let outcome = await peer.run(over: link)
+                    open.value.subtract(1, ordering: .relaxed)
+                    observer(outcome)
+                }
+            }
+        }
+    }
+
     /// Syncs the folder every `folderInterval`. A sync that moved nothing logs at debug; a
     /// failure logs at error when it begins or changes and at debug while it repeats (a store
     /// held by another process fails every sync until it is released), and the recovery once.
@@ -186,4 +220,9 @@ public struct PeerServer: Sendable {
             try? await Task.sleep(for: folderInterval)
         }
     }
+}
+
+/// How many accepted links a server serves now.
+private final class LinkCount: Sendable {
+    let value = Atomic(0)
 }

@@ -49,7 +49,8 @@ struct DeviceCommand: ParsableCommand {
         @Option(help: "The player the device belongs to.") var owner: String
 
         func run() async throws {
-            try await storeOptions.openEngine().linkDevice(device, owner: owner)
+            let engine = try await storeOptions.openEngine()
+            try await engine.linkDevice(try await engine.device(matching: device), owner: try await engine.player(matching: owner))
             print("linked \(device) to \(owner)")
         }
     }

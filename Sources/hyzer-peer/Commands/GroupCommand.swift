@@ -147,7 +147,8 @@ struct GroupCommand: ParsableCommand {
         @Argument(help: "The device's id, id prefix or name.") var device: String
 
         func run() async throws {
-            let removal = try await storeOptions.openEngine().removeMember(device)
+            let engine = try await storeOptions.openEngine()
+            let removal = try await engine.removeMember(try await engine.device(matching: device))
             print(
                 "removed device \(removal.device.hex) (its ops up to \(removal.through) still count); the group key is now epoch \(removal.epoch)"
             )

@@ -24,7 +24,7 @@ actor Arrivals<Value: Sendable> {
 
 /// Live queries: the current value first, each changed value once and in order, from this
 /// engine and from another process on the same store, for several observers sharing one monitor.
-@Suite struct ObservationTests {
+@Suite struct LiveQueryTests {
     let directory = TemporaryDirectory("engine-observe")
 
     /// A round of Ann (this device's owner) and Ben on a three-hole course.

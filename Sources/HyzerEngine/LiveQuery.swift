@@ -11,7 +11,12 @@ import HyzerKit
 /// its task is cancelled or the engine closes; either frees its place. A read that fails (the
 /// round is unknown, the store unreadable) throws and ends the iteration, and so does a change
 /// monitor that stopped on its own (`EngineError.changeMonitorStopped`).
-public struct Observation<Value: Equatable & Sendable>: AsyncSequence, Sendable {
+///
+/// Values arrive on the executor of the task that iterates: in a `@MainActor` model (a SwiftUI
+/// view model), each value is handed to the loop's body on the main actor, with no hop for the
+/// app to write, while the reads themselves run on the engine's store queue, never on the main
+/// actor.
+public struct LiveQuery<Value: Equatable & Sendable>: AsyncSequence, Sendable {
     /// The values observed.
     public typealias Element = Value
 
@@ -54,10 +59,10 @@ public struct Observation<Value: Equatable & Sendable>: AsyncSequence, Sendable 
 }
 
 extension HyzerEngine {
-    /// A live query of `query`: the current value, then each changed value (see `Observation`).
+    /// A live query of `query`: the current value, then each changed value (see `LiveQuery`).
     /// Any number of tasks may iterate observations of one engine; they share one monitor.
-    public nonisolated func observe<Value>(_ query: Query<Value>) -> Observation<Value> {
-        Observation(engine: self, query: query)
+    public nonisolated func observe<Value>(_ query: Query<Value>) -> LiveQuery<Value> {
+        LiveQuery(engine: self, query: query)
     }
 
     /// The value of `query` now.

@@ -1,0 +1,162 @@
+import Foundation
+import HyzerTestSupport
+import Logging
+import Testing
+
+@testable import HyzerEngine
+
+/// An app's side of a running sync (docs/embedding.md, "The app's lifecycle"): links it accepts
+/// as well as dials, pause and resume around the background, one-shot syncs with a deadline, and
+/// stopped syncs let go of.
+@Suite struct SyncLifecycleTests {
+    let directory = TemporaryDirectory("engine-lifecycle")
+    let quiet: Logger = {
+        var logger = Logger(label: "test")
+        logger.logLevel = .critical
+        return logger
+    }()
+
+    /// An app's transport in memory: each dial makes a pair of linked ends and hands the far one
+    /// to the other device's sync, as a MultipeerConnectivity session would on its side.
+    struct AcceptingOpener: ByteLinkOpener {
+        let far: SyncController
+
+        func withLink<Result: Sendable>(_ body: @Sendable (any ByteLink) async -> Result) async throws -> Result {
+            let (near, other) = InMemoryLink.pair()
+            guard far.accept(other) else { throw InMemoryLinkError.closed }
+            let result = await body(near)
+            await near.close()
+            return result
+        }
+    }
+
+    /// A link nobody answers: its far end is never served.
+    struct SilentOpener: ByteLinkOpener {
+        func withLink<Result: Sendable>(_ body: @Sendable (any ByteLink) async -> Result) async throws -> Result {
+            let (near, far) = InMemoryLink.pair()
+            let result = await body(near)
+            await near.close()
+            await far.close()
+            return result
+        }
+    }
+
+    func eventually(seconds: Double = 20, _ condition: () async throws -> Bool) async rethrows -> Bool {
+        let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1_000))
+        while ContinuousClock.now < deadline {
+            if try await condition() { return true }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return try await condition()
+    }
+
+    /// A laptop that organizes a group with a round of Ann's, and a phone of Ben's in it.
+    func group() async throws -> (laptop: HyzerEngine, phone: HyzerEngine, round: RoundID, ann: PlayerID) {
+        let laptop = try await HyzerEngine.create(at: directory.path("laptop"), deviceName: "laptop", kind: .laptop, owner: "Ann")
+        try await laptop.createGroup()
+        let token = try await laptop.invite()
+        let phone = try await HyzerEngine.create(at: directory.path("phone"), deviceName: "phone", owner: "Ben")
+        try await phone.acceptInvitation(token: token)
+        let folder = directory.path("shared")
+        _ = try await phone.syncFolder(folder)
+        _ = try await laptop.syncFolder(folder)
+        _ = try await phone.syncFolder(folder)
+        let ann = try #require(try await laptop.owner())
+        let round = try await laptop.startRound(on: try await laptop.course(matching: "Morley Field"), players: [ann])
+        return (laptop, phone, round, ann)
+    }
+
+    func strokes(_ engine: HyzerEngine, _ round: RoundID) async -> Int? {
+        try? await engine.read(.standings(of: round)).standings.first?.totalStrokes
+    }
+
+    /// The laptop's sync accepts the links the phone's transport opens: live both ways, and a
+    /// one-shot sync over the same transport; then the other way round, the phone accepting.
+    @Test func anAcceptedLinkSyncsARoundBothWays() async throws {
+        let (laptop, phone, round, ann) = try await group()
+        let accepting = try await laptop.startSync(SyncPlan(), logger: quiet)
+        let dialing = try await phone.startSync(SyncPlan(links: [AcceptingOpener(far: accepting)]), logger: quiet)
+        #expect(await eventually { await strokes(phone, round) == 0 }, "the round never crossed the accepted link")
+        #expect(await eventually { accepting.status.peers.map(\.peer) == [phone.device] }, "the laptop lists the phone")
+        try await phone.recordScore(round: round, participant: .player(ann), hole: 1, strokes: 3)
+        #expect(await eventually { await strokes(laptop, round) == 3 }, "the phone's score never reached the laptop live")
+        await dialing.stop()
+
+        try await laptop.recordScore(round: round, participant: .player(ann), hole: 2, strokes: 4)
+        let report = try await phone.syncPeer(AcceptingOpener(far: accepting), logger: quiet)
+        #expect(report.outcome.opsReceived > 0)
+        #expect(await strokes(phone, round) == 7, "a one-shot sync over an accepted link")
+        await accepting.stop()
+
+        let phoneAccepting = try await phone.startSync(SyncPlan(), logger: quiet)
+        let laptopDialing = try await laptop.startSync(SyncPlan(links: [AcceptingOpener(far: phoneAccepting)]), logger: quiet)
+        try await laptop.recordScore(round: round, participant: .player(ann), hole: 3, strokes: 2)
+        #expect(await eventually { await strokes(phone, round) == 9 }, "the laptop's score never reached the accepting phone")
+        await laptopDialing.stop()
+        await phoneAccepting.stop()
+        #expect(!phoneAccepting.accept(InMemoryLink.pair().0), "a stopped sync accepts no link")
+        try await phone.close()
+        try await laptop.close()
+    }
+
+    /// Paused, the phone holds no connection and its scores wait; resumed, it redials and they go.
+    @Test func aPausedSyncHoldsNoConnectionAndResumesWithNothingLost() async throws {
+        let (laptop, phone, round, ann) = try await group()
+        let listening = try await laptop.startSync(SyncPlan(listen: PeerAddress(host: "127.0.0.1", port: 0)), logger: quiet)
+        #expect(await eventually { listening.status.listening != nil })
+        let address = try #require(listening.status.listening)
+        let sync = try await phone.startSync(SyncPlan(peers: [address]), logger: quiet)
+        #expect(await eventually { sync.status.peers.count == 1 }, "the phone never connected")
+        #expect(await eventually { await strokes(phone, round) == 0 }, "the round never reached the phone")
+
+        await sync.pause()
+        #expect(sync.status.paused)
+        #expect(sync.status.peers.isEmpty, "pausing closes every connection")
+        #expect(!sync.accept(InMemoryLink.pair().0), "a paused sync accepts no link")
+        #expect(await eventually { listening.status.peers.isEmpty }, "the laptop saw the phone go")
+        try await phone.recordScore(round: round, participant: .player(ann), hole: 1, strokes: 5)
+        try await Task.sleep(for: .milliseconds(500))
+        #expect(await strokes(laptop, round) == 0, "nothing crosses while paused")
+
+        sync.resume()
+        #expect(!sync.status.paused)
+        #expect(await eventually { await strokes(laptop, round) == 5 }, "the score recorded while paused never arrived")
+        #expect(await eventually { sync.status.peers.count == 1 }, "the phone never redialed")
+        await sync.stop()
+        #expect(sync.status.stopped && !sync.status.paused)
+        try await phone.close()
+        try await laptop.close()
+    }
+
+    /// A one-shot sync with a deadline ends by then when the peer never answers, saying what
+    /// crossed; with time enough it completes as any sync does.
+    @Test func aOneShotSyncEndsByItsDeadline() async throws {
+        let (laptop, phone, round, _) = try await group()
+        let started = ContinuousClock.now
+        await #expect(throws: EngineError.deadlinePassed(opsReceived: 0, opsSent: 0)) {
+            try await phone.syncPeer(SilentOpener(), within: .milliseconds(300), logger: quiet)
+        }
+        #expect(ContinuousClock.now - started < .seconds(5), "the deadline cut the sync")
+
+        let accepting = try await laptop.startSync(SyncPlan(), logger: quiet)
+        let report = try await phone.syncPeer(AcceptingOpener(far: accepting), within: .seconds(30), logger: quiet)
+        #expect(report.outcome.failure == nil)
+        #expect(await strokes(phone, round) == 0, "the round arrived within the deadline")
+        await accepting.stop()
+        try await phone.close()
+        try await laptop.close()
+    }
+
+    @Test func aStoppedSyncIsLetGo() async throws {
+        let (laptop, phone, _, _) = try await group()
+        let first = try await laptop.startSync(SyncPlan(), logger: quiet)
+        let second = try await laptop.startSync(SyncPlan(), logger: quiet)
+        #expect(await laptop.syncCount == 2)
+        await first.stop()
+        #expect(await eventually { await laptop.syncCount == 1 }, "the engine kept a stopped sync")
+        await second.stop()
+        #expect(await eventually { await laptop.syncCount == 0 })
+        try await phone.close()
+        try await laptop.close()
+    }
+}
