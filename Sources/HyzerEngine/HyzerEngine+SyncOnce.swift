@@ -75,7 +75,6 @@ extension HyzerEngine {
             throw EngineError.deadlinePassed(opsReceived: 0, opsSent: 0)
         }
         if let failure = outcome.failure, finished { throw PeerSyncError.failed(failure) }
-        _ = try await perform(.write) { try $0.signReceipts() }
         guard finished else { throw EngineError.deadlinePassed(opsReceived: outcome.opsReceived, opsSent: outcome.opsSent) }
         return PeerSyncReport(joined: joined, outcome: outcome)
     }
