@@ -12,6 +12,9 @@ public struct SyncStatus: Equatable, Sendable {
     /// The peers connected now, in id order, each with how many ops it lacks of what this
     /// device holds (as far as this device knows: what the peer said and was sent).
     public var peers: [PeerLag] = []
+    /// The members found on the LAN (`SyncPlan.discover`), by address: those kept connected
+    /// beside the named peers.
+    public var discovered: [PeerAddress] = []
     /// The latest failure, until a later connection or folder sync succeeds.
     public var lastFailure: SyncProblem?
     /// Whether the sync was stopped (`SyncController.stop()`): the last status.
