@@ -313,6 +313,19 @@ def idle_ticks(bed, notes, seconds=20):
         raise RuntimeError(f"an idle serve --discover used {used} clock ticks in {seconds} s")
 
 
+def sync_once(bed, results):
+    """`sync --discover` on a member whose serve is stopped: one sync with the one member
+    serving (the phone), none with the foreign services."""
+    bed.cli("a", "player", "add", "Hal")
+    since = time.monotonic()
+    output = bed.cli("a", "sync", "--discover", "--for", "3").stdout
+    lines = [line for line in output.splitlines() if line.startswith("synced with")]
+    if len(lines) != 1 or f"at {bed.address(PHONE)}:" not in lines[0]:
+        raise RuntimeError(f"sync --discover did not sync once with the phone alone: {output!r}")
+    results.append(("discover: sync --discover --for 3 synced with the one member serving",
+                    bed.wait_same(["a", PHONE], since, 10), 5.0))
+
+
 # A listener that accepts, counts each connection with a byte in a file, and closes after a
 # second without a word: an outsider that cannot complete a handshake.
 OUTSIDER_LISTENER = """
@@ -340,6 +353,7 @@ def run_all(binary, workdir, bound):
         bed.create_replicas()
         scenarios(bed, results, bound)
         idle_ticks(bed, notes)
+        sync_once(bed, results)
     except Exception as error:  # the run's one failure, reported by the caller
         failure = f"discovery: {error}"
     finally:
