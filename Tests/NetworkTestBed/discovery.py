@@ -57,10 +57,12 @@ class DiscoveryBed:
 
     def command(self, host, args):
         """`args` in `host`'s network namespace and a private mount namespace in which the
-        host's own directories stand for /run/dbus and /run/avahi-daemon."""
-        script = ('mount --bind "$1" /run/dbus && mount --bind "$2" /run/avahi-daemon && shift 2 && exec "$@"')
+        host's own directories stand for /run/dbus, /run/avahi-daemon and /etc/avahi/services
+        (the static services its avahi-daemon publishes: none but the flood's)."""
+        script = ('mount --bind "$1" /run/dbus && mount --bind "$2" /run/avahi-daemon && mount --bind "$3" /etc/avahi/services'
+                  ' && shift 3 && exec "$@"')
         return ["ip", "netns", "exec", self.ns(host), "unshare", "-m", "--propagation", "private", "sh", "-c", script, "sh",
-                self.host_dir(host, "dbus"), self.host_dir(host, "avahi")] + list(args)
+                self.host_dir(host, "dbus"), self.host_dir(host, "avahi"), self.host_dir(host, "services")] + list(args)
 
     def run(self, host, *args, input_text=None, check=True, timeout=60):
         result = subprocess.run(self.command(host, args), text=True, input=input_text, capture_output=True, timeout=timeout)
@@ -75,6 +77,7 @@ class DiscoveryBed:
         self.destroy_network()
         os.makedirs("/run/dbus", exist_ok=True)
         os.makedirs("/run/avahi-daemon", exist_ok=True)
+        os.makedirs("/etc/avahi/services", exist_ok=True)
 
         def ip(*args, ns=None):
             command = (["ip", "netns", "exec", ns] if ns else []) + ["ip"] + list(args)
@@ -84,7 +87,7 @@ class DiscoveryBed:
         ip("link", "add", "br0", "type", "bridge", ns=switch)
         ip("link", "set", "br0", "up", ns=switch)
         for host in HOSTS:
-            for sub in ("dbus", "avahi"):
+            for sub in ("dbus", "avahi", "services"):
                 os.makedirs(self.host_dir(host, sub), exist_ok=True)
             subprocess.run(["ip", "netns", "add", self.ns(host)], check=True)
             ip("link", "add", f"{PREFIX}{host}0", "type", "veth", "peer", "name", f"{PREFIX}{host}1")
@@ -109,7 +112,7 @@ class DiscoveryBed:
                 continue
             config = self.host_dir(host, "avahi-daemon.conf")
             with open(config, "w") as file:
-                file.write(f"[server]\nhost-name={PREFIX}-{host}\nuse-ipv4=yes\nuse-ipv6=no\n"
+                file.write(f"[server]\nhost-name={PREFIX}-{host}\nuse-ipv4=yes\nuse-ipv6=no\ncache-entries-max=40000\n"
                            f"allow-interfaces={PREFIX}{host}0\n[publish]\npublish-hinfo=no\npublish-workstation=no\n")
             self.run(host, "avahi-daemon", "-D", "--no-chroot", "--no-rlimits", "-f", config)
             pid_file = self.host_dir(host, "avahi", "pid")
@@ -221,7 +224,9 @@ def scenarios(bed, results, bound):
     # 2. Interoperability: avahi-browse on the outsider sees a member's service and its TXT.
     services = browse(bed, OUTSIDER)
     a_port = bed.listening_port("a")
-    ours = [(name, record) for name, record in services.items() if record[0] == bed.address("a") and record[1] == a_port]
+    # avahi publishes each host's IPv6 link-local address too (AAAA over IPv4): either may resolve.
+    ours = [(name, record) for name, record in services.items()
+            if record[1] == a_port and (record[0] == bed.address("a") or record[0].startswith("fe80:"))]
     if not ours:
         raise RuntimeError(f"avahi-browse on another host did not see host a's service: {services}")
     name, (_, _, txt) = ours[0]
@@ -233,7 +238,8 @@ def scenarios(bed, results, bound):
 
     # 3. A member killed (no goodbye) and started again is dialed again. Its old record, seen
     # by the outsider before, is now stale: a record no member runs under any more.
-    stale = [record for record in browse(bed, OUTSIDER).values() if record[0] == bed.address("c")]
+    c_port = bed.listening_port("c")
+    stale = [record for record in browse(bed, OUTSIDER).values() if record[1] == c_port]
     if not stale:
         raise RuntimeError("avahi-browse on another host did not see host c's service")
     bed.kill_serve("c", signal.SIGKILL)
@@ -282,6 +288,67 @@ def scenarios(bed, results, bound):
         raise RuntimeError(f"a host without a responder logged {len(warnings)} warning lines, not one: {warnings}")
 
 
+def process_ticks(process):
+    """utime + stime of a process, in clock ticks (/proc/PID/stat)."""
+    fields = open(f"/proc/{process.pid}/stat").read().rsplit(")", 1)[1].split()
+    return int(fields[11]) + int(fields[12])
+
+
+def resident_kib(process):
+    for line in open(f"/proc/{process.pid}/status"):
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+def flood(bed, results, notes, count=5000):
+    """The outsider's avahi-daemon publishes `count` foreign `_hyzer._tcp` services (static
+    service files, one in ten with a TXT record past our bound): the members' writes still
+    converge at once, and their memory stays bounded."""
+    for host in MEMBERS:
+        if host not in bed.serves:
+            bed.start_serve(host, "--discover")
+    if bed.wait_same(MEMBERS + [PHONE], time.monotonic(), 30) is None:
+        raise RuntimeError("the members did not converge before the flood")
+    before = {host: resident_kib(bed.serves[host]) for host in MEMBERS}
+    ticks_before = {host: process_ticks(bed.serves[host]) for host in MEMBERS}
+    directory = bed.host_dir(OUTSIDER, "services")
+    for index in range(count):
+        txt = f"<txt-record>v=1</txt-record><txt-record>n={index:016x}</txt-record><txt-record>r=0</txt-record>" \
+              f"<txt-record>g={index * 7919 % 2**64:016x}</txt-record>"
+        if index % 10 == 0:
+            txt += "".join(f"<txt-record>x{k}={'y' * 200}</txt-record>" for k in range(4))
+        with open(os.path.join(directory, f"flood-{index}.service"), "w") as file:
+            file.write(f'<?xml version="1.0" standalone="no"?><service-group><name>flood-{index}</name>'
+                       f"<service><type>_hyzer._tcp</type><port>{1024 + index % 60000}</port>{txt}</service></service-group>")
+    bed.run(OUTSIDER, "avahi-daemon", "--reload")
+    deadline = time.monotonic() + 60
+    seen = 0
+    while time.monotonic() < deadline:
+        seen = sum(1 for line in bed.run("b", "avahi-browse", "-pt", "_hyzer._tcp", timeout=30).stdout.splitlines()
+                   if "flood-" in line)
+        if seen >= count * 0.9:
+            break
+        time.sleep(2)
+    notes.append(f"flood: {seen} of {count} foreign services seen by another host's avahi-browse")
+    bed.cli("b", "player", "add", "Ivy")
+    results.append((f"discover: a write converges amid a flood of {count} services", bed.wait_same(MEMBERS + [PHONE], time.monotonic(), 60), 3.0))
+    time.sleep(10)  # the browsers work through the flood's resolutions
+    after = {host: resident_kib(bed.serves[host]) for host in MEMBERS}
+    used = max(process_ticks(bed.serves[host]) - ticks_before[host] for host in MEMBERS)
+    per_second = os.sysconf("SC_CLK_TCK")
+    notes.append(f"flood: the busiest member's serve used {used / per_second:.2f} s of CPU from the flood's start "
+                 f"to 10 s after the write")
+    growth = max(after[host] - before[host] for host in MEMBERS)
+    notes.append("flood: resident memory of the members' serve " + ", ".join(
+        f"{host} {before[host] / 1024:.1f} → {after[host] / 1024:.1f} MiB" for host in MEMBERS))
+    if growth > 64 * 1024:
+        raise RuntimeError(f"a serve grew by {growth / 1024:.0f} MiB during the flood")
+    for name in os.listdir(directory):
+        os.remove(os.path.join(directory, name))
+    bed.run(OUTSIDER, "avahi-daemon", "--reload")
+
+
 def idle_ticks(bed, notes, seconds=20):
     """A lone `serve --discover` amid foreign mDNS traffic: its CPU clock ticks over `seconds`
     (utime + stime from /proc): discovery never wakes the sync engine."""
@@ -299,13 +366,9 @@ def idle_ticks(bed, notes, seconds=20):
         bed.helpers.append(subprocess.Popen(bed.command(OUTSIDER, ["avahi-publish", "-s", f"foreign-{index}", "_hyzer._tcp",
                                                                    str(7100 + index), "v=1", f"n={index:016x}", "g=0000000000000000"]),
                                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True))
-
-    def ticks():
-        fields = open(f"/proc/{serve.pid}/stat").read().rsplit(")", 1)[1].split()
-        return int(fields[11]) + int(fields[12])
-    before = ticks()
+    before = process_ticks(serve)
     time.sleep(seconds)
-    used = ticks() - before
+    used = process_ticks(serve) - before
     per_second = os.sysconf("SC_CLK_TCK")
     notes.append(f"idle serve --discover, {seconds} s amid foreign services: {used} CPU clock ticks "
                  f"({used / per_second / seconds * 100:.2f} % of a core)")
@@ -354,6 +417,7 @@ def run_all(binary, workdir, bound):
         scenarios(bed, results, bound)
         idle_ticks(bed, notes)
         sync_once(bed, results)
+        flood(bed, results, notes)
     except Exception as error:  # the run's one failure, reported by the caller
         failure = f"discovery: {error}"
     finally:
