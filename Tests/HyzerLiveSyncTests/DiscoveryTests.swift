@@ -76,6 +76,33 @@ extension LiveSyncTests {
             #expect(Set(service.txt.entries.keys) == ["v", "n", "r", "g", "d", "j"])
         }
 
+        @Test func aRekeyIsAdvertisedAsANewRevisionThatTheOldEpochNoLongerRecognises() async throws {
+            let world = LiveWorld()
+            let lan = InMemoryDiscovery()
+            let organizer = try Replica.create(at: world.directory.path("org"), name: "org", kind: .laptop, owner: "Olga")
+            let group = GroupMembership.new(organizer: organizer.author)
+            try organizer.join(group)
+            var server = PeerServer(replica: organizer, group: group, logger: world.logger)
+            server.discovery = lan
+            server.advertises = true
+            let running = try await server.start()
+            defer { running.stop() }
+            let seen = DiscoveredServices()
+            let browse = try lan.browse(into: seen)
+            defer { browse.stop() }
+            #expect(await eventually { seen.all.count == 1 })
+            let first = try #require(seen.all.first.flatMap { DiscoveryRecord($0.txt) })
+            #expect(first.revision == 0 && first.isTagged(for: group) && seen.all.first?.name == first.instanceName)
+            try organizer.rekeyGroup(newSecret: [UInt8](repeating: 0x77, count: 32))
+            #expect(await eventually { seen.all.first.flatMap { DiscoveryRecord($0.txt) }?.revision == 1 })
+            let second = try #require(seen.all.first.flatMap { DiscoveryRecord($0.txt) })
+            #expect(seen.all.count == 1 && seen.all.first?.name == second.instanceName, "the old revision was withdrawn")
+            #expect(second.nonce == first.nonce && second.tag != first.tag)
+            #expect(!second.isTagged(for: group), "a device left on the old epoch no longer recognises it")
+            let rekeyed = try #require(try organizer.group())
+            #expect(second.isTagged(for: rekeyed))
+        }
+
         @Test func aFloodOfCopiedRecordsIsDialedAFewAtATimeAndTheMemberStillSyncs() async throws {
             let world = LiveWorld()
             let lan = InMemoryDiscovery()

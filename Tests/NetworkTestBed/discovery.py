@@ -110,25 +110,42 @@ class DiscoveryBed:
             self.daemons.append(int(dbus.stdout.split()[0]))
             if host == NO_RESPONDER:
                 continue
-            config = self.host_dir(host, "avahi-daemon.conf")
-            with open(config, "w") as file:
-                file.write(f"[server]\nhost-name={PREFIX}-{host}\nuse-ipv4=yes\nuse-ipv6=no\ncache-entries-max=40000\n"
-                           f"allow-interfaces={PREFIX}{host}0\n[publish]\npublish-hinfo=no\npublish-workstation=no\n")
-            self.run(host, "avahi-daemon", "-D", "--no-chroot", "--no-rlimits", "-f", config)
-            pid_file = self.host_dir(host, "avahi", "pid")
-            deadline = time.monotonic() + 10
-            while not os.path.exists(pid_file) and time.monotonic() < deadline:
-                time.sleep(0.05)
-            if not os.path.exists(pid_file):
-                raise RuntimeError(f"avahi-daemon did not start on host {host}")
-            self.daemons.append(int(open(pid_file).read().strip()))
+            self.start_avahi(host)
         # Each daemon announces its host name once it has probed it.
         for host in MEMBERS:
-            deadline = time.monotonic() + 15
-            while self.run(host, "avahi-resolve", "-n", f"{PREFIX}-{host}.local", check=False, timeout=10).returncode != 0:
-                if time.monotonic() > deadline:
-                    raise RuntimeError(f"avahi-daemon on host {host} never announced its name")
-                time.sleep(0.2)
+            self.wait_announced(host)
+
+    def start_avahi(self, host):
+        config = self.host_dir(host, "avahi-daemon.conf")
+        with open(config, "w") as file:
+            file.write(f"[server]\nhost-name={PREFIX}-{host}\nuse-ipv4=yes\nuse-ipv6=no\ncache-entries-max=40000\n"
+                       f"allow-interfaces={PREFIX}{host}0\n[publish]\npublish-hinfo=no\npublish-workstation=no\n")
+        self.run(host, "avahi-daemon", "-D", "--no-chroot", "--no-rlimits", "-f", config)
+        pid_file = self.host_dir(host, "avahi", "pid")
+        deadline = time.monotonic() + 10
+        while not os.path.exists(pid_file) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        if not os.path.exists(pid_file):
+            raise RuntimeError(f"avahi-daemon did not start on host {host}")
+        self.daemons.append(int(open(pid_file).read().strip()))
+
+    def wait_announced(self, host):
+        deadline = time.monotonic() + 15
+        while self.run(host, "avahi-resolve", "-n", f"{PREFIX}-{host}.local", check=False, timeout=10).returncode != 0:
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"avahi-daemon on host {host} never announced its name")
+            time.sleep(0.2)
+
+    def restart_avahi(self, host):
+        """Stops the host's avahi-daemon by its pid and starts it again."""
+        pid = int(open(self.host_dir(host, "avahi", "pid")).read().strip())
+        os.kill(pid, signal.SIGTERM)
+        deadline = time.monotonic() + 10
+        while os.path.exists(f"/proc/{pid}") and time.monotonic() < deadline:
+            time.sleep(0.05)
+        self.daemons = [daemon for daemon in self.daemons if daemon != pid]
+        self.start_avahi(host)
+        self.wait_announced(host)
 
     # --- replicas and serves ----------------------------------------------------------------------
     def create_replicas(self):
@@ -288,6 +305,29 @@ def scenarios(bed, results, bound):
         raise RuntimeError(f"a host without a responder logged {len(warnings)} warning lines, not one: {warnings}")
 
 
+def responder_restart(bed, results):
+    """avahi-daemon restarted under a running `serve --discover` (host c): its browse and its
+    advertisement come back by themselves. First only c and a b that advertises but does not
+    dial: b's write reaches c only if c's browse works again. Then only c and an a that dials
+    but does not advertise: a's write reaches c only if c is advertised again."""
+    for host in list(bed.serves):
+        bed.kill_serve(host)
+    bed.start_serve("c", "--discover")
+    bed.listening_port("c")
+    time.sleep(1)
+    bed.restart_avahi("c")
+    bed.start_serve("b", "--listen", "0.0.0.0:0")
+    bed.cli("b", "player", "add", "Jo")
+    results.append(("discover: c's avahi-daemon restarted, c's browse finds b again",
+                    bed.wait_same(["b", "c"], time.monotonic(), 30), 15.0))
+    bed.kill_serve("b")
+    bed.start_serve("a", "--discover", "--no-advertise")
+    bed.cli("a", "player", "add", "Kim")
+    results.append(("discover: c's avahi-daemon restarted, c is advertised again",
+                    bed.wait_same(["a", "c"], time.monotonic(), 30), 15.0))
+    bed.kill_serve("a")
+
+
 def process_ticks(process):
     """utime + stime of a process, in clock ticks (/proc/PID/stat)."""
     fields = open(f"/proc/{process.pid}/stat").read().rsplit(")", 1)[1].split()
@@ -305,7 +345,7 @@ def flood(bed, results, notes, count=5000):
     """The outsider's avahi-daemon publishes `count` foreign `_hyzer._tcp` services (static
     service files, one in ten with a TXT record past our bound): the members' writes still
     converge at once, and their memory stays bounded."""
-    for host in MEMBERS:
+    for host in MEMBERS + [PHONE]:
         if host not in bed.serves:
             bed.start_serve(host, "--discover")
     if bed.wait_same(MEMBERS + [PHONE], time.monotonic(), 30) is None:
@@ -417,6 +457,7 @@ def run_all(binary, workdir, bound):
         scenarios(bed, results, bound)
         idle_ticks(bed, notes)
         sync_once(bed, results)
+        responder_restart(bed, results)
         flood(bed, results, notes)
     except Exception as error:  # the run's one failure, reported by the caller
         failure = f"discovery: {error}"

@@ -9,7 +9,9 @@
     /// One browse of `DNSServiceDiscovery`, run on its loop's thread: names announced on the
     /// LAN are resolved in turn, at most `resolvesMax` at once, each first to a host, port and
     /// TXT record, then to the host's IPv4 address, and put in `services`; names withdrawn are
-    /// taken out. Everything it holds is bounded, whatever the LAN announces.
+    /// taken out. Everything it holds is bounded, whatever the LAN announces. When the responder
+    /// drops the browse (avahi-daemon restarted), every service found is lost and the browse
+    /// starts again every `retryAfter` until it holds.
     final class BrowseSession: DNSServiceSession {
         /// Resolutions under way at once.
         static let resolvesMax = 8
@@ -20,10 +22,14 @@
         static let resolveTimeout = Duration.seconds(5)
         /// Times a name is resolved before it is given up until announced again.
         static let attemptsMax = 3
+        /// The pause before browsing again after the responder dropped the browse.
+        static let retryAfter = Duration.seconds(5)
 
         let serviceType: String
         let services: DiscoveredServices
-        var browseRef: DNSServiceRef?
+        private var browseRef: DNSServiceRef?
+        private var browseBroken = false
+        private var retryAt: ContinuousClock.Instant?
         /// Announced names: the interface last seen on, and how many announcements (per
         /// interface and protocol) are standing.
         private var announced: [String: (interface: UInt32, domain: String, count: Int)] = [:]
@@ -40,9 +46,44 @@
             self.services = services
         }
 
+        /// Starts browsing; the responder's error code, or 0.
+        func browse() -> DNSServiceErrorType {
+            var made: DNSServiceRef?
+            let error = DNSServiceBrowse(&made, 0, 0, serviceType, nil, Self.browseReply, Unmanaged.passUnretained(self).toOpaque())
+            guard error == DNSSD.noError, let made else { return error == DNSSD.noError ? -65537 : error }
+            browseRef = made
+            return DNSSD.noError
+        }
+
         var refs: [DNSServiceRef] { (browseRef.map { [$0] } ?? []) + resolving.compactMap(\.ref) }
 
+        func failed(_ ref: DNSServiceRef) {
+            if ref == browseRef {
+                browseBroken = true
+            } else if let resolution = resolving.first(where: { $0.ref == ref }) {
+                finish(resolution)
+            }
+        }
+
+        /// The browse broke: everything it found is lost, and it starts again after `retryAfter`.
+        private func restart(now: ContinuousClock.Instant) {
+            browseBroken = false
+            if let browseRef { DNSServiceRefDeallocate(browseRef) }
+            browseRef = nil
+            for resolution in resolving { retire(resolution) }
+            resolving = []
+            for name in announced.keys { services.lost(name) }
+            announced = [:]
+            waiting = []
+            waitingHead = 0
+            retryAt = now + Self.retryAfter
+        }
+
         func housekeeping(now: ContinuousClock.Instant) -> Duration {
+            if browseBroken { restart(now: now) }
+            if browseRef == nil, let due = retryAt, now >= due {
+                retryAt = browse() == DNSSD.noError ? nil : now + Self.retryAfter
+            }
             for resolution in resolving where resolution.deadline < now {
                 finish(resolution)
                 if resolution.attempts < Self.attemptsMax { enqueue(resolution.name, attempts: resolution.attempts) }
@@ -60,7 +101,8 @@
                 resolution.ref = ref
                 resolving.append(resolution)
             }
-            return resolving.map { $0.deadline - now }.min() ?? .seconds(60)
+            let retry = retryAt.map { [max(.zero, $0 - now)] } ?? []
+            return (resolving.map { $0.deadline - now } + retry).min() ?? .seconds(60)
         }
 
         func close() {
@@ -75,7 +117,11 @@
         // MARK: Replies
 
         func browsed(flags: DNSServiceFlags, interface: UInt32, error: DNSServiceErrorType, name: String?, domain: String?) {
-            guard error == DNSSD.noError, let name, let domain, DiscoveredService.isValidName(name) else { return }
+            guard error == DNSSD.noError else {
+                browseBroken = true  // the responder dropped the browse: started again after housekeeping
+                return
+            }
+            guard let name, let domain, DiscoveredService.isValidName(name) else { return }
             if flags & DNSSD.flagAdd != 0 {
                 if let entry = announced[name] {
                     announced[name] = (interface, entry.domain, entry.count + 1)
