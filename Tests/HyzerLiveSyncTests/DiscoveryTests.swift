@@ -200,6 +200,37 @@ extension LiveSyncTests {
             #expect(counts.most <= 4, "at most four handshakes with strangers at once: \(counts)")
         }
 
+        @Test func aMemberStartedAgainOnItsPortIsConnectedOnce() async throws {
+            let world = LiveWorld()
+            let lan = InMemoryDiscovery()
+            let (a, b) = (try world.replica("a", owner: "Ann"), try world.replica("b", owner: "Ben"))
+            let serverA = try await world.serve(a) { server in
+                server.discovery = lan
+                server.discovers = true
+            }
+            defer { serverA.stop() }
+            let first = try await Self.discovering(b, on: lan, world: world)
+            try a.addPlayer(name: "Ada")
+            #expect(try await eventually(seconds: 10) { try a.versionVector() == b.versionVector() })
+            // b stops and starts again on the same port: a new nonce, the same address.
+            first.stop()
+            _ = await first.task.result
+            let opened = NIOLockedValueBox<[AuthorID]>([])
+            var server = PeerServer(replica: b, group: world.group, logger: world.logger)
+            server.discovery = lan
+            server.advertises = true
+            server.discovers = true
+            server.progress = { event in
+                if case .opened(let peer) = event { opened.withLockedValue { $0.append(peer) } }
+            }
+            let again = try await server.start(listeningOn: first.address)
+            defer { again.stop() }
+            try a.addPlayer(name: "Abe")
+            #expect(try await eventually(seconds: 10) { try a.versionVector() == b.versionVector() })
+            try await Task.sleep(for: .seconds(3))
+            #expect(opened.withLockedValue { $0 } == [a.author], "one connection from a, not one per run of b")
+        }
+
         @Test func aResponderThatIsDownLeavesTheNamedPeersSyncing() async throws {
             let world = LiveWorld()
             let lan = InMemoryDiscovery()

@@ -100,12 +100,13 @@ extension PeerServer {
                 }
                 // Candidates in the order they were found, those under their record's own name
                 // first: a copy published through a responder cannot hold the name the member holds.
+                var found: Set<PeerAddress> = []
                 var owned: [(name: String, address: PeerAddress, nonce: [UInt8])] = []
                 var others: [(name: String, address: PeerAddress, nonce: [UInt8])] = []
                 for service in services.all where ignored[service.name] == nil {
-                    guard let record = DiscoveryRecord(service.txt), record.nonce != nonce, !named.contains(service.address),
-                        record.isTagged(for: group)
-                    else { continue }
+                    guard let record = DiscoveryRecord(service.txt), record.nonce != nonce, record.isTagged(for: group) else { continue }
+                    found.insert(service.address)
+                    guard !named.contains(service.address) else { continue }
                     // Both dial what they discover: the smaller nonce dials, the other accepts.
                     if advertising, record.discovers, record.nonce.lexicographicallyPrecedes(nonce) { continue }
                     if service.name == record.instanceName {
@@ -119,6 +120,15 @@ extension PeerServer {
                 for candidate in owned + others where chosen[candidate.nonce] == nil {
                     chosen[candidate.nonce] = (candidate.name, candidate.address)
                     order.append(candidate.nonce)
+                }
+                // A member started again at the same address (a fixed port) takes over the dialer
+                // of its previous run, which it would otherwise meet a second time.
+                for key in order where dialed[key] == nil {
+                    guard let found = chosen[key],
+                        let previous = dialed.first(where: { chosen[$0.key] == nil && $0.value.address == found.address })
+                    else { continue }
+                    dialed.removeValue(forKey: previous.key)
+                    dialed[key] = previous.value
                 }
                 for (key, peer) in dialed {
                     if let found = chosen[key] { peer.seen(as: found.name, at: found.address) } else { peer.gone() }
@@ -140,7 +150,7 @@ extension PeerServer {
                         services.ring()
                     }
                 }
-                discoveryObserver(Set(chosen.values.map(\.address)).sorted { $0.description < $1.description })
+                discoveryObserver(found.sorted { $0.description < $1.description })
             }
         }
     }

@@ -62,7 +62,8 @@ public struct PeerServer: Sendable {
     public var discoveredPeersMax = 64
     /// Dials to discovered peers whose handshake is under way at once (`DialGate`).
     public var discoveredDialsMax = 4
-    /// Told the addresses of the members discovered, after each change.
+    /// Told the addresses of the services found tagged for the group (whoever dials whom), after
+    /// each change of what the browse found.
     public var discoveryObserver: @Sendable ([PeerAddress]) -> Void = { _ in }
 
     /// A server of `replica` in `group` with no peer to dial and no folder; set them before running it.
