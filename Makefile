@@ -10,6 +10,7 @@ deps:
 	@missing=""; \
 	pkg-config --exists libsodium 2>/dev/null || missing="$$missing libsodium-dev"; \
 	pkg-config --exists sqlite3 2>/dev/null || missing="$$missing libsqlite3-dev"; \
+	[ -f /usr/include/avahi-compat-libdns_sd/dns_sd.h ] || missing="$$missing libavahi-compat-libdnssd-dev"; \
 	command -v pkg-config >/dev/null 2>&1 || missing="$$missing pkg-config"; \
 	if [ -n "$$missing" ]; then \
 		echo "installing:$$missing"; \
@@ -82,8 +83,10 @@ soak: release
 	.build/release/hyzer-peer simulate --scenario tournament --seeds $(SOAK_TOURNAMENT_SEEDS) --seed 1 --profile full
 
 # The network test bed: three hosts in network namespaces with loss, duplication, delay,
-# partitions and kill -9 (Tests/NetworkTestBed/nettest.py). Needs root, iproute2 and iptables;
-# says so and exits 0 without them, except under CI (`CI` set), where it fails.
+# partitions and kill -9, then discovery on hosts with their own avahi-daemon
+# (Tests/NetworkTestBed/nettest.py, discovery.py). Needs root, iproute2 and iptables, and
+# avahi-daemon, avahi-utils and dbus for discovery; says so and exits 0 without them, except
+# under CI (`CI` set), where it fails.
 nettest: build
 	python3 Tests/NetworkTestBed/nettest.py --binary $(BIN)
 

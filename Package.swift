@@ -52,6 +52,11 @@ let package = Package(
     ],
     targets: [
         sodium,
+        // The Bonjour C API (`dns_sd.h`) on Linux: avahi's compatibility library
+        // (libavahi-compat-libdnssd-dev) over the system's avahi-daemon. Apple platforms have it
+        // natively (docs/discovery.md, "Why dns_sd.h").
+        // The header is named by its full path (no pkg-config: its flags carry a -D SwiftPM refuses).
+        .systemLibrary(name: "CDNSSD", providers: [.apt(["libavahi-compat-libdnssd-dev"])]),
         // Pure scoring rules and the op model: no I/O, no clock, no randomness.
         .target(name: "HyzerDomain", swiftSettings: strict),
         // Ed25519 identities, BLAKE2b hashes and secret boxes, wrapping libsodium.
@@ -73,6 +78,7 @@ let package = Package(
             name: "HyzerSync",
             dependencies: [
                 "HyzerKit", "HyzerCrypto",
+                .target(name: "CDNSSD", condition: .when(platforms: [.linux])),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),

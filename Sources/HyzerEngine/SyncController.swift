@@ -206,6 +206,7 @@ public final class SyncController: Sendable {
             self?.progressed(event)
         }
         server.folderObserver = { [weak self] result in self?.folderSynced(result) }
+        Self.configureDiscovery(&server, plan) { [weak self] found in self?.update { $0.status.discovered = found } }
         do {
             if let listen = plan.listen {
                 try await server.run(listeningOn: listen) { [weak self] port in
@@ -220,11 +221,24 @@ public final class SyncController: Sendable {
         }
     }
 
+    /// What `plan` says of the LAN: advertise a listener that is not on loopback, and discover.
+    private static func configureDiscovery(
+        _ server: inout PeerServer, _ plan: SyncPlan, found: @escaping @Sendable ([PeerAddress]) -> Void
+    ) {
+        server.advertises = plan.advertise && plan.listen.map { !$0.isLoopback } == true
+        server.discovers = plan.discover
+        guard server.advertises || server.discovers else { return }
+        server.discovery = plan.discovery ?? DNSServiceDiscovery()
+        server.discoveryObserver = found
+    }
+
     /// Asks to be admitted while this device holds an invitation and no group, through every
     /// peer, link and the folder in turn, every `folderInterval`; true once in a group.
     private func join(_ plan: SyncPlan, store: StoreQueue, logger: Logger) async -> Bool {
         let replica = replica
-        let openers: [any ByteLinkOpener] = plan.peers.map { TCPLink.Opener(address: $0) } + plan.links
+        let named: [any ByteLinkOpener] = plan.peers.map { TCPLink.Opener(address: $0) } + plan.links
+        var (scan, scanTried): (DiscoveryScan?, Bool) = (nil, false)
+        defer { scan?.stop() }
         while !Task.isCancelled {
             guard let inGroup = try? await store.run(.read, { try replica.group() != nil }) else { return false }
             if inGroup {
@@ -232,6 +246,11 @@ public final class SyncController: Sendable {
                 return true
             }
             update { $0.status.joining = true }
+            // With discovery, members on the LAN that advertise the invitation's join tag too.
+            if plan.discover, !scanTried { (scan, scanTried) = (Self.scan(plan, logger: logger), true) }
+            let invitation = try? await store.run(.read, { try replica.pendingInvitation() })
+            let found = invitation.flatMap { invitation in scan?.admitting(invitation) } ?? []
+            let openers = named + found.map { TCPLink.Opener(address: $0) }
             let peer = PeerSync(replica: replica, logger: logger)
             for opener in openers {
                 do {
@@ -247,9 +266,21 @@ public final class SyncController: Sendable {
                 if case .refused(let refusal)? = answer { update { $0.status.lastFailure = .join(.joinRefused(refusal)) } }
             }
             if (try? await store.run(.read, { try replica.group() != nil })) == true { continue }
-            try? await Task.sleep(for: plan.folderInterval)
+            // A member found on the LAN is asked within a second of its announcement.
+            try? await Task.sleep(for: scan == nil ? plan.folderInterval : min(plan.folderInterval, .seconds(1)))
         }
         return false
+    }
+
+    /// A browse for the members that admit this device; nil, after one warning, when the
+    /// responder cannot be reached.
+    private static func scan(_ plan: SyncPlan, logger: Logger) -> DiscoveryScan? {
+        do throws(DiscoveryError) {
+            return try DiscoveryScan(plan.discovery ?? DNSServiceDiscovery())
+        } catch {
+            logger.warning("discovery is off: \(error); asking the named peers only")
+            return nil
+        }
     }
 
     /// Reads the store's vector now and after each change `changes` signals (a burst of commits

@@ -14,6 +14,16 @@ public struct SyncPlan: Sendable {
     public var folder: URL?
     /// Time between folder syncs.
     public var folderInterval: Duration
+    /// Whether to find the group's members on the LAN and keep them connected, beside `peers`
+    /// (`serve --discover`; docs/discovery.md). Discovered members show in `SyncStatus.discovered`.
+    public var discover = false
+    /// Whether to advertise the listener on the LAN, so that members that discover find this
+    /// device: on by default, it applies only when `listen` is not a loopback address
+    /// (`serve --no-advertise` turns it off).
+    public var advertise = true
+    /// How the LAN is searched and told: `nil` for the system's mDNS responder
+    /// (`DNSServiceDiscovery`), or an app's own (`InMemoryDiscovery` in tests).
+    public var discovery: (any ServiceDiscovery)?
     /// Whether a device that holds an invitation and no group asks to be admitted first (the
     /// default). When `false`, `startSync` refuses such a device with
     /// `GroupError.awaitingAdmission`, as `hyzer-peer serve` does: a server is started on a

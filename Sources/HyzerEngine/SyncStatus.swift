@@ -12,6 +12,10 @@ public struct SyncStatus: Equatable, Sendable {
     /// The peers connected now, in id order, each with how many ops it lacks of what this
     /// device holds (as far as this device knows: what the peer said and was sent).
     public var peers: [PeerLag] = []
+    /// The members found on the LAN (`SyncPlan.discover`), by address: services whose record
+    /// shows the group's tag, whichever of the two dials the other (a stranger with a copied
+    /// record among them until its handshake fails and it is left alone).
+    public var discovered: [PeerAddress] = []
     /// The latest failure, until a later connection or folder sync succeeds.
     public var lastFailure: SyncProblem?
     /// Whether the sync is paused (`SyncController.pause()`) until `resume()`.

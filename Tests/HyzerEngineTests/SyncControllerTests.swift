@@ -97,3 +97,33 @@ import Testing
         try far.close()
     }
 }
+
+extension SyncControllerTests {
+    /// `SyncPlan.discover` on an in-process LAN: a phone holding only a token finds the laptop
+    /// that advertises the invitation, is admitted, and both list each other as discovered.
+    @Test func aDeviceWithATokenIsAdmittedThroughDiscoveryWithNoAddress() async throws {
+        let lan = InMemoryDiscovery()
+        let laptop = try await HyzerEngine.create(at: directory.path("laptop"), deviceName: "laptop", kind: .laptop, owner: "Ann")
+        let group = try await laptop.createGroup()
+        let token = try await laptop.invite()
+        var plan = SyncPlan(listen: PeerAddress(host: "0.0.0.0", port: 0))
+        plan.discover = true
+        plan.discovery = lan
+        let laptopSync = try await laptop.startSync(plan, logger: quiet)
+        let laptopAddress = try #require(await status(of: laptopSync) { $0.listening != nil }?.listening)
+
+        let phone = try await HyzerEngine.create(at: directory.path("phone"), deviceName: "phone", owner: "Ben")
+        try await phone.acceptInvitation(token: token)
+        let phoneSync = try await phone.startSync(plan, logger: quiet)
+        let phoneAddress = try #require(await status(of: phoneSync) { $0.listening != nil }?.listening)
+        #expect(try await eventually { try await phone.group() == group }, "the phone was never admitted")
+        let seenByPhone = await status(of: phoneSync) { $0.discovered.map(\.port) == [laptopAddress.port] }
+        let seenByLaptop = await status(of: laptopSync) { $0.discovered.map(\.port) == [phoneAddress.port] }
+        #expect(seenByPhone != nil && seenByLaptop != nil)
+        #expect(await status(of: laptopSync) { $0.peers.map(\.peer) == [phone.device] } != nil, "the two never connected")
+        await phoneSync.stop()
+        await laptopSync.stop()
+        try await phone.close()
+        try await laptop.close()
+    }
+}

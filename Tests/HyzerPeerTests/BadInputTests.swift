@@ -155,4 +155,21 @@ import Testing
         #expect(result.status == 64)
         #expect(result.stderr.contains("--hole"))
     }
+
+    /// Discovery's options are checked before anything is opened or advertised (no test here
+    /// reaches a responder: mDNS stays inside the nettest's namespaces).
+    @Test func discoveryOptionsThatDoNotAddUpAreUsageErrors() throws {
+        _ = try prepare()
+        let cases: [([String], String)] = [
+            (["serve"], "Error: give --listen HOST:PORT, or --discover to listen on every address"),
+            (["sync"], "Error: give one of --folder DIR, --peer HOST:PORT or --discover"),
+            (["sync", "--discover", "--peer", "127.0.0.1:9"], "Error: give one of --folder DIR, --peer HOST:PORT or --discover"),
+            (["sync", "--discover", "--for", "0"], "Error: --for takes 1 to 3600 seconds"),
+        ]
+        for (arguments, error) in cases {
+            let result = try cli.run(arguments)
+            #expect(result.status == 64, "\(arguments)")
+            #expect(result.stderr.hasPrefix(error + "\n"), "\(arguments): \(result.stderr)")
+        }
+    }
 }

@@ -29,7 +29,7 @@ import Testing
         let token = try organizer.ok("group", "invite", "--uses", "2")
         #expect(token.hasPrefix("hyzer3-") && token.count == 111)
         let accepted =
-            "invitation to group \(group) accepted; this device joins at its next sync with a member: `hyzer-peer sync --peer HOST:PORT` or `hyzer-peer sync --folder DIR`"
+            "invitation to group \(group) accepted; this device joins at its next sync with a member: `hyzer-peer sync --peer HOST:PORT`, `hyzer-peer sync --folder DIR`, or `hyzer-peer serve --discover` on the LAN"
 
         let piped = try replica("piped")
         let result = try piped.run(["group", "join", "--token-file", "-"], input: Array((token + "\n").utf8))

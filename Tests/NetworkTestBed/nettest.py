@@ -11,6 +11,10 @@ Needs root (namespaces, iptables). Without them it prints one line saying so and
 `make nettest` is harmless on a developer's laptop; under CI (the `CI` variable set, as CI sets
 it) it exits 1 instead, so a machine that cannot run it fails rather than passing unseen.
 Every address used is on a private bridge inside namespaces this script creates and deletes.
+
+Then the discovery scenarios (discovery.py, docs/discovery.md): hosts with their own D-Bus and
+avahi-daemon, `serve --discover` with no address. Without avahi installed they are skipped with
+one line, except under CI, where that fails the run.
 """
 
 import argparse
@@ -25,6 +29,8 @@ import sys
 import tempfile
 import threading
 import time
+
+import discovery
 
 PREFIX = "hznt"
 SUBNET = "10.213.77"
@@ -47,11 +53,11 @@ def address(host):
     return f"{SUBNET}.{HOSTS.index(host) + 1}"
 
 
-def available():
+def available(tools=("ip", "iptables")):
     """Why the test bed cannot run here, or None."""
     if os.geteuid() != 0:
         return "not root"
-    for tool in ("ip", "iptables"):
+    for tool in tools:
         if shutil.which(tool) is None:
             return f"`{tool}` is not installed (apt-get install iproute2 iptables)"
     probe = f"{PREFIX}-probe"
@@ -347,12 +353,13 @@ def main():
     parser.add_argument("--delay-ms", type=float, default=80.0)
     parser.add_argument("--jitter-ms", type=float, default=40.0)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--only", choices=["faults", "discovery"], help="run one of the two sets of scenarios")
     parser.add_argument("--proxy", nargs=4, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.proxy:
         proxy_main(args.proxy[0], args.proxy[1], float(args.proxy[2]), float(args.proxy[3]))
         return 0
-    reason = available()
+    reason = available(("ip",) if args.only == "discovery" else ("ip", "iptables"))
     if reason:
         if os.environ.get("CI"):
             # Under CI (.ci/run sets CI) a test bed that cannot run is a failure, not a skip.
@@ -366,19 +373,30 @@ def main():
     workdir = tempfile.mkdtemp(prefix="hyzer-nettest-")
     bed = TestBed(args.binary, workdir, log=print)
     results = []
+    notes = []
     failure = None
-    try:
-        bed.create_network()
-        bed.create_replicas()
-        for host in HOSTS:
-            bed.start_proxy(host, args.delay_ms, args.jitter_ms)
-            bed.start_serve(host)
-        scenarios(bed, results, {"setup": args.bound, "converge": args.bound, "partition": args.partition_seconds})
-    except Exception as error:  # the run's one failure, reported below
-        failure = str(error)
-    finally:
-        bed.stop_all()
-        bed.destroy_network()
+    if args.only != "discovery":
+        try:
+            bed.create_network()
+            bed.create_replicas()
+            for host in HOSTS:
+                bed.start_proxy(host, args.delay_ms, args.jitter_ms)
+                bed.start_serve(host)
+            scenarios(bed, results, {"setup": args.bound, "converge": args.bound, "partition": args.partition_seconds})
+        except Exception as error:  # the run's one failure, reported below
+            failure = str(error)
+        finally:
+            bed.stop_all()
+            bed.destroy_network()
+    if args.only != "faults" and failure is None:
+        missing = discovery.tools_missing()
+        if missing and os.environ.get("CI"):
+            failure = f"the discovery scenarios cannot run: {missing}"
+        elif missing:
+            print(f"nettest: discovery scenarios skipped: {missing}")
+        else:
+            found, notes, failure = discovery.run_all(args.binary, os.path.join(workdir, "discovery"), args.bound)
+            results += found
     dead_logged = []
     for host in HOSTS:
         path = os.path.join(workdir, f"serve-{host}.log")
@@ -387,7 +405,7 @@ def main():
     failed = failure is not None or any(seconds is None or (args.goals and seconds > goal) for _, seconds, goal in results)
     if args.json:
         print(json.dumps({"results": [{"scenario": name, "seconds": seconds, "goalSeconds": goal} for name, seconds, goal in results],
-                          "deadPeerLogLines": len(dead_logged), "failure": failure}, sort_keys=True))
+                          "deadPeerLogLines": len(dead_logged), "notes": notes, "failure": failure}, sort_keys=True))
     else:
         print(f"network test bed: 3 hosts, delay {args.delay_ms:.0f} ± {args.jitter_ms:.0f} ms through a proxy, logs in {workdir}")
         for name, seconds, goal in results:
@@ -395,6 +413,8 @@ def main():
             verdict = "" if seconds is None else ("  (goal ≤ %.0f s: %s)" % (goal, "met" if seconds <= goal else "MISSED"))
             print(f"  {name:<52} {shown}{verdict}")
         print(f"  dead peers logged: {len(dead_logged)} line(s)")
+        for note in notes:
+            print(f"  {note}")
         if failure:
             print(f"nettest failed: {failure}", file=sys.stderr)
     if not failed:

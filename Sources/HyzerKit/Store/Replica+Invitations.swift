@@ -86,6 +86,20 @@ extension Replica {
         }
     }
 
+    /// The proof keys of the invitations a member can admit with now (with a verifier, not
+    /// expired, not used up), newest expiry first: what `serve` derives the join tags it
+    /// advertises on the LAN from (docs/discovery.md, "Joining"). Empty outside a group.
+    public func admittingInvitationKeys() throws -> [[UInt8]] {
+        let now = clock.nowMilliseconds()
+        return try read { db in
+            guard try membership(db) != nil else { return [] }
+            return try ViewReader(db: db).invitations().values
+                .filter { $0.verifier != nil && now < $0.expiresAt && $0.admitted.count < $0.uses }
+                .sorted { $0.expiresAt != $1.expiresAt ? $0.expiresAt > $1.expiresAt : $0.key.lexicographicallyPrecedes($1.key) }
+                .map(\.key)
+        }
+    }
+
     /// The group and the invitation `request` proves, or why it proves nothing.
     private func proven(_ request: JoinRequest, _ db: Database) throws -> Result<(GroupMembership, RecordedInvitation), AdmissionRefusal> {
         guard let group = try membership(db), group.id == request.groupID else { return .failure(.notThisGroup) }

@@ -24,4 +24,7 @@ public struct PeerAddress: Hashable, Sendable, CustomStringConvertible {
 
     /// `HOST:PORT`, an IPv6 host in brackets.
     public var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
+
+    /// Whether the host is a loopback address (or `localhost`): nobody else on the LAN reaches it.
+    public var isLoopback: Bool { host == "localhost" || host == "::1" || host.hasPrefix("127.") }
 }

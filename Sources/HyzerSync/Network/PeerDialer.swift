@@ -25,11 +25,23 @@ public enum PeerDialer {
         signals: ConnectionSignals? = nil, budget: BundleBudget = BundleBudget(), configuration: SyncEngine.Configuration = .init(),
         dialEpoch: UInt32? = nil
     ) async throws -> ConnectionOutcome {
+        try await run(
+            opening: opener, replica: replica, group: group, mode: mode, logger: logger, signals: signals, budget: budget,
+            configuration: configuration, dialEpoch: dialEpoch, onAuthenticated: {})
+    }
+
+    /// `run(opening:…)`, telling `onAuthenticated` once the handshake has proved the peer.
+    static func run(
+        opening opener: some ByteLinkOpener, replica: Replica, group: GroupMembership, mode: SyncSession.Mode, logger: Logger,
+        signals: ConnectionSignals?, budget: BundleBudget, configuration: SyncEngine.Configuration, dialEpoch: UInt32?,
+        onAuthenticated: @escaping @Sendable () async -> Void
+    ) async throws -> ConnectionOutcome {
         var connection = PeerConnection(
             replica: replica, group: group, role: .dialer, mode: mode, logger: logger, signals: signals ?? ConnectionSignals(),
             budget: budget)
         connection.configuration = configuration
         connection.dialEpoch = dialEpoch
+        connection.onAuthenticated = onAuthenticated
         let ownTicks = signals == nil
         return try await opener.withLink { [connection] link in
             guard ownTicks else { return await connection.run(over: link) }
@@ -68,16 +80,30 @@ public enum PeerDialer {
         _ opener: some ByteLinkOpener, replica: Replica, group: GroupMembership, logger: Logger, signals: ConnectionSignals,
         budget: BundleBudget, configuration: SyncEngine.Configuration, observer: @Sendable (ConnectionOutcome) -> Void
     ) async {
+        await keepConnected(
+            opener, replica: replica, group: group, logger: logger, signals: signals, budget: budget, configuration: configuration,
+            observer: observer, gate: nil, while: { true })
+    }
+
+    /// `keepConnected(_:…)`, dialing only while `wanted()` says so, and, with a `gate`, holding
+    /// one of its places from each dial until the peer has proved itself or the connection ended.
+    static func keepConnected(
+        _ opener: some ByteLinkOpener, replica: Replica, group: GroupMembership, logger: Logger, signals: ConnectionSignals,
+        budget: BundleBudget, configuration: SyncEngine.Configuration, observer: @Sendable (ConnectionOutcome) -> Void,
+        gate: DialGate?, while wanted: () -> Bool
+    ) async {
         var redialer = Redialer(backoffMaxMilliseconds: Self.backoffMaxMilliseconds)
         let unreachable = RepeatedNotice()
-        while !Task.isCancelled {
+        while !Task.isCancelled, wanted() {
+            if let gate, !(await gate.enter()) { return }
+            let place = DialGate.Place(gate)
             do {
                 // Each dial uses the newest group key the store holds, or an older one while
                 // the peer closes on the newer ones (it has not received the rekey yet).
                 let current = (try? replica.group()) ?? group
                 let outcome = try await run(
                     opening: opener, replica: replica, group: current, mode: .live, logger: logger, signals: signals, budget: budget,
-                    configuration: configuration, dialEpoch: redialer.dialEpoch)
+                    configuration: configuration, dialEpoch: redialer.dialEpoch, onAuthenticated: { place.leave() })
                 observer(outcome)
                 redialer.connectionEnded(authenticated: outcome.peer != nil, failure: outcome.failure, group: current)
             } catch {
@@ -87,6 +113,7 @@ public enum PeerDialer {
                     level: unreachable.isDue(reason) ? .info : .debug, "could not connect",
                     metadata: ["peer": "\(opener)", "reason": "\(reason)"])
             }
+            place.leave()  // the backoff holds no place
             let delay = redialer.nextDelay { UInt64.random(in: $0) }
             try? await Task.sleep(for: .milliseconds(delay))
         }

@@ -55,6 +55,21 @@ public struct PeerServer: Sendable {
     public var progress: @Sendable (ConnectionProgress) -> Void = { _ in }
     /// Told how every folder sync ended.
     public var folderObserver: @Sendable (Result<FolderSyncReport, any Error>) -> Void = { _ in }
+    /// Finding peers on the LAN (docs/discovery.md); `nil` for none, whatever the two below say.
+    public var discovery: (any ServiceDiscovery)?
+    /// Whether the listener is advertised (`_hyzer._tcp`, with the group tag) while it runs.
+    public var advertises = false
+    /// Whether the members discovered on the LAN are dialed and kept connected, beside `peers`.
+    public var discovers = false
+    /// Services tagged for the group kept from a browse at once (copies of records included).
+    public var discoveredServicesMax = 1_024
+    /// Discovered members dialed at once: more found are left until some leave.
+    public var discoveredPeersMax = 64
+    /// Dials to discovered peers whose handshake is under way at once (`DialGate`).
+    public var discoveredDialsMax = 4
+    /// Told the addresses of the services found tagged for the group (whoever dials whom), after
+    /// each change of what the browse found.
+    public var discoveryObserver: @Sendable ([PeerAddress]) -> Void = { _ in }
 
     /// A server of `replica` in `group` with no peer to dial and no folder; set them before running it.
     public init(replica: Replica, group: GroupMembership, logger: Logger) {
@@ -114,6 +129,12 @@ public struct PeerServer: Sendable {
             }
             if let accepted {
                 tasks.addTask { await serve(accepted, groups: groups, signals: signals, seenHellos: seenHellos) }
+            }
+            if let discovery, advertises || discovers {
+                let advertised = advertises ? listener?.channel.localAddress?.port : nil
+                tasks.addTask {
+                    await runDiscovery(discovery, advertisedPort: advertised, groups: groups, signals: signals)
+                }
             }
             guard let server = listener else { return }
             try await server.executeThenClose { inbound in

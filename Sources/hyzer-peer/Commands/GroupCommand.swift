@@ -81,7 +81,7 @@ struct GroupCommand: ParsableCommand {
             let group = try await storeOptions.openEngine().acceptInvitation(token: token)
             print(
                 "invitation to group \(group) accepted; this device joins at its next sync with a member: "
-                    + "`hyzer-peer sync --peer HOST:PORT` or `hyzer-peer sync --folder DIR`")
+                    + "`hyzer-peer sync --peer HOST:PORT`, `hyzer-peer sync --folder DIR`, or `hyzer-peer serve --discover` on the LAN")
         }
 
         private func readToken() throws -> String {

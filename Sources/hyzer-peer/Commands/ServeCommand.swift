@@ -10,8 +10,11 @@ struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve", abstract: "Sync live with peers over TCP (and a folder, on a schedule) until interrupted.")
     @OptionGroup var storeOptions: StoreOptions
-    @Option(help: "Where to accept peers, as HOST:PORT (port 0 picks a free one).") var listen: String
+    @Option(help: "Where to accept peers, as HOST:PORT (port 0 picks a free one); with --discover, 0.0.0.0:0 by default.")
+    var listen: String?
     @Option(name: .customLong("peer"), help: "A peer to dial and keep connected, as HOST:PORT (repeatable).") var peers: [String] = []
+    @Flag(help: "Find the group's members on the LAN (DNS-SD) and keep them connected, beside --peer.") var discover = false
+    @Flag(help: "Do not advertise this device on the LAN (it is, when --listen is not a loopback address).") var noAdvertise = false
     @Option(help: "Also sync this shared folder on a schedule.") var folder: String?
     @Option(help: "Seconds between folder syncs.") var folderInterval = 10
     @Option(help: "trace, debug, info, notice, warning, error or critical.") var logLevel = "info"
@@ -20,7 +23,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Serve the web pages beyond loopback without a viewing token.") var httpPublic = false
     @Flag(help: "Draw a new viewing-token salt first, revoking every link handed out before.") var rotateViewToken = false
 
+    func validate() throws {
+        guard listen != nil || discover else { throw ValidationError("give --listen HOST:PORT, or --discover to listen on every address") }
+    }
+
     func run() async throws {
+        let listen = listen ?? "0.0.0.0:0"
         guard let address = PeerAddress(listen) else { throw CommandLineError.notHostPort(listen) }
         let dials = try peers.map { text in
             guard let peer = PeerAddress(text) else { throw CommandLineError.notHostPort(text) }
@@ -40,8 +48,11 @@ struct ServeCommand: AsyncParsableCommand {
         let logger = Log.make("serve", level: level)
         var plan = SyncPlan(
             listen: address, peers: dials, folder: folder.map { URL(fileURLWithPath: $0) }, folderInterval: .seconds(folderInterval))
-        // A server runs on a member: a device still holding an invitation joins with `sync` first.
-        plan.joinsFirst = false
+        // A server runs on a member: a device still holding an invitation joins with `sync`
+        // first, or by finding a member on the LAN that admits it.
+        plan.joinsFirst = discover
+        plan.discover = discover
+        plan.advertise = !noAdvertise
         plan.connectionEnded = { metrics.record($0) }
         plan.connectionProgress = { metrics.record($0) }
         // The web pages are a read-only view of the store (docs/embedding.md, "The command line").
@@ -111,9 +122,7 @@ struct ServeCommand: AsyncParsableCommand {
         return open ? .open : .token(token)
     }
 
-    static func isLoopback(_ host: String) -> Bool {
-        host == "localhost" || host == "::1" || host.hasPrefix("127.")
-    }
+    static func isLoopback(_ host: String) -> Bool { PeerAddress(host: host, port: 0).isLoopback }
 
     /// The address to open: with the token when one is needed.
     static func url(host: String, port: Int, access: WebAccess) -> String {

@@ -11,13 +11,20 @@ struct SyncCommand: AsyncParsableCommand {
     @OptionGroup var output: OutputOptions
     @Option(help: "A folder every replica of the group sees (Syncthing, Dropbox, NFS, a USB stick).") var folder: String?
     @Option(help: "A peer running `hyzer-peer serve`, as HOST:PORT.") var peer: String?
+    @Flag(help: "Sync once with every member of the group found on the LAN (DNS-SD).") var discover = false
+    @Option(name: .customLong("for"), help: ArgumentHelp("How long --discover looks for members.", valueName: "SECONDS"))
+    var seconds = 3
 
     func validate() throws {
-        guard (folder == nil) != (peer == nil) else { throw ValidationError("give either --folder DIR or --peer HOST:PORT") }
+        guard [folder != nil, peer != nil, discover].filter({ $0 }).count == 1 else {
+            throw ValidationError("give one of --folder DIR, --peer HOST:PORT or --discover")
+        }
+        guard (1...3_600).contains(seconds) else { throw ValidationError("--for takes 1 to 3600 seconds") }
     }
 
     func run() async throws {
         let engine = try await storeOptions.openEngine()
+        if discover { return try await DiscoveredSync(engine: engine, store: storeOptions, json: output.json).run(for: .seconds(seconds)) }
         if let peer { return try await syncPeer(engine, peer) }
         if let folder { try await syncFolder(engine, folder) }
     }

@@ -1,0 +1,1 @@
+#include <avahi-compat-libdns_sd/dns_sd.h>
