@@ -198,4 +198,14 @@ try write("FuzzInvite", "refusal", [2] + refusal)
 try member.close()
 try FileManager.default.removeItem(at: output.appendingPathComponent(".member"))
 
+// FuzzDiscoveryRecord: a record as `serve` advertises it, one with a join tag, and another service's TXT.
+let discoveryNonce: [UInt8] = [1, 2, 3, 4, 5, 6, 7, 8]
+try write("FuzzDiscoveryRecord", "record", DiscoveryRecord(group: FuzzFixtures.group, nonce: discoveryNonce, discovers: true).txt.wire)
+try write(
+    "FuzzDiscoveryRecord", "record-with-join-tags",
+    DiscoveryRecord(
+        group: FuzzFixtures.group, nonce: discoveryNonce, revision: 3, discovers: false, invitationKeys: [FuzzFixtures.invitation.key]
+    ).txt.wire)
+try write("FuzzDiscoveryRecord", "foreign", ServiceTXT(["txtvers": "1", "path": "/", "model": "x"]).wire)
+
 print("wrote the corpora under \(output.path)")
