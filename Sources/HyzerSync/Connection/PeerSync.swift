@@ -58,6 +58,7 @@ public struct PeerSync: Sendable {
             // A peer the newest rekey has not reached refuses our hello: try the older epochs we
             // hold, each once (`serve` goes round them again).
             dialEpoch = Redialer.epochToDial(after: outcome.failure, dialed: dialEpoch, group: group)
+            assert(dialEpoch.map { group.secrets[$0] != nil } ?? true, "an epoch this device holds")
         } while dialEpoch != nil
         if let failure = outcome.failure { throw PeerSyncError.failed(failure) }
         return outcome
