@@ -54,8 +54,9 @@ import Testing
         let played = try FinishedRound()
         var quiet = Logger(label: "test")
         quiet.logLevel = .critical
-        let outcome = try await PeerSync(replica: played.ben.replica, logger: quiet).sync(
-            ListenerOpener(replica: played.ann.replica, logger: quiet))
+        var sync = PeerSync(replica: played.ben.replica, logger: quiet)
+        sync.configuration = ListenerOpener.patient
+        let outcome = try await sync.sync(ListenerOpener(replica: played.ann.replica, logger: quiet))
         #expect(outcome.failure == nil && outcome.opsReceived > 0)
         #expect(try played.receipts(on: played.ben) == [played.ben.author])
     }
@@ -95,12 +96,22 @@ private struct ListenerOpener: ByteLinkOpener {
     let replica: Replica
     let logger: Logger
 
+    /// Bounds no starved test thread reaches: the suite's synchronous tests may hold the
+    /// cooperative threads for longer than a handshake's 5 s, and this test is about receipts.
+    static let patient: SyncEngine.Configuration = {
+        var configuration = SyncEngine.Configuration()
+        configuration.handshakeTimeoutMilliseconds = 600_000
+        configuration.idleMilliseconds = 600_000
+        configuration.deadMilliseconds = 600_000
+        return configuration
+    }()
+
     func withLink<Result: Sendable>(_ body: @Sendable (any ByteLink) async -> Result) async throws -> Result {
         let (near, far) = InMemoryLink.pair()
         var listener = PeerConnection(
             replica: replica, group: testGroup, role: .listener, mode: .live, logger: logger, signals: ConnectionSignals(),
             budget: BundleBudget())
-        listener.configuration.firstMessageTimeoutMilliseconds = nil
+        listener.configuration = Self.patient
         let listening = Task { [listener] in await listener.run(over: far) }
         let result = await body(near)
         await near.close()

@@ -67,6 +67,7 @@ public struct PeerSync: Sendable {
             // A peer the newest rekey has not reached refuses our hello: try the older epochs we
             // hold, each once (`serve` goes round them again); a cancelled task tries no more.
             dialEpoch = Task.isCancelled ? nil : Redialer.epochToDial(after: outcome.failure, dialed: dialEpoch, group: group)
+            assert(dialEpoch.map { group.secrets[$0] != nil } ?? true, "an epoch this device holds")
         } while dialEpoch != nil
         return outcome
     }

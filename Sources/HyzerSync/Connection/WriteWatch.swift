@@ -19,13 +19,19 @@ final class WriteWatch: @unchecked Sendable {
     /// A write begins.
     func begin() {
         let now = ContinuousClock.now
-        lock.withLock { since = now }
+        lock.withLock {
+            assert(since == nil, "one write at a time")
+            since = now
+        }
         mailbox.writeDue(now + timeout)
     }
 
     /// The write was accepted.
     func end() {
-        lock.withLock { since = nil }
+        lock.withLock {
+            assert(since != nil, "a write ends after it began")
+            since = nil
+        }
         mailbox.writeDue(nil)
     }
 

@@ -21,7 +21,9 @@ public final class BundleBudget: @unchecked Sendable {
     /// its share before any other connection looks, so of two that reach the bound together, only
     /// one is refused.
     func reserve(_ bytes: Int, orGiveBack held: Int) -> Bool {
-        lock.withLock {
+        assert(bytes >= 0 && held >= 0, "counts of bytes")
+        return lock.withLock {
+            assert(held <= used && used <= bytesMax, "what a connection holds is part of what is used, within the bound")
             guard bytes <= bytesMax - used else {
                 used -= held
                 return false
@@ -32,7 +34,11 @@ public final class BundleBudget: @unchecked Sendable {
     }
 
     func release(_ bytes: Int) {
-        lock.withLock { used -= bytes }
+        assert(bytes >= 0, "a count of bytes")
+        lock.withLock {
+            assert(bytes <= used, "only what was reserved is released")
+            used -= bytes
+        }
     }
 
     /// One connection's share, given back when it is released or dropped.
@@ -44,6 +50,7 @@ public final class BundleBudget: @unchecked Sendable {
 
         /// Grows the share by `count` bytes, or gives the whole share back and says false.
         func grow(by count: Int) -> Bool {
+            assert(count >= 0 && bytes >= 0, "counts of bytes")
             guard budget.reserve(count, orGiveBack: bytes) else {
                 bytes = 0
                 return false
@@ -53,6 +60,7 @@ public final class BundleBudget: @unchecked Sendable {
         }
 
         func shrink(by count: Int) {
+            assert(count >= 0 && count <= bytes, "a reservation gives back only what it holds")
             budget.release(count)
             bytes -= count
         }

@@ -141,6 +141,7 @@ public struct Handshake {
     public mutating func start() -> [UInt8]? {
         guard case .idle = state else { return nil }
         let hello = ephemeral.publicKey + MessageAuthentication.tag(Array("hyzer-hs/v1/d".utf8) + ephemeral.publicKey, key: groupKey)
+        assert(hello.count == Self.helloBytes, "a hello is a key and its tag")
         state = .awaitingListenerHello(hello: hello)
         return hello
     }
@@ -218,6 +219,7 @@ public struct Handshake {
     private static let zeroNonce = [UInt8](repeating: 0, count: SecretBox.nonceBytes)
 
     private func derive(dialerToListener: [UInt8], listenerToDialer: [UInt8], _ transcript: [UInt8]) -> DerivedKeys {
+        assert(transcript.count == 2 * Self.helloBytes, "the transcript is the two hellos")
         let digest = Blake2b.hash256(transcript)
         func key(_ label: String, _ base: [UInt8]) -> [UInt8] { Blake2b.hash256(Array(label.utf8) + base + digest, key: groupKey) }
         return DerivedKeys(
@@ -226,6 +228,7 @@ public struct Handshake {
     }
 
     private static func checkHello(_ message: [UInt8], label: String, bound: [UInt8], key: [UInt8]) throws(HandshakeError) -> [UInt8] {
+        assert(bound.isEmpty || bound.count == 32, "a listener's hello is bound to the dialer's ephemeral key")
         guard message.count == helloBytes else { throw .wrongSize(.hello, bytes: message.count) }
         let ephemeral = Array(message.prefix(32))
         guard MessageAuthentication.verify(Array(message.suffix(from: 32)), of: Array(label.utf8) + bound + ephemeral, key: key) else {
