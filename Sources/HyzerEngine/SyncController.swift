@@ -124,6 +124,7 @@ public final class SyncController: Sendable {
             guard state.phase == .paused else { return }
             state.phase = .running
             state.status.paused = false
+            state.status.refused = []
             begin(&state, changes: nil)
         }
     }
@@ -191,8 +192,15 @@ public final class SyncController: Sendable {
             let group = try? await store.run(.read, { [replica] in try replica.group() })
         else { return }
         var server = PeerServer(replica: replica, group: group, logger: logger)
-        server.peers = plan.peers
-        server.links = plan.links
+        // Every peer, over TCP or a link, is dialed through an opener that stops for good at a
+        // refusal no retry changes (`RefusalAwareOpener`).
+        let openers: [(String, any ByteLinkOpener)] =
+            plan.peers.map { ($0.description, TCPLink.Opener(address: $0)) } + plan.links.map { ("\($0)", $0) }
+        server.links = openers.map { name, opener in
+            RefusalAwareOpener(base: opener, name: name, replica: replica) { [weak self] refused in
+                self?.update { $0.status.refused.append(refused) }
+            }
+        }
         server.accepted = accepted
         server.folder = plan.folder.map { DirectoryFolder(root: $0) }
         server.folderInterval = plan.folderInterval

@@ -18,6 +18,9 @@ public struct SyncStatus: Equatable, Sendable {
     public var discovered: [PeerAddress] = []
     /// The latest failure, until a later connection or folder sync succeeds.
     public var lastFailure: SyncProblem?
+    /// The peers the sync stopped dialing, each refusing this device in a way no retry changes
+    /// (`SyncRefusal`: the peer is of another group); `resume()` after `pause()` tries them again.
+    public var refused: [RefusedPeer] = []
     /// Whether the sync is paused (`SyncController.pause()`) until `resume()`.
     public var paused = false
     /// Whether the sync was stopped (`SyncController.stop()`): the last status.

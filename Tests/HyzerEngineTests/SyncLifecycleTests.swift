@@ -1,6 +1,7 @@
 import Foundation
 import HyzerTestSupport
 import Logging
+import Synchronization
 import Testing
 
 @testable import HyzerEngine
@@ -143,6 +144,41 @@ import Testing
         #expect(report.outcome.failure == nil)
         #expect(await strokes(phone, round) == 0, "the round arrived within the deadline")
         await accepting.stop()
+        try await phone.close()
+        try await laptop.close()
+    }
+
+    /// Counts the connections a sync saw end.
+    final class Ended: Sendable {
+        let count = Mutex(0)
+    }
+
+    /// A phone of another group stops dialing the laptop once the laptop refused every key it
+    /// holds, twice round, and says why, instead of backing off and trying again.
+    @Test func aPeerOfAnotherGroupIsNoLongerRedialed() async throws {
+        let (laptop, phone, _, _) = try await group()
+        let ended = Ended()
+        var plan = SyncPlan(listen: PeerAddress(host: "127.0.0.1", port: 0))
+        plan.connectionEnded = { _ in ended.count.withLock { $0 += 1 } }
+        let listening = try await laptop.startSync(plan, logger: quiet)
+        #expect(await eventually { listening.status.listening != nil })
+        let address = try #require(listening.status.listening)
+
+        let stranger = try await HyzerEngine.create(at: directory.path("stranger"), deviceName: "stranger", owner: "Cat")
+        try await stranger.createGroup()
+        let lost = try await stranger.startSync(SyncPlan(peers: [address]), logger: quiet)
+        let refused = [RefusedPeer(peer: address.description, refusal: .otherGroup)]
+        #expect(await eventually { lost.status.refused == refused }, "the phone of another group kept redialing: \(lost.status)")
+        // Time for the laptop to count the last refused connection, then longer than the longest
+        // backoff between two dials (2 s and a fifth of it).
+        try await Task.sleep(for: .milliseconds(500))
+        let seen = ended.count.withLock { $0 }
+        #expect(seen >= 4, "the laptop refused each of the stranger's dials")
+        try await Task.sleep(for: .seconds(3))
+        #expect(ended.count.withLock { $0 } == seen, "the stranger dialed again")
+        await lost.stop()
+        await listening.stop()
+        try await stranger.close()
         try await phone.close()
         try await laptop.close()
     }
