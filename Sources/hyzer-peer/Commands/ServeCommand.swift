@@ -8,17 +8,23 @@ import Logging
 
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "serve", abstract: "Sync live with peers over TCP (and a folder, on a schedule) until interrupted.")
+        commandName: "serve", abstract: "Sync live with peers over TCP (and a folder or a bucket, on a schedule) until interrupted.")
     @OptionGroup var storeOptions: StoreOptions
     @Option(help: "Where to accept peers, as HOST:PORT (port 0 picks a free one).") var listen: String
     @Option(name: .customLong("peer"), help: "A peer to dial and keep connected, as HOST:PORT (repeatable).") var peers: [String] = []
     @Option(help: "Also sync this shared folder on a schedule.") var folder: String?
     @Option(help: "Seconds between folder syncs.") var folderInterval = 10
+    @OptionGroup var bucket: BucketOptions
     @Option(help: "trace, debug, info, notice, warning, error or critical.") var logLevel = "info"
     @Option(help: ArgumentHelp("Also serve the read-only web pages, as HOST:PORT or PORT (loopback).", valueName: "HOST:PORT"))
     var http: String?
     @Flag(help: "Serve the web pages beyond loopback without a viewing token.") var httpPublic = false
     @Flag(help: "Draw a new viewing-token salt first, revoking every link handed out before.") var rotateViewToken = false
+
+    func validate() throws {
+        if folder != nil, bucket.bucket != nil { throw ValidationError("give --folder DIR or --bucket s3://BUCKET/PREFIX, not both") }
+        try bucket.validate()
+    }
 
     func run() async throws {
         guard let address = PeerAddress(listen) else { throw CommandLineError.notHostPort(listen) }
@@ -40,6 +46,8 @@ struct ServeCommand: AsyncParsableCommand {
         let logger = Log.make("serve", level: level)
         var plan = SyncPlan(
             listen: address, peers: dials, folder: folder.map { URL(fileURLWithPath: $0) }, folderInterval: .seconds(folderInterval))
+        // A bucket is synced like a folder, every --folder-interval seconds and up to a fifth more at random.
+        plan.bucket = try bucket.folder()
         // A server runs on a member: a device still holding an invitation joins with `sync` first.
         plan.joinsFirst = false
         plan.connectionEnded = { metrics.record($0) }
