@@ -113,7 +113,8 @@ import Testing
     /// Junk that anyone with the bucket's credentials writes: an undecodable object costs one GET
     /// once, then nothing; an object over its kind's limit is refused by the listed size, never
     /// fetched, and a read bounded below an object's length is refused by its Content-Length;
-    /// objects are written once, so an existing one is never overwritten.
+    /// objects are written once, so an existing one is never overwritten; an object replaced
+    /// between listing and reading is refused by its ETag.
     @Test(.enabled(if: enabled, Comment(rawValue: SeaweedFS.install)))
     func aHostileBucketCostsEachJunkObjectOnceAndOverwritesNothing() throws {
         let store = try Self.startStore()
@@ -165,6 +166,15 @@ import Testing
         }
         #expect(try benFolder.read(annDirectory + "/" + bundlePath.name, maximumBytes: 1 << 20) == original)
         try intruder.writeAtomically(annDirectory + "/" + bundlePath.name, original)  // the same bytes again: a retry that landed
+
+        // Replaced between listing and reading: the read asks for the listed ETag, and is refused.
+        let victim = annDirectory + "/" + bundlePath.name
+        _ = try benFolder.list(annDirectory)
+        try intruder.remove(victim)
+        try intruder.writeAtomically(victim, [9, 9, 9])
+        #expect(throws: BucketError.changed(key: "\(prefix)/\(victim)")) { _ = try benFolder.read(victim, maximumBytes: 1 << 20) }
+        try intruder.remove(victim)
+        try intruder.writeAtomically(victim, original)
         try Self.syncUntilQuiet(devices)
     }
 
