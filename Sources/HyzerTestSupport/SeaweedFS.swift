@@ -16,7 +16,10 @@ public final class SeaweedFS: @unchecked Sendable {
 
     /// `http://127.0.0.1:PORT`: the S3 endpoint.
     public let endpoint: String
-    private let process: Process
+    private var process = Process()
+    private let weed: String
+    private let arguments: [String]
+    private var launches = 0
     private let directory = TemporaryDirectory("seaweedfs")
 
     /// `weed` on the PATH, or `nil`.
@@ -37,6 +40,7 @@ public final class SeaweedFS: @unchecked Sendable {
     /// Starts the store and waits (up to a minute) until it says it is ready.
     public init() throws {
         guard let weed = Self.executable else { throw Unavailable(description: Self.install) }
+        self.weed = weed
         let config = directory.path("s3.json")
         let identity =
             #"{"identities":[{"name":"hyzer","credentials":[{"accessKey":"\#(Self.accessKey)","secretKey":"\#(Self.secretKey)"}],"#
@@ -49,11 +53,7 @@ public final class SeaweedFS: @unchecked Sendable {
         let admin = try Self.freePortBelow(55_535, excluding: ports)
         ports.append(admin)
         endpoint = "http://127.0.0.1:\(ports[6])"
-        let log = directory.path("weed.log")
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: weed)
-        process.arguments = [
+        arguments = [
             "mini", "-dir=" + directory.path("data").path,
             // Loopback only, and no report to SeaweedFS's telemetry server.
             "-ip=127.0.0.1", "-ip.bind=127.0.0.1", "-master.telemetry=false",
@@ -63,6 +63,17 @@ public final class SeaweedFS: @unchecked Sendable {
             "-admin.port=\(admin)", "-admin.port.grpc=\(admin + 10_000)", "-debug.port=\(ports[8])",
             "-s3.config=" + config.path, "-bucket=" + Self.bucket,
         ]
+        try launch()
+    }
+
+    /// Starts `weed` and waits (up to a minute) until it says it is ready.
+    private func launch() throws {
+        launches += 1
+        let log = directory.path("weed-\(launches).log")
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: weed)
+        process.arguments = arguments
         let handle = try FileHandle(forWritingTo: log)
         process.standardOutput = handle
         process.standardError = handle
@@ -85,6 +96,12 @@ public final class SeaweedFS: @unchecked Sendable {
         guard process.isRunning else { return }
         process.terminate()
         process.waitUntilExit()
+    }
+
+    /// Starts the store again, on the same ports and data, after `kill()` or `stop()`.
+    public func restart() throws {
+        stop()
+        try launch()
     }
 
     /// Stops the store at once (SIGKILL), as a crash would.

@@ -5,8 +5,7 @@ import NIOHTTP1
 import Synchronization
 
 /// An S3 client of one bucket (docs/bucket-sync.md): `ListObjectsV2`, `GET`, `PUT` written once
-/// (`If-None-Match: *`) and `DELETE`, each signed with SigV4 and sent through async-http-client's
-/// shared client.
+/// (`If-None-Match: *`) and `DELETE`, each signed with SigV4 and sent through async-http-client.
 ///
 /// Every answer is hostile: a body is refused by its `Content-Length` before it is read, and read
 /// no further than its bound; listings are parsed as XML (XMLCoder), never searched as strings.
@@ -30,8 +29,21 @@ public final class BucketClient: Sendable {
     public init(location: BucketLocation, credentials: BucketCredentials) {
         self.location = location
         self.signer = SigV4(credentials: credentials, region: location.region)
-        self.http = HTTPClient.shared
+        self.http = Self.http
     }
+
+    /// One HTTP client for every bucket of the process, never shut down (as async-http-client's
+    /// own `shared`): no redirects followed, no decompression (a body's bound is its bytes on the
+    /// wire), 10 s to connect, 30 s between bytes, and a failed connection fails its request at
+    /// once, so that this client's own back-off decides the retries (a store that is down costs
+    /// four tries of a few seconds, not four deadlines).
+    private static let http: HTTPClient = {
+        var configuration = HTTPClient.Configuration(
+            certificateVerification: .fullVerification, redirectConfiguration: .disallow,
+            timeout: .init(connect: .seconds(10), read: .seconds(30)), decompression: .disabled)
+        configuration.connectionPool.retryConnectionEstablishment = false
+        return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+    }()
 
     /// Requests sent so far, retries included: what the store bills.
     public var requestsSent: Int { sent.withLock { $0 } }

@@ -178,6 +178,37 @@ import Testing
         try Self.syncUntilQuiet(devices)
     }
 
+    /// The store killed while a device syncs: that sync fails with one sentence (or completes,
+    /// if it was quicker), nothing it reported written is lost, and once the store is back the
+    /// next syncs complete and the devices converge.
+    @Test(.enabled(if: enabled, Comment(rawValue: SeaweedFS.install)))
+    func aStoreKilledMidSyncLosesNothing() throws {
+        let store = try Self.startStore()
+        let prefix = "killed-\(UUID().uuidString.prefix(8).lowercased())"
+        let ann = try Peer("ann", keySeed: 131)
+        let ben = try Peer("ben", keySeed: 132, start: baseTime + 10)
+        let devices = try [ann, ben].map { (peer: $0, folder: try Self.folder(store, prefix)) }
+        try ann.replica.addPlayer(name: "Ann")
+        try Self.syncUntilQuiet(devices)
+
+        for name in ["Kim", "Lou", "Max"] { try ann.replica.addPlayer(name: name) }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.02) { store.kill() }
+        do {
+            try ann.sync(devices[0].folder)
+        } catch let error as BucketError {
+            #expect(error.description.hasPrefix("the bucket could not be reached ("), "\(error)")
+        }
+        store.kill()
+        #expect(throws: BucketError.self) { try ben.sync(devices[1].folder) }
+        #expect(try ann.replica.players().count == 4)
+
+        try store.restart()
+        let deadline = Date().addingTimeInterval(30)
+        while (try? devices[1].folder.list("")) == nil, Date() < deadline { Thread.sleep(forTimeInterval: 0.25) }
+        try Self.syncUntilQuiet(devices)
+        #expect(try ben.replica.players().count == 4)
+    }
+
     /// Wrong credentials: the store answers 403, and the sync stops with one sentence saying what to check.
     @Test(.enabled(if: enabled, Comment(rawValue: SeaweedFS.install)))
     func wrongCredentialsSayWhatToCheck() throws {
