@@ -16,8 +16,21 @@ extension HyzerEngine {
     /// `PeerSyncError.joinRefused` when a member refused this device, `FolderError` when the
     /// folder cannot be read or written, `GroupError.noGroup` with neither group nor invitation.
     public func syncFolder(_ folder: URL) async throws -> FolderSyncResult {
+        try await syncShared(DirectoryFolder(root: folder))
+    }
+
+    /// Syncs once through a bucket (docs/bucket-sync.md) as `syncFolder(_:)` does through a
+    /// folder: the same protocol over objects, joining included. Throws `BucketError` when the
+    /// bucket refuses the credentials, the clock, or cannot be reached, with one sentence saying
+    /// what to do.
+    public func syncBucket(_ bucket: BucketFolder) async throws -> FolderSyncResult {
+        try await syncShared(bucket)
+    }
+
+    /// One sync through `shared`, on the store's write queue (a thread that waits for the bucket
+    /// without holding an event loop or the cooperative pool).
+    private func syncShared(_ shared: any SharedFolder) async throws -> FolderSyncResult {
         try await perform(.write) { replica in
-            let shared = DirectoryFolder(root: folder)
             var joined: GroupID?
             if try replica.group() == nil, let invitation = try replica.pendingInvitation() {
                 switch try FolderJoin(replica: replica, folder: shared).ask() {

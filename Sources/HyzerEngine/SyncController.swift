@@ -202,8 +202,9 @@ public final class SyncController: Sendable {
             }
         }
         server.accepted = accepted
-        server.folder = plan.folder.map { DirectoryFolder(root: $0) }
+        server.folder = plan.sharedFolder
         server.folderInterval = plan.folderInterval
+        if plan.folder == nil, plan.bucket != nil { server.folderJitter = plan.folderInterval / 5 }
         let (ended, progress) = (plan.connectionEnded, plan.connectionProgress)
         server.observer = { [weak self] outcome in
             ended(outcome)
@@ -269,8 +270,8 @@ public final class SyncController: Sendable {
                     // Unreachable now: tried again at the next turn.
                 }
             }
-            if let folder = plan.folder {
-                let answer = try? await store.run(.write) { try FolderJoin(replica: replica, folder: DirectoryFolder(root: folder)).ask() }
+            if let folder = plan.sharedFolder {
+                let answer = try? await store.run(.write) { try FolderJoin(replica: replica, folder: folder).ask() }
                 if case .refused(let refusal)? = answer { update { $0.status.lastFailure = .join(.joinRefused(refusal)) } }
             }
             if (try? await store.run(.read, { try replica.group() != nil })) == true { continue }

@@ -12,6 +12,10 @@ public struct SyncPlan: Sendable {
     public var links: [any ByteLinkOpener]
     /// A folder every device of the group sees (Syncthing, Dropbox, a USB stick).
     public var folder: URL?
+    /// An S3-compatible bucket prefix every device of the group syncs through
+    /// (docs/bucket-sync.md), every `folderInterval` and up to a fifth more at random; in place
+    /// of `folder` (a plan syncs one of the two).
+    public var bucket: BucketFolder?
     /// Time between folder syncs.
     public var folderInterval: Duration
     /// Whether to find the group's members on the LAN and keep them connected, beside `peers`
@@ -49,4 +53,7 @@ public struct SyncPlan: Sendable {
         self.folder = folder
         self.folderInterval = folderInterval
     }
+
+    /// The folder the plan syncs on a schedule: the directory `folder`, else `bucket`.
+    var sharedFolder: (any SharedFolder)? { folder.map { DirectoryFolder(root: $0) } ?? bucket }
 }

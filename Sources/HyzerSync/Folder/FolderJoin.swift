@@ -65,6 +65,8 @@ public struct FolderJoin {
         if written != request.bytes {
             // A reply to an older request (another invitation) would stop members from answering this one.
             if entries[replica.author.hex + Self.replyExtension] != nil { try? folder.remove(replyPath) }
+            // Where objects are written once (a bucket), the stale request goes first.
+            if entries[replica.author.hex + Self.requestExtension] != nil { try folder.remove(requestPath) }
             try folder.writeAtomically(requestPath, request.bytes)
         }
         return nil

@@ -33,6 +33,9 @@ public struct FolderSync {
     public func run() throws -> FolderSyncReport {
         var pass = try FolderSyncPass(replica: replica, folder: folder, group: try replica.requireGroup())
         try folder.makeDirectory(pass.myDirectory)
+        // Where the folder lists the group's whole directory at once (a bucket), one listing
+        // serves the run: a sync that finds nothing new costs one request (docs/bucket-sync.md).
+        pass.tree = try folder.listTree(FolderLayout.groupDirectory(pass.group))
 
         // 1. Read what the other members wrote. Files sealed under a newer key than this replica
         // holds wait; when what was read brings the organizer's rekey, they are read at once.
@@ -51,7 +54,7 @@ public struct FolderSync {
         try replica.afterIngest(finishesApplied: pass.report.finishesIngested)
 
         // 2. Write what some member lacks and no bundle of ours already holds.
-        let present = Set(try folder.list(pass.myDirectory).filter { !$0.isDirectory }.map(\.name))
+        let present = Set(try pass.list(pass.myDirectory).filter { !$0.isDirectory }.map(\.name))
         let vector = try replica.versionVector()
         try pass.writeLacking(memberVectors, vector: vector, present: present)
         try pass.writeRekey()

@@ -15,7 +15,7 @@ extension FolderSyncPass {
     /// in one sync, so junk costs one read each, once, and a valid request is always reached.
     mutating func answerJoinRequests() throws -> Int {
         let directory = FolderJoin.directory(group.id)
-        let entries = try folder.list(directory)
+        let entries = try list(directory)
         let names = Set(entries.map(\.name))
         for (record, _) in records {
             guard case .joinRequest(let name) = record, !names.contains(name) else { continue }

@@ -26,7 +26,7 @@ extension FolderSyncPass {
         // were listed are dropped, so the records do not grow with every file ever published.
         var listedFiles: Set<String> = []
         var unlisted: Set<String> = []
-        for entry in try folder.list(groupDirectory) {
+        for entry in try list(groupDirectory) {
             if entry.kind == .other {
                 report.rejected.append(.init(file: groupDirectory + "/" + entry.name, reason: FolderSync.notFollowed))
                 continue
@@ -44,7 +44,7 @@ extension FolderSyncPass {
             }
             let entries: [FolderEntry]
             do {
-                entries = try folder.list(directory)
+                entries = try list(directory)
             } catch {
                 report.rejected.append(.init(file: directory, reason: FolderSync.reason(error)))
                 unlisted.insert(directory + "/")
@@ -104,7 +104,7 @@ extension FolderSyncPass {
     /// A removed device is no member: its files are never read, each reported once. Returns the
     /// paths listed in its directory.
     private mutating func refuseRemovedMember(_ member: AuthorID, _ directory: String) -> [String] {
-        let files = (try? folder.list(directory)) ?? []
+        let files = (try? list(directory)) ?? []
         for file in files where file.kind == .file && FolderLayout.isBundleName(file.name) {
             let path = directory + "/" + file.name
             let fingerprint = FolderRecord.fingerprint(file)

@@ -19,6 +19,8 @@ struct FolderSyncPass {
     var waiting: [FolderSync.SetAside] = []
     /// The records as read, with what the run remembered since.
     private(set) var records: [FolderRecord: [UInt8]] = [:]
+    /// The group's directory, listed at once where the folder can (`SharedFolder.listTree(_:)`).
+    var tree: FolderTree?
     /// What the run changes in the store's records, written at its end (`nil` removes one).
     private var updates: [FolderRecord: [UInt8]?] = [:]
 
@@ -38,6 +40,13 @@ struct FolderSyncPass {
     /// The records of a kind, in key order.
     func records(where isOfKind: (FolderRecord) -> Bool) -> [(record: FolderRecord, value: [UInt8])] {
         records.filter { isOfKind($0.key) }.sorted { FolderRecord.byKey($0.key, $1.key) }.map { ($0.key, $0.value) }
+    }
+
+    /// The entries of `directory`: from the tree listed at the start of the run when it holds
+    /// the directory, else from the folder.
+    func list(_ directory: String) throws -> [FolderEntry] {
+        if let entries = tree?.entries(of: directory) { return entries }
+        return try folder.list(directory)
     }
 
     /// Remembers `value` for `record` (nothing when it is so already), saved at the end.
@@ -80,7 +89,12 @@ struct FolderSyncPass {
             .compactMap { BundleRanges(encoded: $0.value) }.flatMap(\.ranges).sorted { $0.first < $1.first }
         var from = vector
         for (author, head) in vector.heads {
-            let start = FolderSync.deltaStart(of: author, lacking: lacking, written: written)
+            var start = FolderSync.deltaStart(of: author, lacking: lacking, written: written)
+            // Where every member sees every object once it is written (a bucket, listed at once:
+            // `tree`), a member's own ops are its own to write, and it does while any member lacks
+            // them: relaying them would make each reader of a new bundle write it again, a cost
+            // that grows with the group (docs/bucket-sync.md, "Requests per sync").
+            if tree != nil, author != replica.author, let own = memberVectors[author]?[author] { start = max(start, min(own, head)) }
             if head > start { from[author] = start }
         }
         from.formEvidenceNeeds(of: memberVectors.values, local: vector)

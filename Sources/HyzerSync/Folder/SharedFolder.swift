@@ -55,6 +55,55 @@ public protocol SharedFolder: Sendable {
     func remove(_ path: String) throws
     /// Creates the directory at `path` and every missing one above it; nothing when it exists.
     func makeDirectory(_ path: String) throws
+    /// Every entry at or below `directory` in one listing, where the storage lists a whole
+    /// subtree at once for less than a listing per directory (a bucket: one request for
+    /// 1,000 objects); `nil` where it does not (a real directory), and then each directory is
+    /// listed on its own. Entries are as `list(_:)` gives them.
+    func listTree(_ directory: String) throws -> FolderTree?
+}
+
+extension SharedFolder {
+    /// `nil`: each directory is listed on its own.
+    public func listTree(_ directory: String) throws -> FolderTree? { nil }
+}
+
+/// The entries of every directory at or below one directory, from one listing
+/// (`SharedFolder.listTree(_:)`): what a folder sync reads instead of listing each directory.
+public struct FolderTree: Sendable {
+    /// The directory listed, relative to the folder's root.
+    public let root: String
+    private var directories: [String: [FolderEntry]] = [:]
+
+    /// The tree of `files` (paths relative to the folder's root, each below `root`), with the
+    /// directories their paths imply. A path with an empty, `.` or `..` component is no path of
+    /// a folder: it is left out.
+    public init(root: String, files: [(path: String, size: UInt64, modified: UInt64)]) {
+        self.root = root
+        var seen: Set<String> = []
+        for file in files {
+            guard file.path.hasPrefix(root + "/") else { continue }
+            let parts = file.path.dropFirst(root.count + 1).split(separator: "/", omittingEmptySubsequences: false)
+            guard parts.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." }) else { continue }
+            var directory = root
+            for part in parts.dropLast() {
+                let path = directory + "/" + part
+                if seen.insert(path).inserted {
+                    directories[directory, default: []].append(FolderEntry(name: String(part), kind: .directory, size: 0, modified: 0))
+                }
+                directory = path
+            }
+            directories[directory, default: []].append(
+                FolderEntry(name: String(parts.last!), kind: .file, size: file.size, modified: file.modified))
+        }
+        for key in directories.keys { directories[key]?.sort { $0.name < $1.name } }
+    }
+
+    /// The entries of `directory`, sorted by name: `nil` when it is not at or below `root`, `[]`
+    /// when nothing lies in it.
+    public func entries(of directory: String) -> [FolderEntry]? {
+        guard directory == root || directory.hasPrefix(root + "/") else { return nil }
+        return directories[directory] ?? []
+    }
 }
 
 /// A shared-folder operation that failed, with the path and the system's reason.

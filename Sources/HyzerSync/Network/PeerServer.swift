@@ -26,6 +26,9 @@ public struct PeerServer: Sendable {
     public var folder: (any SharedFolder)?
     /// Time between two folder syncs.
     public var folderInterval: Duration = .seconds(10)
+    /// Up to this much more, at random, between two folder syncs: devices of a group that
+    /// started together do not sync a bucket in step (docs/bucket-sync.md).
+    public var folderJitter: Duration = .zero
     /// Connections accepted at once; more are told `ListenerBusy.full` and closed at once.
     public var connectionsMax = 2048
     /// Connections from one source address that have not completed the handshake yet. A new one
@@ -238,7 +241,9 @@ public struct PeerServer: Sendable {
                 logger.log(level: reason == failure ? .debug : .error, "folder sync failed", metadata: ["reason": "\(error)"])
                 failure = reason
             }
-            try? await Task.sleep(for: folderInterval)
+            let jitter = folderJitter.components
+            let jitterMilliseconds = max(0, jitter.seconds * 1_000 + jitter.attoseconds / 1_000_000_000_000_000)
+            try? await Task.sleep(for: folderInterval + .milliseconds(Int64.random(in: 0...jitterMilliseconds)))
         }
     }
 }

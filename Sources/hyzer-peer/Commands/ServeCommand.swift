@@ -8,7 +8,7 @@ import Logging
 
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "serve", abstract: "Sync live with peers over TCP (and a folder, on a schedule) until interrupted.")
+        commandName: "serve", abstract: "Sync live with peers over TCP (and a folder or a bucket, on a schedule) until interrupted.")
     @OptionGroup var storeOptions: StoreOptions
     @Option(help: "Where to accept peers, as HOST:PORT (port 0 picks a free one); with --discover, 0.0.0.0:0 by default.")
     var listen: String?
@@ -17,6 +17,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Do not advertise this device on the LAN (it is, when --listen is not a loopback address).") var noAdvertise = false
     @Option(help: "Also sync this shared folder on a schedule.") var folder: String?
     @Option(help: "Seconds between folder syncs.") var folderInterval = 10
+    @OptionGroup var bucket: BucketOptions
     @Option(help: "trace, debug, info, notice, warning, error or critical.") var logLevel = "info"
     @Option(help: ArgumentHelp("Also serve the read-only web pages, as HOST:PORT or PORT (loopback).", valueName: "HOST:PORT"))
     var http: String?
@@ -25,6 +26,8 @@ struct ServeCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard listen != nil || discover else { throw ValidationError("give --listen HOST:PORT, or --discover to listen on every address") }
+        if folder != nil, bucket.bucket != nil { throw ValidationError("give --folder DIR or --bucket s3://BUCKET/PREFIX, not both") }
+        try bucket.validate()
     }
 
     func run() async throws {
@@ -48,6 +51,8 @@ struct ServeCommand: AsyncParsableCommand {
         let logger = Log.make("serve", level: level)
         var plan = SyncPlan(
             listen: address, peers: dials, folder: folder.map { URL(fileURLWithPath: $0) }, folderInterval: .seconds(folderInterval))
+        // A bucket is synced like a folder, every --folder-interval seconds and up to a fifth more at random.
+        plan.bucket = try bucket.folder()
         // A server runs on a member: a device still holding an invitation joins with `sync`
         // first, or by finding a member on the LAN that admits it.
         plan.joinsFirst = discover

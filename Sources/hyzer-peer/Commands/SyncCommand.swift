@@ -6,37 +6,43 @@ import HyzerSync
 
 struct SyncCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "sync", abstract: "Sync once, through a shared folder or with a peer.")
+        commandName: "sync", abstract: "Sync once, through a shared folder, a bucket or with a peer.")
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var output: OutputOptions
     @Option(help: "A folder every replica of the group sees (Syncthing, Dropbox, NFS, a USB stick).") var folder: String?
     @Option(help: "A peer running `hyzer-peer serve`, as HOST:PORT.") var peer: String?
+    @OptionGroup var bucket: BucketOptions
     @Flag(help: "Sync once with every member of the group found on the LAN (DNS-SD).") var discover = false
     @Option(name: .customLong("for"), help: ArgumentHelp("How long --discover looks for members.", valueName: "SECONDS"))
     var seconds = 3
 
     func validate() throws {
-        guard [folder != nil, peer != nil, discover].filter({ $0 }).count == 1 else {
-            throw ValidationError("give one of --folder DIR, --peer HOST:PORT or --discover")
+        guard [folder != nil, peer != nil, bucket.bucket != nil, discover].filter({ $0 }).count == 1 else {
+            throw ValidationError("give one of --folder DIR, --bucket s3://BUCKET/PREFIX, --peer HOST:PORT or --discover")
         }
         guard (1...3_600).contains(seconds) else { throw ValidationError("--for takes 1 to 3600 seconds") }
+        try bucket.validate()
     }
 
     func run() async throws {
         let engine = try await storeOptions.openEngine()
         if discover { return try await DiscoveredSync(engine: engine, store: storeOptions, json: output.json).run(for: .seconds(seconds)) }
         if let peer { return try await syncPeer(engine, peer) }
-        if let folder { try await syncFolder(engine, folder) }
+        if let folder { try await syncShared(engine, "folder") { try await engine.syncFolder(URL(fileURLWithPath: folder)) } }
+        if let bucketFolder = try bucket.folder() {
+            try await syncShared(engine, "bucket") { try await engine.syncBucket(bucketFolder) }
+        }
     }
 
-    private func syncFolder(_ engine: HyzerEngine, _ folder: String) async throws {
+    /// One sync through a folder or a bucket (`medium` names it in messages).
+    private func syncShared(_ engine: HyzerEngine, _ medium: String, _ sync: () async throws -> FolderSyncResult) async throws {
         let report: FolderSyncReport
         do {
-            switch try await engine.syncFolder(URL(fileURLWithPath: folder)) {
+            switch try await sync() {
             case .askedToJoin(let group):
                 return print(
-                    "asked to join group \(group) through the folder; a member admits this device at its next "
-                        + "folder sync (or `serve --folder`): run this again after that")
+                    "asked to join group \(group) through the \(medium); a member admits this device at its next "
+                        + "\(medium) sync (or `serve --\(medium)`): run this again after that")
             case .synced(let synced, let joined):
                 if let joined, !output.json { print("joined group \(joined): a member admitted this device") }
                 report = synced

@@ -1,6 +1,7 @@
 import Foundation
 import HyzerEngine
 import HyzerKit
+import HyzerSync
 import HyzerWeb
 
 /// The one place the command line words the library's errors (docs/architecture.md, "Errors"):
@@ -22,6 +23,12 @@ enum ErrorSentence {
         case let error as UDiscImportError: sentence(error)
         case let error as ViewingTokenError: sentence(error)
         case let error as EngineError: error.errorDescription
+        // Sync through a bucket (docs/bucket-sync.md): each is already one sentence saying what to do.
+        case BucketError.noSuchBucket(let bucket):
+            "the bucket \(bucket) does not exist on this store: create it, or check the name, --endpoint and --region"
+        case let error as BucketError: error.description
+        case let error as BucketLocation.Invalid: error.description
+        case let error as BucketCredentials.NotFound: error.description
         default: nil
         }
     }

@@ -1,0 +1,82 @@
+import Foundation
+import XMLCoder
+
+/// One page of a `ListObjectsV2` answer, as S3 writes it in XML, read with XMLCoder
+/// (docs/bucket-sync.md, "Dependencies").
+struct ListBucketPage: Decodable {
+    /// One object of the page.
+    struct Object: Decodable {
+        let key: String
+        let size: UInt64
+        let eTag: String?
+
+        enum CodingKeys: String, CodingKey {
+            case key = "Key"
+            case size = "Size"
+            case eTag = "ETag"
+        }
+    }
+
+    /// A "directory": a prefix up to the delimiter.
+    struct CommonPrefix: Decodable {
+        let prefix: String
+
+        enum CodingKeys: String, CodingKey { case prefix = "Prefix" }
+    }
+
+    let isTruncated: Bool?
+    let nextContinuationToken: String?
+    let contents: [Object]?
+    let commonPrefixes: [CommonPrefix]?
+
+    enum CodingKeys: String, CodingKey {
+        case isTruncated = "IsTruncated"
+        case nextContinuationToken = "NextContinuationToken"
+        case contents = "Contents"
+        case commonPrefixes = "CommonPrefixes"
+    }
+
+    /// The page in `bytes`; throws `BucketError.malformedListing` for anything else.
+    static func decode(_ bytes: [UInt8]) throws -> ListBucketPage {
+        do {
+            return try XMLDecoder().decode(ListBucketPage.self, from: Data(bytes))
+        } catch {
+            throw BucketError.malformedListing(reason: "not a ListObjectsV2 result")
+        }
+    }
+}
+
+/// An S3 error answer: `<Error><Code>…</Code><Message>…</Message></Error>`.
+struct BucketErrorBody: Decodable {
+    let code: String?
+    let message: String?
+
+    enum CodingKeys: String, CodingKey {
+        case code = "Code"
+        case message = "Message"
+    }
+
+    /// The code and message in `bytes`, or empty strings for a body that is not S3's error XML.
+    static func decode(_ bytes: [UInt8]) -> (code: String, message: String) {
+        guard let body = try? XMLDecoder().decode(BucketErrorBody.self, from: Data(bytes)) else { return ("", "") }
+        return (String((body.code ?? "").prefix(64)), String((body.message ?? "").prefix(200)))
+    }
+}
+
+/// Every object under a prefix, and the "directories" a delimiter grouped.
+public struct BucketListing: Sendable, Equatable {
+    /// One object: its key, size and ETag (quotes removed).
+    public struct Object: Sendable, Equatable {
+        /// The full key.
+        public let key: String
+        /// Its size in bytes, as the listing says.
+        public let size: UInt64
+        /// Its ETag, as the listing says: what tells a replaced object from the one listed.
+        public let eTag: String
+    }
+
+    /// The objects, in the store's (key) order.
+    public var objects: [Object] = []
+    /// The common prefixes (with a delimiter), each ending with it.
+    public var prefixes: [String] = []
+}

@@ -1,0 +1,30 @@
+import ArgumentParser
+import Foundation
+import HyzerSync
+
+/// `--bucket s3://BUCKET/PREFIX` and where it lives (docs/bucket-sync.md). The credentials are
+/// never options: they come from the environment or the shared credentials file, as the AWS
+/// tools find them.
+struct BucketOptions: ParsableArguments {
+    @Option(help: "Sync through this S3-compatible bucket prefix, as s3://BUCKET/PREFIX (credentials from AWS_* or ~/.aws/credentials).")
+    var bucket: String?
+    @Option(help: "The store's endpoint for a bucket not on AWS, as https://HOST[:PORT] (http:// only when said).")
+    var endpoint: String?
+    @Option(help: "The bucket's region (default: AWS_REGION, else us-east-1).") var region: String?
+    @Option(help: "The profile of the shared credentials file to sign with.") var profile: String?
+
+    func validate() throws {
+        if bucket == nil, endpoint != nil || region != nil || profile != nil {
+            throw ValidationError("--endpoint, --region and --profile go with --bucket s3://BUCKET/PREFIX")
+        }
+    }
+
+    /// The bucket folder, or `nil` without `--bucket`. Throws `BucketLocation.Invalid` or
+    /// `BucketCredentials.NotFound`, each one sentence saying what to give.
+    func folder() throws -> BucketFolder? {
+        guard let bucket else { return nil }
+        let location = try BucketLocation(url: bucket, endpoint: endpoint, region: region ?? BucketCredentials.region())
+        let credentials = try BucketCredentials.resolve(profile: profile)
+        return BucketFolder(client: BucketClient(location: location, credentials: credentials))
+    }
+}
