@@ -163,7 +163,10 @@ import Testing
         let cases: [([String], String)] = [
             (["serve"], "Error: give --listen HOST:PORT, or --discover to listen on every address"),
             (["sync"], "Error: give one of --folder DIR, --bucket s3://BUCKET/PREFIX, --peer HOST:PORT or --discover"),
-            (["sync", "--discover", "--peer", "127.0.0.1:9"], "Error: give one of --folder DIR, --bucket s3://BUCKET/PREFIX, --peer HOST:PORT or --discover"),
+            (
+                ["sync", "--discover", "--peer", "127.0.0.1:9"],
+                "Error: give one of --folder DIR, --bucket s3://BUCKET/PREFIX, --peer HOST:PORT or --discover"
+            ),
             (["sync", "--discover", "--for", "0"], "Error: --for takes 1 to 3600 seconds"),
         ]
         for (arguments, error) in cases {
