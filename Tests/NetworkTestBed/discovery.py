@@ -390,7 +390,9 @@ def flood(bed, results, notes, count=5000):
         time.sleep(2)
     notes.append(f"flood: {seen} of {count} foreign services seen by another host's avahi-browse")
     bed.cli("b", "player", "add", "Ivy")
-    results.append((f"discover: a write converges amid a flood of {count} services", bed.wait_same(MEMBERS + [PHONE], time.monotonic(), 60), 3.0))
+    # The group's usual time (the clean network's goal): the flood's resolutions take the members'
+    # CPU (8 at a time), so a loaded machine takes seconds more than an idle one (0.67 s).
+    results.append((f"discover: a write converges amid a flood of {count} services", bed.wait_same(MEMBERS + [PHONE], time.monotonic(), 60), 5.0))
     time.sleep(10)  # the browsers work through the flood's resolutions
     after = {host: resident_kib(bed.serves[host]) for host in MEMBERS}
     used = max(process_ticks(bed.serves[host]) - ticks_before[host] for host in MEMBERS)
