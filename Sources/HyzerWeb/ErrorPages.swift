@@ -10,6 +10,7 @@ struct ErrorPages: RouterMiddleware {
         let title: String
         let message: String
         let api: String? = nil
+        let links = SiteLinks.live
     }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {

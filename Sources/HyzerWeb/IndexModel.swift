@@ -19,23 +19,26 @@ struct IndexModel {
     }
 
     let title = "Rounds"
-    let api = "/api/rounds"
+    let api: String
+    let links: SiteLinks
     let active: Active?
     let recent: Recent?
 
     /// How many finished rounds the front page lists.
     static let recentCount = 5
 
-    init(rounds: [RoundView], history: [HistoryEntry]) {
+    init(rounds: [RoundView], history: [HistoryEntry], links: SiteLinks = .live) {
+        self.links = links
+        api = links.roundsAPI
         let playing = rounds.filter { $0.evaluation.status != .completed }.map { view in
             let leaders = view.evaluation.standings.filter { $0.position == 1 && $0.holesPlayed > 0 }.map(\.name)
             return Active.Entry(
-                url: "/rounds/\(view.round.id.lowercased)", course: view.round.courseName, players: view.round.participants.count,
+                url: links.round(view.round.id.lowercased), course: view.round.courseName, players: view.round.participants.count,
                 leader: leaders.isEmpty ? "none yet" : leaders.joined(separator: ", "),
                 statusText: LeaderboardModel.statusText(view.evaluation.status))
         }
         active = playing.isEmpty ? nil : Active(rounds: playing)
-        let finished = history.prefix(Self.recentCount).map(HistoryModel.Entry.init)
+        let finished = history.prefix(Self.recentCount).map { HistoryModel.Entry($0, links: links) }
         recent = finished.isEmpty ? nil : Recent(rounds: finished)
     }
 }
@@ -49,8 +52,8 @@ struct HistoryModel {
         let players: Int
         let winners: String
 
-        init(_ entry: HistoryEntry) {
-            url = "/rounds/\(entry.round)"
+        init(_ entry: HistoryEntry, links: SiteLinks) {
+            url = links.round(entry.round)
             day = DateText.day(entry.finishedAt)
             course = entry.course
             players = entry.players
@@ -59,12 +62,15 @@ struct HistoryModel {
     }
 
     let title = "History"
-    let api = "/api/history"
+    let api: String
+    let links: SiteLinks
     let entries: [Entry]
     let hasEntries: Bool
 
-    init(_ history: [HistoryEntry]) {
-        entries = history.map(Entry.init)
+    init(_ history: [HistoryEntry], links: SiteLinks = .live) {
+        self.links = links
+        api = links.historyAPI
+        entries = history.map { Entry($0, links: links) }
         hasEntries = !entries.isEmpty
     }
 }

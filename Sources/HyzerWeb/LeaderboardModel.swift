@@ -27,15 +27,16 @@ struct LeaderboardModel {
     let par: Int
     let status: String
     let statusText: String
-    let eventsURL: String
+    let eventsURL: String?
     let api: String
+    let links: SiteLinks
     let rows: [Row]
     /// Scores written before the finish that the finisher received after it: listed, not
     /// counted (docs/rules.md, "Late scores").
     let late: [LateScoreDocument]
     let hasLate: Bool
 
-    init(_ view: RoundView) {
+    init(_ view: RoundView, links: SiteLinks = .live) {
         let round = view.round
         let evaluation = view.evaluation
         id = round.id.lowercased
@@ -46,8 +47,9 @@ struct LeaderboardModel {
         par = round.totalPar
         status = evaluation.status.rawValue
         statusText = Self.statusText(evaluation.status)
-        eventsURL = "/rounds/\(id)/events"
-        api = "/api/rounds/\(id)/standings"
+        eventsURL = links.events(id)
+        api = links.roundAPI(id)
+        self.links = links
         late = LateScoreDocument.all(view)
         hasLate = !late.isEmpty
         let gained = PositionMovement.placesGained(evaluation)
@@ -62,7 +64,7 @@ struct LeaderboardModel {
                 movement: places > 0 ? "up" : places < 0 ? "down" : "same",
                 arrow: places > 0 ? "▲\(places)" : places < 0 ? "▼\(-places)" : "",
                 movementText: places > 0 ? "up \(places)" : places < 0 ? "down \(-places)" : "no change",
-                name: entry.name, cardURL: "/rounds/\(id)/players/\(entry.playerID)",
+                name: entry.name, cardURL: links.card(id, entry.playerID),
                 scoreText: scored ? entry.formatted : "–",
                 tier: scored ? ScoreTier(relativeToPar: entry.relativeToPar).rawValue : "none",
                 thru: entry.holesPlayed == holeCount ? "F" : scored ? "\(entry.holesPlayed)" : "–",

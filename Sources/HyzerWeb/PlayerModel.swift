@@ -15,6 +15,7 @@ struct PlayerModel {
 
     let title: String
     let api: String
+    let links = SiteLinks.live
     let name: String
     let roundCount: Int
     let average: String?

@@ -111,4 +111,45 @@ import Testing
         #expect(said.wait(seconds: 30) { $0.hasSuffix("ok\n") })
         #expect(FileManager.default.fileExists(atPath: directory.path("leaderboard.png").path))
     }
+
+    /// The leaderboard `serve --publish` writes into a bucket, opened as a static file straight
+    /// from the store (no server of ours): its script polls for the newer page and swaps the
+    /// board in without a reload.
+    @Test(.enabled(if: (browser != nil && SeaweedFS.executable != nil) || underCI, Comment(rawValue: install)))
+    func thePublishedLeaderboardUpdatesItselfFromTheBucket() async throws {
+        let tools = try #require(Self.browser, Comment(rawValue: Self.install))
+        let store = try SeaweedFS.ready()
+        let clubhouse = BinaryRunner(store: directory.path("clubhouse"))
+        _ = try clubhouse.ok("init", "--name", "clubhouse", "--owner", "Ann", quiet: false)
+        _ = try clubhouse.ok("group", "create", quiet: false)
+        for name in ["Ben", "Cat"] { _ = try clubhouse.ok("player", "add", name, quiet: false) }
+        let round = try clubhouse.ok("round", "start", "--course", "Morley Field", "--players", "Ann,Ben,Cat", quiet: false).lowercased()
+        let prefix = "\(SeaweedFS.publicPrefix)/browser-\(UUID().uuidString.prefix(8).lowercased())"
+        let (server, page) = try BucketSyncCLITests.servePublishing(clubhouse, store: store, prefix: prefix, round: round)
+        defer {
+            kill(server.processIdentifier, SIGINT)
+            server.waitUntilExit()
+        }
+        #expect(try await BucketSyncCLITests.poll(store, page) { $0.status == 200 }.status == 200)
+
+        let browser = Process()
+        browser.executableURL = URL(fileURLWithPath: Self.python)
+        browser.arguments = [Self.script.path, store.endpoint + page, directory.path("published.png").path, tools.chromium, tools.driver]
+        let commands = Pipe()
+        browser.standardInput = commands
+        browser.standardOutput = Pipe()
+        browser.standardError = Pipe()
+        let said = OutputCollector(browser.standardOutput as! Pipe)
+        let complained = OutputCollector(browser.standardError as! Pipe)
+        try browser.run()
+        defer {
+            try? commands.fileHandleForWriting.write(contentsOf: Data("quit\n".utf8))
+            browser.waitUntilExit()
+        }
+        #expect(said.wait(seconds: 60) { $0.contains("loaded\n") }, "the page did not load: \(said.output) \(complained.output)")
+        _ = try clubhouse.ok("score", round, "--player", "Cat", "--hole", "1", "--strokes", "2", quiet: false)
+        try? commands.fileHandleForWriting.write(contentsOf: Data("expect Cat,Ann,Ben\n".utf8))
+        #expect(said.wait(seconds: 30) { ($0.contains("ok ") || $0.contains("fail ")) && $0.hasSuffix("\n") }, "\(said.output)")
+        #expect(said.output.contains("ok 1 Cat -1"), "\(said.output) \(complained.output)")
+    }
 }

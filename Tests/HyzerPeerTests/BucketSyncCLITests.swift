@@ -1,4 +1,5 @@
 import Foundation
+import HyzerBench
 import HyzerSync
 import HyzerTestSupport
 import Testing
@@ -15,16 +16,7 @@ import Testing
     ]
 
     /// A store whose bucket answers signed requests.
-    static func startStore() throws -> SeaweedFS {
-        let store = try SeaweedFS()
-        let location = try BucketLocation(url: "s3://\(SeaweedFS.bucket)", endpoint: store.endpoint, region: "us-east-1")
-        let probe = BucketFolder(
-            client: BucketClient(
-                location: location, credentials: BucketCredentials(accessKeyID: SeaweedFS.accessKey, secretAccessKey: SeaweedFS.secretKey)))
-        let deadline = Date().addingTimeInterval(30)
-        while (try? probe.list("")) == nil, Date() < deadline { Thread.sleep(forTimeInterval: 0.25) }
-        return store
-    }
+    static func startStore() throws -> SeaweedFS { try SeaweedFS.ready() }
 
     @Test(.enabled(if: SeaweedFS.executable != nil || SeaweedFS.underCI, Comment(rawValue: SeaweedFS.install)))
     func aDeviceJoinsThroughTheBucketAndTheGroupConverges() throws {
@@ -105,5 +97,81 @@ import Testing
         let deadline = Date().addingTimeInterval(20)
         while (try? clubhouse.playerNames().contains("Dana")) != true, Date() < deadline { Thread.sleep(forTimeInterval: 0.25) }
         #expect(try clubhouse.playerNames().contains("Dana"), "the phone's player never reached the serving device through the bucket")
+    }
+
+    /// `serve --publish`, as a process: the read-only pages as static files in the bucket, and a
+    /// score another process records on the served store reaches the published leaderboard,
+    /// read with a plain unsigned GET, within 3 s.
+    @Test(.enabled(if: SeaweedFS.executable != nil || SeaweedFS.underCI, Comment(rawValue: SeaweedFS.install)))
+    func servePublishesTheLeaderboardToTheBucket() async throws {
+        let store = try Self.startStore()
+        let prefix = "\(SeaweedFS.publicPrefix)/serve-\(UUID().uuidString.prefix(8).lowercased())"
+        let clubhouse = BinaryRunner(store: directory.path("clubhouse"))
+        try clubhouse.ok("init", "--name", "clubhouse", "--owner", "Ann", quiet: false)
+        try clubhouse.ok("group", "create", quiet: false)
+        for name in ["Ben", "Cat"] { try clubhouse.ok("player", "add", name, quiet: false) }
+        let round = try clubhouse.ok("round", "start", "--course", "Morley Field", "--players", "Ann,Ben,Cat", quiet: false).lowercased()
+        let (server, page) = try Self.servePublishing(clubhouse, store: store, prefix: prefix, round: round)
+        defer {
+            kill(server.processIdentifier, SIGINT)
+            server.waitUntilExit()
+        }
+        #expect(try await Self.poll(store, page) { $0.status == 200 }.status == 200, "the leaderboard was not published")
+
+        let scored = Date()
+        try clubhouse.ok("score", round, "--player", "Cat", "--hole", "1", "--strokes", "2", quiet: false)
+        let after = try await Self.poll(store, page, seconds: 3) { $0.body.contains("tier-underPar\">-1<") }
+        #expect(after.body.contains("tier-underPar\">-1<"), "not published within 3 s")
+        #expect(Date().timeIntervalSince(scored) < 3)
+        let index = try await Self.poll(store, "/\(SeaweedFS.bucket)/\(prefix)/index.html") { $0.status == 200 }
+        #expect(index.body.contains("href=\"round-\(round).html\""))
+    }
+
+    /// Where `serve --publish` may not go: beside its flags' rules, a prefix holding the group's objects.
+    @Test func servePublishRefusesAPrefixHoldingTheGroupsObjects() throws {
+        let clubhouse = BinaryRunner(store: directory.path("clubhouse"))
+        try clubhouse.ok("init", "--name", "clubhouse", quiet: false)
+        try clubhouse.ok("group", "create", quiet: false)
+        let over = try clubhouse.run(
+            [
+                "serve", "--listen", "127.0.0.1:0", "--bucket", "s3://league/2026", "--publish", "s3://league", "--endpoint",
+                "http://127.0.0.1:9",
+            ],
+            environment: Self.environment)
+        #expect(over.status == 1)
+        #expect(
+            over.stderr
+                == "error: --publish s3://league holds the group's objects of --bucket, and whoever reads the pages could read them: "
+                + "publish to a prefix of its own\n")
+        let stray = try clubhouse.run(
+            ["serve", "--listen", "127.0.0.1:0", "--endpoint", "http://127.0.0.1:9"], environment: Self.environment)
+        #expect(stray.status == 64)
+        #expect(
+            stray.stderr.contains("--endpoint, --region and --profile go with --bucket or --publish s3://BUCKET/PREFIX"), "\(stray.stderr)")
+    }
+
+    /// `serve --publish` on the clubhouse's store, and the unsigned path of the round's published page.
+    static func servePublishing(_ cli: BinaryRunner, store: SeaweedFS, prefix: String, round: String) throws -> (Process, String) {
+        let server = try cli.start(
+            ["serve", "--listen", "127.0.0.1:0", "--publish", "s3://\(SeaweedFS.bucket)/\(prefix)", "--endpoint", store.endpoint],
+            environment: environment)
+        let output = OutputCollector(server.standardOutput as! Pipe)
+        _ = OutputCollector(server.standardError as! Pipe)
+        #expect(output.wait { $0.contains("listening on ") }, "serve did not start: \(output.output)")
+        return (server, "/\(SeaweedFS.bucket)/\(prefix)/round-\(round).html")
+    }
+
+    /// Unsigned GETs of `path` from the store until `condition` holds or `seconds` pass; the last answer.
+    static func poll(
+        _ store: SeaweedFS, _ path: String, seconds: Double = 15, until condition: ((status: Int, head: String, body: String)) -> Bool
+    )
+        async throws -> (status: Int, head: String, body: String)
+    {
+        let deadline = Date().addingTimeInterval(seconds)
+        while true {
+            let answer = try await HTTPProbe.fetch(port: store.port, path: path)
+            if condition(answer) || Date() > deadline { return answer }
+            try await Task.sleep(for: .milliseconds(50))
+        }
     }
 }

@@ -115,6 +115,17 @@ public final class BucketClient: Sendable {
         }
     }
 
+    /// Writes `bytes` at `key` whatever is there (a plain PUT, no condition), with the headers a
+    /// static host serves it with: only for published pages (docs/bucket-sync.md, "Publishing
+    /// the leaderboard"), which are rewritten as the standings change; a group's objects are
+    /// written once (`put(key:bytes:)`).
+    public func replace(key: String, bytes: [UInt8], contentType: String, cacheControl: String) -> EventLoopFuture<Void> {
+        let headers = [(name: "content-type", value: contentType), (name: "cache-control", value: cacheControl)]
+        return send("PUT", key: key, headers: headers, body: bytes, maximumBytes: 1 << 16).flatMapThrowing { response in
+            guard [200, 201, 204].contains(response.status) else { throw self.failure(response, key: key) }
+        }
+    }
+
     /// Deletes `key`; nothing when it is not there.
     public func delete(key: String) -> EventLoopFuture<Void> {
         send("DELETE", key: key, maximumBytes: 1 << 16).flatMapThrowing { response in

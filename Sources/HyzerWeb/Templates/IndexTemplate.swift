@@ -21,7 +21,7 @@ enum IndexTemplate {
         </ul>
         {{/recent}}
         {{^recent}}<p class="empty">No finished round yet.</p>{{/recent}}
-        <p><a href="/history">All finished rounds →</a></p>
+        <p><a href="{{links.history}}">All finished rounds →</a></p>
         {{> foot}}
         """
 }

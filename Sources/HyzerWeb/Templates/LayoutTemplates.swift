@@ -54,14 +54,30 @@ enum LayoutTemplates {
         </style>
         </head>
         <body>
-        <header class="top"><a class="brand" href="/">hyzer</a>
-        <nav aria-label="Main"><a href="/">Rounds</a><a href="/history">History</a></nav></header>
+        <header class="top"><a class="brand" href="{{links.home}}">hyzer</a>
+        <nav aria-label="Main"><a href="{{links.home}}">Rounds</a><a href="{{links.history}}">History</a></nav></header>
         <main>
         """
 
     static let foot = """
         </main>
         <footer>A read-only view of this replica{{#api}} · <a href="{{api}}">JSON</a>{{/api}}</footer>
+        {{#links.published}}
+        <script>
+        (function () {
+          // A published page is a static file: it fetches its own newer version now and then and
+          // swaps in what changed (the board when there is one, else the whole main part).
+          var target = document.getElementById("board") || document.querySelector("main");
+          setInterval(function () {
+            fetch(location.href, { cache: "no-cache" }).then(function (answer) { return answer.ok ? answer.text() : ""; }).then(function (text) {
+              var page = new DOMParser().parseFromString(text, "text/html");
+              var fresh = target.id ? page.getElementById(target.id) : page.querySelector("main");
+              if (fresh && fresh.innerHTML !== target.innerHTML) target.innerHTML = fresh.innerHTML;
+            }).catch(function () {});
+          }, 5000);
+        })();
+        </script>
+        {{/links.published}}
         </body>
         </html>
         """

@@ -7,7 +7,7 @@ enum LeaderboardTemplates {
         <p class="meta">Round <code>{{shortID}}</code> · {{holeCount}} holes, par {{par}} · <span class="status status-{{status}}">{{statusText}}</span></p>
         <section aria-labelledby="board-title">
         <h2 id="board-title">Leaderboard</h2>
-        <div id="board" data-events="{{eventsURL}}" aria-live="polite">
+        <div id="board"{{#eventsURL}} data-events="{{eventsURL}}"{{/eventsURL}} aria-live="polite">
         {{> board}}
         </div>
         <p id="live" class="live" hidden>live</p>
@@ -15,7 +15,7 @@ enum LeaderboardTemplates {
         <script>
         (function () {
           var board = document.getElementById("board"), live = document.getElementById("live");
-          if (!window.EventSource) return;
+          if (!window.EventSource || !board.dataset.events) return;
           var source = new EventSource(board.dataset.events);
           source.addEventListener("board", function (event) {
             board.innerHTML = event.data; live.hidden = false; live.className = "live on"; live.textContent = "live";

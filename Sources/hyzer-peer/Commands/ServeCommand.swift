@@ -22,12 +22,17 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Also serve the read-only web pages, as HOST:PORT or PORT (loopback).", valueName: "HOST:PORT"))
     var http: String?
     @Flag(help: "Serve the web pages beyond loopback without a viewing token.") var httpPublic = false
+    @Option(
+        help: ArgumentHelp(
+            "Also publish the read-only pages as static files to this bucket prefix after each change (same --endpoint, --region, --profile).",
+            valueName: "s3://BUCKET/PREFIX"))
+    var publish: String?
     @Flag(help: "Draw a new viewing-token salt first, revoking every link handed out before.") var rotateViewToken = false
 
     func validate() throws {
         guard listen != nil || discover else { throw ValidationError("give --listen HOST:PORT, or --discover to listen on every address") }
         if folder != nil, bucket.bucket != nil { throw ValidationError("give --folder DIR or --bucket s3://BUCKET/PREFIX, not both") }
-        try bucket.validate()
+        try bucket.check(publish: publish != nil)
     }
 
     func run() async throws {
@@ -66,6 +71,16 @@ struct ServeCommand: AsyncParsableCommand {
             let access = try webAccess(web, groupSecret: try replica.requireGroup().secret)
             return (web, access, WebServer(replica: replica, access: access, metrics: metrics, logger: Log.make("web", level: level)))
         }
+        // The same pages as static files in a bucket, for a static host or a CDN (docs/bucket-sync.md).
+        let publisher = try publish.map { url in
+            Publisher(replica: try storeOptions.open(), client: try bucket.client(url), logger: Log.make("publish", level: level))
+        }
+        if let published = publisher?.client.location, let synced = plan.bucket?.client.location, published.bucket == synced.bucket,
+            published.prefix.isEmpty || synced.prefix == published.prefix || synced.prefix.hasPrefix(published.prefix + "/")
+        {
+            // Its readers may see everything under the published prefix: the group's objects stay out of it.
+            throw CommandLineError.publishOverGroup(published.description)
+        }
         // One line says why `serve` stops; its tasks end quietly. The watch is installed before
         // the sync starts, so a signal that comes first still stops it.
         let (stops, stop) = AsyncStream<Void>.makeStream()
@@ -87,6 +102,9 @@ struct ServeCommand: AsyncParsableCommand {
                             Terminal.line("web on \(Self.url(host: web.host, port: port, access: access))")
                         }
                     }
+                }
+                if let publisher {
+                    tasks.addTask { try await publisher.run() }
                 }
                 try await tasks.next()
                 tasks.cancelAll()

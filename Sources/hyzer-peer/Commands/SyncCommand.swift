@@ -21,7 +21,7 @@ struct SyncCommand: AsyncParsableCommand {
             throw ValidationError("give one of --folder DIR, --bucket s3://BUCKET/PREFIX, --peer HOST:PORT or --discover")
         }
         guard (1...3_600).contains(seconds) else { throw ValidationError("--for takes 1 to 3600 seconds") }
-        try bucket.validate()
+        try bucket.check()
     }
 
     func run() async throws {

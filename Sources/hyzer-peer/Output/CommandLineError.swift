@@ -13,6 +13,8 @@ enum CommandLineError: Error, CustomStringConvertible {
     case notHostPort(String)
     /// `serve --http` was given text that is neither HOST:PORT nor PORT.
     case notAWebAddress(String)
+    /// `serve --publish` names a prefix that holds the group's objects of `--bucket`.
+    case publishOverGroup(String)
     /// `serve --log-level` was given an unknown level.
     case notALogLevel(String)
     /// `sync --peer` could not reach the peer.
@@ -45,6 +47,8 @@ enum CommandLineError: Error, CustomStringConvertible {
         case .notAPeerAddress(let text): "'\(text)' is not HOST:PORT; give the address `hyzer-peer serve --listen` uses"
         case .notHostPort(let text): "'\(text)' is not HOST:PORT"
         case .notAWebAddress(let text): "'\(text)' is not HOST:PORT or PORT for --http"
+        case .publishOverGroup(let url):
+            "--publish \(url) holds the group's objects of --bucket, and whoever reads the pages could read them: publish to a prefix of its own"
         case .notALogLevel(let text): "'\(text)' is not a log level; use trace, debug, info, notice, warning, error or critical"
         case .dialFailed(let failure): "\(failure); check that `hyzer-peer serve` runs there and the address is right"
         case .peerSync(let error, let address): Self.sentence(error, address: address)

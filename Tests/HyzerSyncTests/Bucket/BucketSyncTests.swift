@@ -15,26 +15,11 @@ import Testing
 
     /// A folder on `store` under `prefix`, with a client of its own (so its requests are its own).
     static func folder(_ store: SeaweedFS, _ prefix: String, secret: String = SeaweedFS.secretKey) throws -> BucketFolder {
-        let location = try BucketLocation(url: "s3://\(SeaweedFS.bucket)/\(prefix)", endpoint: store.endpoint, region: "us-east-1")
-        return BucketFolder(
-            client: BucketClient(
-                location: location, credentials: BucketCredentials(accessKeyID: SeaweedFS.accessKey, secretAccessKey: secret)))
+        try store.folder(prefix, secret: secret)
     }
 
     /// A store with its bucket created and answering signed requests.
-    static func startStore() throws -> SeaweedFS {
-        let store = try SeaweedFS()
-        let probe = try folder(store, "probe")
-        let deadline = Date().addingTimeInterval(30)
-        while true {
-            do {
-                _ = try probe.list("")
-                return store
-            } catch  where Date() < deadline {
-                Thread.sleep(forTimeInterval: 0.25)
-            }
-        }
-    }
+    static func startStore() throws -> SeaweedFS { try SeaweedFS.ready() }
 
     /// One sync of `peer` through `folder`, and the requests it sent.
     static func sync(_ peer: Peer, _ folder: BucketFolder) throws -> (report: FolderSyncReport, requests: Int) {
