@@ -29,12 +29,17 @@ import Testing
     }
 
     /// Syncs every device through its folder until a round moves nothing; every replica then holds the same ops.
-    static func syncUntilQuiet(_ devices: [(peer: Peer, folder: BucketFolder)], sourceLocation: SourceLocation = #_sourceLocation) throws {
+    /// Refusals other than `expected` ones fail the test.
+    static func syncUntilQuiet(
+        _ devices: [(peer: Peer, folder: BucketFolder)], expected: (FolderSyncReport.Rejection) -> Bool = { _ in false },
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         for _ in 0..<12 {
             var moved = false
             for (peer, folder) in devices {
                 let report = try peer.sync(folder)
-                #expect(report.rejected.isEmpty, "\(report.rejected)", sourceLocation: sourceLocation)
+                let unexpected = report.rejected.filter { !expected($0) }
+                #expect(unexpected.isEmpty, "\(unexpected)", sourceLocation: sourceLocation)
                 if report.bundlesWritten + report.bundlesRead + report.opsIngested + report.devicesAdmitted > 0 || report.vectorPublished {
                     moved = true
                 }
@@ -93,6 +98,60 @@ import Testing
         #expect(written.report.bundlesWritten == 1 && written.requests == 3)
         let read = try Self.sync(cal, devices[2].folder)
         #expect(read.report.opsIngested == 1 && read.requests == 4, "\(read)")
+    }
+
+    /// Removal with rekey through the bucket (docs/security.md, "Re-keying"): four devices, the
+    /// organizer removes one; the other three learn the new key from the bucket and converge on
+    /// the scores written after, while the removed device, syncing through the same bucket,
+    /// learns nothing written after its removal, and may write nothing more.
+    @Test(.enabled(if: enabled, Comment(rawValue: SeaweedFS.install)))
+    func aRemovedMemberIsLockedOutAfterTheRekey() throws {
+        let store = try Self.startStore()
+        let prefix = "removal-\(UUID().uuidString.prefix(8).lowercased())"
+        let group = GroupMembership(
+            id: GroupMembership.groupID(organizer: AuthorID(bytes: seededKeys(141).publicKey)!), secret: [UInt8](repeating: 0x70, count: 32)
+        )
+        let organizer = try Peer("organizer", owner: "Ann", keySeed: 141, group: group)
+        let members = try [("ben", "Ben"), ("cal", "Cal"), ("dee", "Dee")].enumerated().map { index, names in
+            try Peer(names.0, owner: names.1, keySeed: 142 + UInt8(index), start: baseTime + 10 * UInt64(index + 1), group: nil)
+        }
+        for member in members { try member.replica.joinInvited(by: organizer.replica) }
+        let devices = try ([organizer] + members).map { (peer: $0, folder: try Self.folder(store, prefix)) }
+        try Self.syncUntilQuiet(devices)
+        let round = try organizer.replica.startRound(course: "Morley Field", players: ["Ann", "Ben", "Cal", "Dee"]).id
+        try organizer.replica.recordScore(round: round.lowercased, player: "Ann", hole: 1, strokes: 3)
+        try Self.syncUntilQuiet(devices)
+        let dee = devices[3]
+        func scored(_ peer: Peer) throws -> Int {
+            try #require(try peer.replica.roundView(round)).evaluation.standings.count { $0.holesPlayed > 0 }
+        }
+        #expect(try scored(dee.peer) == 1)
+
+        try organizer.replica.removeMember(dee.peer.author.hex, newSecret: [UInt8](repeating: 0x71, count: 32))
+        let remaining = Array(devices.prefix(3))
+        // Each of the others refuses the removed device's objects, once.
+        let removedObjects = { (rejection: FolderSyncReport.Rejection) in rejection.reason.contains("which was removed from the group") }
+        try Self.syncUntilQuiet(remaining, expected: removedObjects)
+        for (peer, _) in remaining { #expect(try peer.replica.group()?.epoch == 1, "\(peer.name) did not learn the new key") }
+        try members[0].replica.recordScore(round: round.lowercased, player: "Ben", hole: 1, strokes: 2)
+        try members[1].replica.recordScore(round: round.lowercased, player: "Cal", hole: 1, strokes: 4)
+        try Self.syncUntilQuiet(remaining)
+        #expect(try scored(organizer) == 3)
+
+        // The removed device syncs through the same bucket: it reads the organizer's bundle up to
+        // the rekey (sealed under the key it holds), and nothing after; it may no longer write.
+        for _ in 0..<2 {
+            let report = try dee.peer.sync(dee.folder)
+            #expect(report.rejected.allSatisfy { $0.reason.contains("newer than this replica holds") }, "\(report.rejected)")
+        }
+        #expect(try dee.peer.replica.group()?.epoch == 0)
+        #expect(try scored(dee.peer) == 1, "the removed device read scores written after its removal")
+        #expect(throws: ReplicaError.removedFromGroup(through: try dee.peer.replica.versionVector()[dee.peer.author])) {
+            try dee.peer.replica.addPlayer(name: "Mallory")
+        }
+        // The others are not disturbed by its syncs, and still agree.
+        try Self.syncUntilQuiet(remaining, expected: removedObjects)
+        #expect(try dee.peer.replica.digest() != organizer.replica.digest())
     }
 
     /// Junk that anyone with the bucket's credentials writes: an undecodable object costs one GET
