@@ -19,14 +19,19 @@ extension SeaweedFS {
     }
 
     /// A client of `s3://hyzer-tests/PREFIX` on this store (or on `endpoint`, a proxy in front
-    /// of it), signing with the store's identity (or with `secret`).
-    public func client(_ prefix: String, endpoint: String? = nil, secret: String = SeaweedFS.secretKey) throws -> BucketClient {
+    /// of it), signing with the store's identity (or with `secret`), giving up a try after `timeout`.
+    public func client(
+        _ prefix: String, endpoint: String? = nil, secret: String = SeaweedFS.secretKey, timeout: Duration = .seconds(30)
+    ) throws -> BucketClient {
         let location = try BucketLocation(url: "s3://\(Self.bucket)/\(prefix)", endpoint: endpoint ?? self.endpoint, region: "us-east-1")
-        return BucketClient(location: location, credentials: BucketCredentials(accessKeyID: Self.accessKey, secretAccessKey: secret))
+        return BucketClient(
+            location: location, credentials: BucketCredentials(accessKeyID: Self.accessKey, secretAccessKey: secret), timeout: timeout)
     }
 
     /// A folder of the group's protocol under `prefix`, with a client of its own (so its requests are its own).
-    public func folder(_ prefix: String, endpoint: String? = nil, secret: String = SeaweedFS.secretKey) throws -> BucketFolder {
-        BucketFolder(client: try client(prefix, endpoint: endpoint, secret: secret))
+    public func folder(
+        _ prefix: String, endpoint: String? = nil, secret: String = SeaweedFS.secretKey, timeout: Duration = .seconds(30)
+    ) throws -> BucketFolder {
+        BucketFolder(client: try client(prefix, endpoint: endpoint, secret: secret, timeout: timeout))
     }
 }

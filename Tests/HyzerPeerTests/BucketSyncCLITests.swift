@@ -99,6 +99,26 @@ import Testing
         #expect(try clubhouse.playerNames().contains("Dana"), "the phone's player never reached the serving device through the bucket")
     }
 
+    /// A store that says this device's clock is skewed (RequestTimeTooSkewed, answered by a
+    /// `FaultProxy` in front of the store): one sentence saying what to do, exit 1, no retry.
+    @Test(.enabled(if: SeaweedFS.executable != nil || SeaweedFS.underCI, Comment(rawValue: SeaweedFS.install)))
+    func aSkewedClockGivesOneSentence() throws {
+        let store = try Self.startStore()
+        let proxy = try FaultProxy(upstreamPort: store.port)
+        let clubhouse = BinaryRunner(store: directory.path("clubhouse"))
+        try clubhouse.ok("init", "--name", "clubhouse", quiet: false)
+        try clubhouse.ok("group", "create", quiet: false)
+        proxy.inject(.clockSkewed, times: 10)
+        let bucket = ["--bucket", "s3://\(SeaweedFS.bucket)/skewed", "--endpoint", proxy.endpoint]
+        let skewed = try clubhouse.run(["sync"] + bucket, environment: Self.environment)
+        #expect(skewed.status == 1)
+        #expect(
+            skewed.stderr
+                == "error: the bucket says this device's clock is wrong (RequestTimeTooSkewed): set the clock right, within 15 minutes, "
+                + "and sync again\n")
+        #expect(proxy.faultsServed == 1, "a skewed clock is not tried again")
+    }
+
     /// `serve --publish`, as a process: the read-only pages as static files in the bucket, and a
     /// score another process records on the served store reaches the published leaderboard,
     /// read with a plain unsigned GET, within 3 s.

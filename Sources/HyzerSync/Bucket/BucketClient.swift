@@ -18,6 +18,9 @@ public final class BucketClient: Sendable {
     private let signer: SigV4
     private let http: HTTPClient
     private let sent = Mutex(0)
+    /// How long one try of a request may take (and a tenth of a second more per 10 KB it carries)
+    /// before it is given up and tried again.
+    let timeout: TimeAmount
     /// Tries of a request before its failure is final.
     static let attempts = 4
     /// The largest listing page read (S3 pages hold 1,000 keys, about 350 KiB).
@@ -25,9 +28,11 @@ public final class BucketClient: Sendable {
     /// The most pages one listing reads: 1,000,000 keys.
     static let listingPagesMax = 1_000
 
-    /// A client of `location`, signing with `credentials`.
-    public init(location: BucketLocation, credentials: BucketCredentials) {
+    /// A client of `location`, signing with `credentials`; each try of a request is given up
+    /// after `timeout` (and more for a large body) and tried again.
+    public init(location: BucketLocation, credentials: BucketCredentials, timeout: Duration = .seconds(30)) {
         self.location = location
+        self.timeout = TimeAmount(timeout)
         self.signer = SigV4(credentials: credentials, region: location.region)
         self.http = Self.http
     }
@@ -159,7 +164,7 @@ public final class BucketClient: Sendable {
             return eventLoop.makeFailedFuture(error)
         }
         sent.withLock { $0 += 1 }
-        let timeout: TimeAmount = .seconds(30) + .milliseconds(Int64(max(body.count, maximumBytes) / 100_000))
+        let timeout = timeout + .milliseconds(Int64(max(body.count, maximumBytes) / 100_000))
         let accumulator = ResponseAccumulator(request: request, maxBodySize: maximumBytes)
         return http.execute(request: request, delegate: accumulator, deadline: .now() + timeout).futureResult
             .map { response -> Result<Response, any Error> in
