@@ -4,9 +4,21 @@
 /// Once at the start, then after each change of the store, at most once a `spacing`: the first
 /// change after a quiet second publishes at once (a score reaches the pages without waiting),
 /// and changes within a second of a publish's start wait for the next slot, where one publish
-/// covers them all. A publish that failed is tried again after a back-off that doubles from one
+/// covers them all. A publish that found every file unchanged sent no request and holds no slot
+/// (the store's change signal may come twice for one commit: the second must not delay the
+/// next score). A publish that failed is tried again after a back-off that doubles from one
 /// second to a minute, and then even without a new change.
 struct PublishSchedule: Equatable, Sendable {
+    /// How a publish ended.
+    enum Outcome: Equatable, Sendable {
+        /// Every changed file was written (at least one).
+        case wrote
+        /// No file had changed: nothing was sent.
+        case unchanged
+        /// The store could not be read or a write failed.
+        case failed
+    }
+
     enum Action: Equatable, Sendable {
         /// Publish now (the schedule counts it as started).
         case publish
@@ -25,8 +37,10 @@ struct PublishSchedule: Equatable, Sendable {
 
     /// Whether a change is not yet covered by a publish (true at first: the site is written once at the start).
     private(set) var pending = true
-    /// When the latest publish started.
+    /// When the latest publish that wrote (or is running) started.
     private(set) var lastStart: Duration?
+    /// When the one before it started: the slot again, when the latest wrote nothing.
+    private var startBefore: Duration?
     /// Failed publishes in a row.
     private(set) var failures = 0
     /// Not before this, after a failure.
@@ -41,13 +55,15 @@ struct PublishSchedule: Equatable, Sendable {
         let earliest = max(lastStart.map { $0 + Self.spacing } ?? now, retryAt ?? now)
         guard now >= earliest else { return .wait(earliest - now) }
         pending = false
+        startBefore = lastStart
         lastStart = now
         return .publish
     }
 
-    /// The publish started last ended at `now`, having written everything or not.
-    mutating func finished(succeeded: Bool, at now: Duration) {
-        guard !succeeded else {
+    /// The publish started last ended at `now`, with `outcome`.
+    mutating func finished(_ outcome: Outcome, at now: Duration) {
+        if outcome == .unchanged { lastStart = startBefore }
+        guard outcome == .failed else {
             failures = 0
             retryAt = nil
             return

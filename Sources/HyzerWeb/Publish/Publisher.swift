@@ -63,9 +63,9 @@ public final class Publisher: Sendable {
             loop: while !Task.isCancelled {
                 switch schedule.next(at: clock.now - start) {
                 case .publish:
-                    let succeeded = await publish(&site, written: &written)
-                    schedule.finished(succeeded: succeeded, at: clock.now - start)
-                    if !succeeded {
+                    let outcome = await publish(&site, written: &written)
+                    schedule.finished(outcome, at: clock.now - start)
+                    if outcome == .failed {
                         logger.warning(
                             "publishing failed; trying again later",
                             metadata: ["bucket": "\(client.location)", "failures": "\(schedule.failures)"])
@@ -82,15 +82,15 @@ public final class Publisher: Sendable {
     }
 
     /// Renders the site and writes each file whose bytes changed since it was written (its hash
-    /// in `written`); `false` when the store could not be read or any write failed (the files
+    /// in `written`); `.failed` when the store could not be read or any write failed (the files
     /// written are remembered, the others tried again at the next publish).
-    func publish(_ site: inout StaticSite, written: inout [String: [UInt8]]) async -> Bool {
+    func publish(_ site: inout StaticSite, written: inout [String: [UInt8]]) async -> PublishSchedule.Outcome {
         let files: [StaticSite.File]
         do {
             files = try site.render(replica)
         } catch {
             logger.warning("publishing could not read the store", metadata: ["reason": "\(error)"])
-            return false
+            return .failed
         }
         let changed = files.map { (file: $0, hash: Blake2b.hash256($0.bytes)) }.filter { written[$0.file.name] != $0.hash }
         var failed = false
@@ -119,7 +119,7 @@ public final class Publisher: Sendable {
             if failed { counts.failures += 1 } else { counts.publishes += 1 }
         }
         if !failed, writes > 0 { logger.debug("published", metadata: ["files": "\(writes)", "bucket": "\(client.location)"]) }
-        return !failed
+        return failed ? .failed : writes > 0 ? .wrote : .unchanged
     }
 
     /// One file written under the prefix; `false` when the store refused it after its retries.
