@@ -61,6 +61,7 @@ public struct BenchSuite {
         if runs("web") {
             progress("live leaderboard over HTTP")
             figures += try await WebBenchmark(samples: quick ? 50 : 300, scratch: scratch).run()
+            figures += try await BucketPublishBenchmark(samples: quick ? 3 : 18, scratch: scratch).run(progress: progress)
         }
         if runs("simulation") {
             progress("simulation speed")

