@@ -3,14 +3,17 @@ import HyzerSync
 
 extension SeaweedFS {
     /// A store started, whose bucket answers signed requests (it is created a moment after the
-    /// store says it is ready).
+    /// store says it is ready) and takes a write (the first one waits for the store to make its
+    /// volumes, which on a loaded machine can outlast a client's deadline).
     public static func ready() throws -> SeaweedFS {
         let store = try SeaweedFS()
         let probe = try store.folder("probe")
-        let deadline = Date().addingTimeInterval(30)
+        let deadline = Date().addingTimeInterval(60)
         while true {
             do {
                 _ = try probe.list("")
+                try probe.client.replace(key: "probe/ready", bytes: [1], contentType: "application/octet-stream", cacheControl: "no-store")
+                    .wait()
                 return store
             } catch  where Date() < deadline {
                 Thread.sleep(forTimeInterval: 0.25)

@@ -125,12 +125,12 @@ import Testing
         for name in ["Ben", "Cat"] { _ = try clubhouse.ok("player", "add", name, quiet: false) }
         let round = try clubhouse.ok("round", "start", "--course", "Morley Field", "--players", "Ann,Ben,Cat", quiet: false).lowercased()
         let prefix = "\(SeaweedFS.publicPrefix)/browser-\(UUID().uuidString.prefix(8).lowercased())"
-        let (server, page) = try BucketSyncCLITests.servePublishing(clubhouse, store: store, prefix: prefix, round: round)
+        let (server, page, log) = try BucketSyncCLITests.servePublishing(clubhouse, store: store, prefix: prefix, round: round)
         defer {
             kill(server.processIdentifier, SIGINT)
             server.waitUntilExit()
         }
-        #expect(try await BucketSyncCLITests.poll(store, page) { $0.status == 200 }.status == 200)
+        #expect(try await BucketSyncCLITests.poll(store, page) { $0.status == 200 }.status == 200, "\(log.output)")
 
         let browser = Process()
         browser.executableURL = URL(fileURLWithPath: Self.python)
