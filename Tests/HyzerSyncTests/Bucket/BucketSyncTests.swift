@@ -247,8 +247,17 @@ import Testing
         #expect(try ann.replica.players().count == 4)
 
         try store.restart()
-        let deadline = Date().addingTimeInterval(30)
-        while (try? devices[1].folder.list("")) == nil, Date() < deadline { Thread.sleep(forTimeInterval: 0.25) }
+        // Back: it lists, and reads every object (a loaded machine's restarted store answers
+        // 500 for a while after it lists).
+        let client = devices[1].folder.client
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline {
+            let readable = try? client.list(prefix: prefix + "/").wait().objects.allSatisfy { object in
+                (try? client.get(key: object.key, maximumBytes: 1 << 20).wait()) != nil
+            }
+            if readable == true { break }
+            Thread.sleep(forTimeInterval: 0.25)
+        }
         try Self.syncUntilQuiet(devices)
         #expect(try ben.replica.players().count == 4)
     }
