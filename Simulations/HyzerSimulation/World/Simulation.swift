@@ -190,7 +190,7 @@ public final class Simulation {
         }
     }
 
-    private func tearDown() {
+    func tearDown() {
         countDiskFaults()
         for device in devices {
             try? device.replica?.close()
