@@ -241,7 +241,7 @@ extension Replica {
     /// `AuthorRow.anchorBytesMax` bytes, so that overshoot is bounded); a signed rekey op ends
     /// its segment too. The last ends at the head op, which is always signed. `previousHash` is
     /// the whole hash of op `first - 1`, when known.
-    private static func segments(
+    static func segments(
         of key: AuthorID, row: Int64, from first: UInt64, through last: UInt64 = UInt64(Int64.max), previousHash: [UInt8]? = nil,
         bytesMax: Int, _ db: Database, directory: URL
     ) throws -> [AuthorSegment] {
