@@ -238,8 +238,8 @@ extension Replica {
     /// The held ops of `key` from `first` to its head, as segments that each end at a signed op:
     /// a segment ends at the last signed op within `bytesMax` bytes of tails, or, when none lies
     /// within, at the first signed op past them (signature compaction keeps one at least every
-    /// `AuthorRow.anchorBytesMax` bytes, so that overshoot is bounded); a signed rekey op ends
-    /// its segment too. The last ends at the head op, which is always signed. `previousHash` is
+    /// `AuthorRow.anchorBytesMax` bytes, so that overshoot is bounded); a signed rekey or removal
+    /// op ends its segment too. The last ends at the head op, which is always signed. `previousHash` is
     /// the whole hash of op `first - 1`, when known.
     static func segments(
         of key: AuthorID, row: Int64, from first: UInt64, through last: UInt64 = UInt64(Int64.max), previousHash: [UInt8]? = nil,
