@@ -272,8 +272,8 @@ extension Replica {
     }
 
     /// `author`'s log from its first op through `last`, as segments. Empty unless this replica
-    /// holds all of it and op `last` carries the author's signature: a head, an anchor or a
-    /// rekey op does (signature compaction drops the others, docs/store.md).
+    /// holds all of it and op `last` carries the author's signature: a head, an anchor, a rekey
+    /// or a removal op does (signature compaction drops the others, docs/store.md).
     public func log(of author: AuthorID, through last: UInt64) throws -> [AuthorSegment] {
         try read { db in
             guard let row = try AuthorRow.find(author, in: db), last >= 1, last <= row.headSequence,
