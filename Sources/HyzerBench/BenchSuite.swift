@@ -16,7 +16,7 @@ public struct BenchSuite {
     }
 
     /// Every group, in the order a full run measures them.
-    public static let groups = ["ingest", "sync", "curve", "views", "web", "simulation", "tournament", "crowd"]
+    public static let groups = ["ingest", "sync", "curve", "views", "web", "simulation", "tournament", "crowd", "bucket"]
 
     private func runs(_ group: String) -> Bool { only.isEmpty || only.contains(group) }
 
@@ -26,7 +26,9 @@ public struct BenchSuite {
     /// before the pool is first used; the `serve` processes under test keep the default.
     private static let blockingThreads: Void = { NIOSingletons.blockingPoolThreadCountSuggestion = 64 }()
 
-    public func run(progress: (String) -> Void = { _ in }) async throws -> [Figure] {
+    /// Measures the groups, telling `progress` what it measures and `skipped` why a group cannot
+    /// be measured on this machine.
+    public func run(progress: (String) -> Void = { _ in }, skipped: (String) -> Void = { _ in }) async throws -> [Figure] {
         Self.blockingThreads
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-bench-\(getpid())")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
@@ -81,6 +83,15 @@ public struct BenchSuite {
             figures += try await LivePeersBenchmark(
                 tournament: tournament, window: .seconds(quick ? 1 : 20), scores: 0, memoryTarget: 200, scratch: directory
             ).run()
+        }
+        if runs("bucket") {
+            if let reason = BucketSyncBenchmark.skipped {
+                skipped("the bucket sync figures: \(reason)")
+            } else {
+                figures += try BucketSyncBenchmark(
+                    sizes: quick ? [5] : [5, 50, 150], converging: quick ? 5 : 150, repetitions: quick ? 2 : 5, scratch: scratch
+                ).run(progress: progress)
+            }
         }
         return figures
     }

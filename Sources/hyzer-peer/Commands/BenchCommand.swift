@@ -26,9 +26,9 @@ struct BenchCommand: AsyncParsableCommand {
 
     func run() async throws {
         let suite = BenchSuite(quick: quick, only: Set(groups), plot: plot.map { URL(fileURLWithPath: $0) })
-        let figures = try await suite.run { step in
-            if !output.json { Terminal.error("measuring \(step)…") }
-        }
+        let figures = try await suite.run(
+            progress: { step in if !output.json { Terminal.error("measuring \(step)…") } },
+            skipped: { reason in Terminal.error("skipped \(reason)") })
         if output.json { return try JSONOutput.print(Document(machine: BenchSuite.machine, figures: figures)) }
         print(BenchSuite.machine)
         var table = Table([
