@@ -33,13 +33,13 @@ struct BucketSyncBenchmark {
             progress("bucket sync with \(size) devices")
             let directory = scratch.appendingPathComponent("bucket-\(size)")
             let prefix = "bench-\(getpid())-\(size)"
-            let bucket = try League(devices: size, directory: directory.appendingPathComponent("bucket")) { _ in
+            let bucket = try League(devices: size, directory: directory.appendingPathComponent("bucket")) {
                 let folder = try Self.folder(store, prefix)
                 return (folder, { folder.client.traffic })
             }
             defer { try? bucket.close() }
             let folderRoot = directory.appendingPathComponent("folder")
-            let folder = try League(devices: size, directory: directory.appendingPathComponent("local")) { _ in
+            let folder = try League(devices: size, directory: directory.appendingPathComponent("local")) {
                 let folder = MeteredFolder(base: DirectoryFolder(root: folderRoot))
                 return (folder, { folder.traffic })
             }
@@ -132,29 +132,19 @@ struct BucketSyncBenchmark {
         let f = try folder.converge()
         let floor = "the same through a local folder"
         let name = "\(size) devices converge on one round through the bucket"
+        func figure(_ what: String, _ value: Double, _ base: Double, unit: String, _ baseline: String = "") -> Figure {
+            Figure(
+                name: name + ", " + what, value: value, unit: unit, baseline: base, baselineName: floor + baseline,
+                ratio: base / max(value, 1e-9), target: nil, met: nil, spread: 0)
+        }
         return [
-            Figure(
-                name: name + ", time", value: b.seconds, unit: "s", baseline: f.seconds, baselineName: floor, ratio: f.seconds / b.seconds,
-                target: nil, met: nil, spread: 0),
-            Figure(
-                name: name + ", passes", value: Double(b.passes), unit: "passes", baseline: Double(f.passes), baselineName: floor,
-                ratio: Double(f.passes) / Double(b.passes), target: nil, met: nil, spread: 0),
-            Figure(
-                name: name + ", LISTs", value: Double(b.cost.lists), unit: "requests", baseline: Double(f.cost.lists),
-                baselineName: floor + ", in directory listings", ratio: Double(f.cost.lists) / Double(max(1, b.cost.lists)), target: nil,
-                met: nil, spread: 0),
-            Figure(
-                name: name + ", GETs", value: Double(b.cost.gets), unit: "requests", baseline: Double(f.cost.gets),
-                baselineName: floor + ", in files read", ratio: Double(f.cost.gets) / Double(max(1, b.cost.gets)), target: nil, met: nil,
-                spread: 0),
-            Figure(
-                name: name + ", PUTs", value: Double(b.cost.puts), unit: "requests", baseline: Double(f.cost.puts),
-                baselineName: floor + ", in files written", ratio: Double(f.cost.puts) / Double(max(1, b.cost.puts)), target: nil, met: nil,
-                spread: 0),
-            Figure(
-                name: name + ", bytes received", value: Double(b.cost.bytesReceived), unit: "bytes", baseline: Double(f.cost.bytesReceived),
-                baselineName: floor + ", in bytes of the files read",
-                ratio: Double(f.cost.bytesReceived) / Double(max(1, b.cost.bytesReceived)), target: nil, met: nil, spread: 0),
+            figure("time", b.seconds, f.seconds, unit: "s"),
+            figure("passes", Double(b.passes), Double(f.passes), unit: "passes"),
+            figure("LISTs", Double(b.cost.lists), Double(f.cost.lists), unit: "requests", ", in directory listings"),
+            figure("GETs", Double(b.cost.gets), Double(f.cost.gets), unit: "requests", ", in files read"),
+            figure("PUTs", Double(b.cost.puts), Double(f.cost.puts), unit: "requests", ", in files written"),
+            figure(
+                "bytes received", Double(b.cost.bytesReceived), Double(f.cost.bytesReceived), unit: "bytes", ", in bytes of the files read"),
         ]
     }
 
@@ -209,7 +199,7 @@ private final class League: Sendable {
     let devices: [Device]
     let cards: [(round: String, players: [String])]
 
-    init(devices count: Int, directory: URL, storage: (Int) throws -> (any SharedFolder, @Sendable () -> BucketTraffic)) throws {
+    init(devices count: Int, directory: URL, storage: () throws -> (any SharedFolder, @Sendable () -> BucketTraffic)) throws {
         let director = try Replica.create(
             at: directory.appendingPathComponent("director"), name: "director", kind: .laptop, owner: "Director")
         try director.join(Self.group)
@@ -228,8 +218,8 @@ private final class League: Sendable {
             _ = try phone.ingest(directorOps)
             replicas.append(phone)
         }
-        devices = try replicas.enumerated().map { index, replica in
-            let (folder, traffic) = try storage(index)
+        devices = try replicas.map { replica in
+            let (folder, traffic) = try storage()
             return Device(replica: replica, folder: folder, traffic: traffic)
         }
     }
