@@ -120,6 +120,8 @@ let package = Package(
             name: "HyzerBench",
             dependencies: [
                 "HyzerKit", "HyzerSync", "HyzerWeb", "HyzerSimulation", .product(name: "GRDB", package: "GRDB.swift"),
+                // The SeaweedFS the bucket figures sync through (docs/performance.md, "Sync through a bucket").
+                "HyzerTestSupport",
                 // SQLite's C interface: the ingest figure's second floor binds rows straight into it.
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"), .product(name: "NIOCore", package: "swift-nio"),
