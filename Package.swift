@@ -120,7 +120,7 @@ let package = Package(
             name: "HyzerBench",
             dependencies: [
                 "HyzerKit", "HyzerSync", "HyzerWeb", "HyzerSimulation", .product(name: "GRDB", package: "GRDB.swift"),
-                // The local S3 store (SeaweedFS) the bucket figures run against.
+                // The SeaweedFS the bucket figures sync through (docs/performance.md, "Sync through a bucket").
                 "HyzerTestSupport",
                 // SQLite's C interface: the ingest figure's second floor binds rows straight into it.
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),

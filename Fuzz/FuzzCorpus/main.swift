@@ -173,6 +173,8 @@ try write("FuzzHandshake", "4-dialer-identity-plaintext", [4] + someKey + [UInt8
 try write("FuzzHandshake", "5-listener-identity-plaintext", [5] + someKey + [UInt8](repeating: 2, count: 64) + succession.bytes)
 try write("FuzzHandshake", "6-dialer-lineage-of-one", [6] + succession.bytes)
 try write("FuzzHandshake", "7-listener-lineage-none", [7])
+try write("FuzzHandshake", "8-removal-by-the-organizer", [8] + FuzzFixtures.removal(signedBy: FuzzFixtures.organizer).encoded())
+try write("FuzzHandshake", "8-removal-by-a-member", [8] + FuzzFixtures.removal(signedBy: FuzzFixtures.keys(7)).encoded())
 
 // Lineages: a chain as the wire carries it, and worlds of real and broken successions.
 try write("FuzzLineage", "wire-chain-of-one", [0] + succession.bytes)

@@ -41,7 +41,7 @@ public struct IngestInput: Equatable {
         self.segments = segments
     }
 
-    private static func readSegment(_ reader: inout ByteReader) throws(DecodingError) -> Segment {
+    private static func readSegment(_ reader: inout ByteReader) throws(ByteDecodingError) -> Segment {
         let selector = try reader.readByte()
         let first = try reader.readVarint()
         let count = Int(try reader.readByte())

@@ -8,15 +8,19 @@ public struct BenchSuite {
     public let only: Set<String>
     /// Where the cost curve's drawing (SVG) goes, when the `curve` group runs.
     public var plot: URL?
+    /// The largest group of the `bucket` figures, which converges on one round (150 in a full
+    /// run; a smaller one shortens it: building and syncing 150 devices takes most of its time).
+    public var bucketDevices: Int?
 
-    public init(quick: Bool, only: Set<String> = [], plot: URL? = nil) {
+    public init(quick: Bool, only: Set<String> = [], plot: URL? = nil, bucketDevices: Int? = nil) {
         self.quick = quick
         self.only = only
         self.plot = plot
+        self.bucketDevices = bucketDevices
     }
 
     /// Every group, in the order a full run measures them.
-    public static let groups = ["ingest", "sync", "curve", "views", "web", "simulation", "tournament", "crowd"]
+    public static let groups = ["ingest", "sync", "curve", "views", "web", "simulation", "tournament", "crowd", "bucket"]
 
     private func runs(_ group: String) -> Bool { only.isEmpty || only.contains(group) }
 
@@ -26,7 +30,9 @@ public struct BenchSuite {
     /// before the pool is first used; the `serve` processes under test keep the default.
     private static let blockingThreads: Void = { NIOSingletons.blockingPoolThreadCountSuggestion = 64 }()
 
-    public func run(progress: (String) -> Void = { _ in }) async throws -> [Figure] {
+    /// Measures the groups, telling `progress` what it measures and `skipped` why a group cannot
+    /// be measured on this machine.
+    public func run(progress: (String) -> Void = { _ in }, skipped: (String) -> Void = { _ in }) async throws -> [Figure] {
         Self.blockingThreads
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-bench-\(getpid())")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
@@ -82,6 +88,16 @@ public struct BenchSuite {
             figures += try await LivePeersBenchmark(
                 tournament: tournament, window: .seconds(quick ? 1 : 20), scores: 0, memoryTarget: 200, scratch: directory
             ).run()
+        }
+        if runs("bucket") {
+            if let reason = BucketSyncBenchmark.skipped {
+                skipped("the bucket sync figures: \(reason)")
+            } else {
+                let largest = bucketDevices ?? (quick ? 5 : 150)
+                figures += try BucketSyncBenchmark(
+                    sizes: [5, 50].filter { $0 < largest } + [largest], converging: largest, repetitions: quick ? 2 : 5, scratch: scratch
+                ).run(progress: progress)
+            }
         }
         return figures
     }

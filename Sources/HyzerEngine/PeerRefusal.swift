@@ -6,19 +6,23 @@ import Synchronization
 
 /// Why a running sync stopped dialing a peer: a refusal that retrying cannot change.
 ///
-/// A device the organizer removed is not among them yet: the member it dials proves the group
-/// secret and then closes (`SyncFailure.notAdmittedByPeer`), which is also what a member does
-/// with a newly admitted device whose admission has not reached it, so the dialer cannot tell
-/// the two apart (docs/embedding.md, "Not done yet").
+/// A member that refuses a device without showing the organizer's signed removal of it
+/// (`SyncFailure.notAdmittedByPeer`: a member that holds no signed removal, or one whose
+/// admission of this device has not reached it yet) is dialed again with backoff.
 public enum SyncRefusal: Equatable, Sendable, CustomStringConvertible {
     /// The peer answered none of this group's keys, the newest and every older one this device
     /// holds, several times in a row: it belongs to another group, or does not speak the protocol.
     case otherGroup
+    /// A member showed the group organizer's signed removal of this device
+    /// (`SyncFailure.removedFromGroup`): every peer of the group would refuse it, so the sync
+    /// dials none of them again.
+    case removedFromGroup
 
     /// A sentence saying why.
     public var description: String {
         switch self {
         case .otherGroup: "the peer belongs to another group"
+        case .removedFromGroup: "the group's organizer removed this device from the group"
         }
     }
 }

@@ -206,9 +206,10 @@ public final class SyncController: Sendable {
         server.folderInterval = plan.folderInterval
         if plan.folder == nil, plan.bucket != nil { server.folderJitter = plan.folderInterval / 5 }
         let (ended, progress) = (plan.connectionEnded, plan.connectionProgress)
+        let names = openers.map(\.0)
         server.observer = { [weak self] outcome in
             ended(outcome)
-            self?.connectionEnded(outcome)
+            self?.connectionEnded(outcome, peers: names)
         }
         server.progress = { [weak self] event in
             progress(event)
@@ -305,8 +306,13 @@ public final class SyncController: Sendable {
         update { $0.lags.storeRead(vector) }
     }
 
-    private func connectionEnded(_ outcome: ConnectionOutcome) {
+    /// `peers`: the plan's peers, each of which the sync stops dialing once a member showed this
+    /// device's removal (so does the server: `PeerDialer.keepConnected`).
+    private func connectionEnded(_ outcome: ConnectionOutcome, peers: [String]) {
         update { state in
+            if outcome.failure == .removedFromGroup {
+                state.status.refused = peers.map { RefusedPeer(peer: $0, refusal: .removedFromGroup) }
+            }
             if let failure = outcome.failure {
                 state.status.lastFailure = .connection(peer: outcome.peer.flatMap(AuthorID.init(hex:)), failure)
             } else if case .connection? = state.status.lastFailure {

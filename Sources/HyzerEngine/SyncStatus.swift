@@ -19,7 +19,9 @@ public struct SyncStatus: Equatable, Sendable {
     /// The latest failure, until a later connection or folder sync succeeds.
     public var lastFailure: SyncProblem?
     /// The peers the sync stopped dialing, each refusing this device in a way no retry changes
-    /// (`SyncRefusal`: the peer is of another group); `resume()` after `pause()` tries them again.
+    /// (`SyncRefusal`: the peer is of another group, or a member showed the organizer's removal
+    /// of this device, and then every peer of the plan is listed and none is dialed, a member
+    /// found on the LAN neither); `resume()` after `pause()` tries them again.
     public var refused: [RefusedPeer] = []
     /// Whether the sync is paused (`SyncController.pause()`) until `resume()`.
     public var paused = false

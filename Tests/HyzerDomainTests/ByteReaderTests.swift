@@ -5,7 +5,7 @@ import Testing
 @Suite struct ByteReaderTests {
     @Test func aNegativeByteCountIsRefusedNotTrapped() {
         var reader = ByteReader([1, 2, 3])
-        #expect(throws: DecodingError.outOfRange(field: "byte count")) { try reader.readRaw(-1) }
+        #expect(throws: ByteDecodingError.outOfRange(field: "byte count")) { try reader.readRaw(-1) }
         #expect(reader.offset == 0)
     }
 
@@ -15,34 +15,34 @@ import Testing
         var reader = ByteReader(bytes, prefix: 3)
         #expect(reader.remaining == 3)
         #expect(try reader.readRaw(2) == [0x01, 0x02])
-        #expect(throws: DecodingError.trailingBytes(count: 1)) { try reader.expectEnd() }
+        #expect(throws: ByteDecodingError.trailingBytes(count: 1)) { try reader.expectEnd() }
         #expect(try reader.readVarint() == 5)
         #expect(reader.isAtEnd)
         try reader.expectEnd()
-        #expect(throws: DecodingError.truncated(needed: 1, remaining: 0)) { try reader.readVarint() }
+        #expect(throws: ByteDecodingError.truncated(needed: 1, remaining: 0)) { try reader.readVarint() }
         var short = ByteReader(bytes, prefix: 2)
-        #expect(throws: DecodingError.truncated(needed: 4, remaining: 2)) { try short.readUInt32() }
+        #expect(throws: ByteDecodingError.truncated(needed: 4, remaining: 2)) { try short.readUInt32() }
         var empty = ByteReader(bytes, prefix: 0)
-        #expect(throws: DecodingError.truncated(needed: 1, remaining: 0)) { try empty.readByte() }
+        #expect(throws: ByteDecodingError.truncated(needed: 1, remaining: 0)) { try empty.readByte() }
     }
 
     @Test func aLengthBeyondTheBytesIsTruncated() {
         var reader = ByteReader([0x05, 1, 2])
-        #expect(throws: DecodingError.truncated(needed: 5, remaining: 2)) { try reader.readLengthPrefixed(maximum: 10) }
+        #expect(throws: ByteDecodingError.truncated(needed: 5, remaining: 2)) { try reader.readLengthPrefixed(maximum: 10) }
     }
 
     @Test func aLengthBeyondItsMaximumIsTooLong() {
         var reader = ByteReader([0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01])
-        #expect(throws: DecodingError.tooLong(length: .max, maximum: 10)) { try reader.readLengthPrefixed(maximum: 10) }
+        #expect(throws: ByteDecodingError.tooLong(length: .max, maximum: 10)) { try reader.readLengthPrefixed(maximum: 10) }
     }
 
     @Test func theLargestVarintIsReadAndOneBitMoreIsRefused() throws {
         var largest = ByteReader([0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01])
         #expect(try largest.readVarint() == .max)
         var wider = ByteReader([0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x02])
-        #expect(throws: DecodingError.malformedVarint) { try wider.readVarint() }
+        #expect(throws: ByteDecodingError.malformedVarint) { try wider.readVarint() }
         var longer = ByteReader([0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x00])
-        #expect(throws: DecodingError.malformedVarint) { try longer.readVarint() }
+        #expect(throws: ByteDecodingError.malformedVarint) { try longer.readVarint() }
     }
 
     @Test func aStringReadIntoAnotherIsTheStringOfItsBytes() throws {
@@ -54,7 +54,7 @@ import Testing
         #expect(string == "Ben")
         try reader.readString(maximumBytes: 10, into: &string)
         #expect(string == "")
-        #expect(throws: DecodingError.invalidUTF8) { try reader.readString(maximumBytes: 10, into: &string) }
+        #expect(throws: ByteDecodingError.invalidUTF8) { try reader.readString(maximumBytes: 10, into: &string) }
         #expect(string == "", "a refused string replaces nothing")
     }
 }

@@ -34,8 +34,8 @@ struct InvitationOpTests {
             Hex.encode(admitted.encoded())
                 == "16" + String(repeating: "b2", count: 16) + String(repeating: "c3", count: 32) + String(repeating: "e5", count: 64))
         #expect(try OpPayload(decoding: admitted.encoded()) == admitted)
-        #expect(throws: DecodingError.self) { try OpPayload(decoding: admitted.encoded().dropLast()) }
-        #expect(throws: DecodingError.self) { try OpPayload(decoding: issued.encoded() + [0]) }
+        #expect(throws: ByteDecodingError.self) { try OpPayload(decoding: admitted.encoded().dropLast()) }
+        #expect(throws: ByteDecodingError.self) { try OpPayload(decoding: issued.encoded() + [0]) }
     }
 
     @Test func theJoinProofMessageIsFixed() {
@@ -50,14 +50,14 @@ struct InvitationOpTests {
     @Test(arguments: [0, 1_001])
     func usesOutsideOneToAThousandAreRefused(uses: Int) {
         let bytes = OpPayload.inviteIssued(key: Self.key, expiresAt: 1, uses: uses).encoded()
-        #expect(throws: DecodingError.self) { try OpPayload(decoding: bytes) }
+        #expect(throws: ByteDecodingError.self) { try OpPayload(decoding: bytes) }
     }
 
     @Test func anExpiryBeyondTheLargestStampAndShortFieldsAreRefused() {
         let far = OpPayload.inviteIssued(key: Self.key, expiresAt: UInt64(Int64.max) + 1, uses: 1).encoded()
-        #expect(throws: DecodingError.self) { try OpPayload(decoding: far) }
+        #expect(throws: ByteDecodingError.self) { try OpPayload(decoding: far) }
         let admitted = OpPayload.memberAdmitted(invite: Self.invite, device: Self.device).encoded()
-        #expect(throws: DecodingError.self) { try OpPayload(decoding: admitted.dropLast()) }
-        #expect(throws: DecodingError.self) { try OpPayload(decoding: admitted + [0]) }
+        #expect(throws: ByteDecodingError.self) { try OpPayload(decoding: admitted.dropLast()) }
+        #expect(throws: ByteDecodingError.self) { try OpPayload(decoding: admitted + [0]) }
     }
 }

@@ -36,8 +36,8 @@ import Testing
         #expect(
             evaluation.lateScores == [
                 LateScore(
-                    playerID: F.anna.id, name: "Anna", hole: 2, strokes: 4, eventID: late.id.uuidString.lowercased(),
-                    deviceID: F.annaPhone.hex, createdAt: "4000.0", reason: IgnoredEvent.Reason.lateForFinish.description)
+                    playerID: F.anna.id, name: "Anna", hole: 2, strokes: 4, eventID: ScoreEventID(late.id),
+                    deviceID: F.annaPhone, createdAt: "4000.0", reason: IgnoredEvent.Reason.lateForFinish.description)
             ])
         #expect(evaluation.standings.first { $0.playerID == F.anna.id }?.holesPlayed == 1, "standings do not count it")
         #expect(!IgnoredEvent.Reason.lateForFinish.description.contains("created after"))

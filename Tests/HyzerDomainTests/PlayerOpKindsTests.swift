@@ -25,11 +25,11 @@ struct PlayerOpKindsTests {
 
     @Test func shortOrLongBodiesAreRefused() {
         let receipt = OpPayload.roundReceipt(roundID: Self.player, signature: Array(repeating: 1, count: 32)).encoded()
-        #expect(throws: DecodingError.self) { try OpPayload(decoding: receipt.dropLast()) }
-        #expect(throws: DecodingError.self) { try OpPayload(decoding: receipt + [0]) }
+        #expect(throws: ByteDecodingError.self) { try OpPayload(decoding: receipt.dropLast()) }
+        #expect(throws: ByteDecodingError.self) { try OpPayload(decoding: receipt + [0]) }
         let holes = OpPayload.courseHolesSet(courseID: Self.player, holes: 9).encoded()
-        #expect(throws: DecodingError.self) { try OpPayload(decoding: holes + [0]) }
+        #expect(throws: ByteDecodingError.self) { try OpPayload(decoding: holes + [0]) }
         let alias = OpPayload.playerAliasAdded(playerID: Self.player, alias: String(repeating: "x", count: 201)).encoded()
-        #expect(throws: DecodingError.self) { try OpPayload(decoding: alias) }
+        #expect(throws: ByteDecodingError.self) { try OpPayload(decoding: alias) }
     }
 }

@@ -16,9 +16,9 @@ struct RoundImportedOpTests {
 
     @Test func longDatesAndTrailingBytesAreRefused() {
         let long = OpPayload.roundImported(roundID: Self.round, startDate: String(repeating: "9", count: 201), endDate: "").encoded()
-        #expect(throws: DecodingError.self) { try OpPayload(decoding: long) }
+        #expect(throws: ByteDecodingError.self) { try OpPayload(decoding: long) }
         let payload = OpPayload.roundImported(roundID: Self.round, startDate: "a", endDate: "b").encoded()
-        #expect(throws: DecodingError.self) { try OpPayload(decoding: payload + [0]) }
-        #expect(throws: DecodingError.self) { try OpPayload(decoding: payload.dropLast()) }
+        #expect(throws: ByteDecodingError.self) { try OpPayload(decoding: payload + [0]) }
+        #expect(throws: ByteDecodingError.self) { try OpPayload(decoding: payload.dropLast()) }
     }
 }

@@ -5,6 +5,8 @@ import Synchronization
 import Testing
 
 @testable import HyzerEngine
+@testable import HyzerKit
+@testable import HyzerSync
 
 /// An app's side of a running sync (docs/embedding.md, "The app's lifecycle"): links it accepts
 /// as well as dials, pause and resume around the background, one-shot syncs with a deadline, and
@@ -179,6 +181,90 @@ import Testing
         await lost.stop()
         await listening.stop()
         try await stranger.close()
+        try await phone.close()
+        try await laptop.close()
+    }
+
+    /// The phone, connected live to the laptop, is removed from the group: the laptop closes its
+    /// connection, and when the phone dials again it is shown the organizer's signed removal and
+    /// dials no more, saying so.
+    @Test func aRemovedPhoneStopsRedialing() async throws {
+        let (laptop, phone, _, _) = try await group()
+        let ended = Ended()
+        var plan = SyncPlan(listen: PeerAddress(host: "127.0.0.1", port: 0))
+        plan.connectionEnded = { _ in ended.count.withLock { $0 += 1 } }
+        let listening = try await laptop.startSync(plan, logger: quiet)
+        #expect(await eventually { listening.status.listening != nil })
+        let address = try #require(listening.status.listening)
+        let sync = try await phone.startSync(SyncPlan(peers: [address]), logger: quiet)
+        #expect(await eventually { sync.status.peers.count == 1 }, "the phone never connected")
+
+        _ = try await laptop.removeMember(phone.device)
+        let refused = [RefusedPeer(peer: address.description, refusal: .removedFromGroup)]
+        #expect(await eventually { sync.status.refused == refused }, "the removed phone kept redialing: \(sync.status)")
+        #expect(sync.status.lastFailure == .connection(peer: nil, .removedFromGroup))
+        // Time for the laptop to count the refused connection, then longer than the longest
+        // backoff between two dials (2 s and a fifth of it).
+        try await Task.sleep(for: .milliseconds(500))
+        let seen = ended.count.withLock { $0 }
+        try await Task.sleep(for: .seconds(3))
+        #expect(ended.count.withLock { $0 } == seen, "the removed phone dialed again")
+        await sync.stop()
+        await listening.stop()
+        try await phone.close()
+        try await laptop.close()
+    }
+
+    /// Counts dials and serves each with a member that claims this device was removed and shows
+    /// a removal that does not prove it (the organizer's signed removal of another device).
+    struct ClaimingRemovalOpener: ByteLinkOpener {
+        let replica: Replica
+        let group: GroupMembership
+        let dials = Ended()
+
+        func withLink<Result: Sendable>(_ body: @Sendable (any ByteLink) async -> Result) async throws -> Result {
+            dials.count.withLock { $0 += 1 }
+            let (near, far) = InMemoryLink.pair()
+            let member = PeerConnection(
+                replica: replica, group: group, role: .listener, mode: .live, logger: Logger(label: "claiming"),
+                signals: ConnectionSignals(), budget: BundleBudget())
+            let serving = Task { _ = await member.run(over: far) }
+            let result = await body(near)
+            await near.close()
+            await serving.value
+            return result
+        }
+    }
+
+    /// A member that refuses the phone with a removal the organizer did not sign for it proves
+    /// nothing: the phone goes on dialing with backoff.
+    @Test func aRemovalThatDoesNotProveItselfDoesNotStopRedialing() async throws {
+        let (laptop, phone, _, _) = try await group()
+        let replica = await laptop.replica
+        let group = try #require(try replica.group())
+        let other = try #require(AuthorID(bytes: [UInt8](repeating: 7, count: 32)))
+        let unsigned = SignedOp(
+            author: replica.author, sequence: 1, previousHash: SignedOp.noPreviousHash,
+            tail: SignedOp.tail(
+                clock: HLCTimestamp(physicalMilliseconds: 1, counter: 0),
+                payloadBytes: OpPayload.memberRemoved(device: other, through: 1).encoded()),
+            signature: nil)
+        let ofAnother = try #require(
+            RemovalProof(
+                AuthorSegment(ops: [unsigned.with(signature: replica.signature(of: SignedOp.signedMessage(hash: unsigned.hash)))]),
+                group: group.id))
+        let claimed = GroupMembership(
+            id: group.id, secrets: group.secrets, recipients: group.recipients, removed: [phone.device], lineage: [],
+            removalProofs: [phone.device: ofAnother])
+        let opener = ClaimingRemovalOpener(replica: replica, group: claimed)
+        let sync = try await phone.startSync(SyncPlan(links: [opener]), logger: quiet)
+        #expect(await eventually { sync.status.lastFailure == .connection(peer: nil, .handshakeRefused(.unprovenRemoval)) })
+        let first = opener.dials.count.withLock { $0 }
+        try await Task.sleep(for: .seconds(3))
+        let dials = opener.dials.count.withLock { $0 } - first
+        #expect(dials >= 2, "the phone stopped dialing after \(first) dials")
+        #expect(sync.status.refused.isEmpty)
+        await sync.stop()
         try await phone.close()
         try await laptop.close()
     }

@@ -155,7 +155,7 @@ import Testing
         writer.write(lengthPrefixed: [0, 1, 2])
         writer.write(lengthPrefixed: [0, 1, 2])
         writer.write(raw: [UInt8](repeating: 0, count: 64))
-        #expect(throws: DecodingError.self) { try AuthorSegment(decoding: writer.bytes) }
+        #expect(throws: ByteDecodingError.self) { try AuthorSegment(decoding: writer.bytes) }
 
         let high = rawOp(
             keys: keys, sequence: UInt64(Int64.max) + 1, previousHash: [UInt8](repeating: 1, count: 32),

@@ -58,7 +58,7 @@ import Testing
         let removal = OpPayload.memberRemoved(device: Self.author, through: 300)
         #expect(Hex.encode(removal.encoded()) == "11" + Self.author.hex + "ac02")
         #expect(try OpPayload(decoding: removal.encoded()) == removal)
-        #expect(throws: DecodingError.self) {
+        #expect(throws: ByteDecodingError.self) {
             try OpPayload(decoding: [0x11] + Self.author.bytes + [0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01])
         }
         let group = GroupMembership.groupID(organizer: Self.author)

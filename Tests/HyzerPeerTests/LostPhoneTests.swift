@@ -55,13 +55,14 @@ import Testing
                 == "removed device \(phoneID) (its ops up to 2 still count); the group key is now epoch 1")
         try laptop.ok("player", "add", "Vic")
 
-        // The phone, not knowing, writes on and dials: its new connection is refused.
+        // The phone, not knowing, writes on and dials: its new connection is refused, and the
+        // laptop shows it the organizer's signed removal.
         try phone.ok("player", "add", "Mallory")
         let dial = try phone.run(["sync", "--peer", address])
         #expect(dial.status == 1)
         #expect(
             dial.stderr
-                == "error: sync with \(address) failed: the peer holds this group's secret but refused this device: the organizer may have removed it from the group (a new invite brings it back); nothing partial was kept\n",
+                == "error: sync with \(address) failed: the group's organizer removed this device from the group (the peer showed the organizer's signed removal): it can join again only as a new device, with a new invitation; nothing partial was kept\n",
             "\(dial)")
         #expect(
             log.wait { $0.contains("the peer, device \(phoneID.prefix(12)), was removed from the group") },

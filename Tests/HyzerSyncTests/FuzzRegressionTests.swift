@@ -16,7 +16,7 @@ import Testing
             Hex.decode(
                 "030281397753a87d175f56a35466c34c7ecccb8d8a91b4ee37a25df60f5b8f01000000ed4928c628d1c2c6eae903389059956129"
                     + "59273a5c63f93636c14614ac8737d103"))
-        #expect(throws: DecodingError.outOfRange(field: "vector sequence")) { try SyncMessage(decoding: bytes) }
+        #expect(throws: ByteDecodingError.outOfRange(field: "vector sequence")) { try SyncMessage(decoding: bytes) }
     }
 
     /// FuzzBundle: the same in a bundle's sender vector, once the target had signed it again
@@ -31,7 +31,7 @@ import Testing
         var signed = Array(input.dropLast(64))
         signed.replaceSubrange(21..<53, with: sender.publicKey)
         let group = try #require(UUID(uuidString: "f0220000-0000-8000-8000-00000000f022"))
-        #expect(throws: BundleError.notABundle(reason: "\(DecodingError.outOfRange(field: "vector sequence"))")) {
+        #expect(throws: BundleError.notABundle(reason: "\(ByteDecodingError.outOfRange(field: "vector sequence"))")) {
             try DeltaBundle(decoding: signed + sender.sign(DeltaBundle.signedMessage(signed)), expectedGroup: group)
         }
     }

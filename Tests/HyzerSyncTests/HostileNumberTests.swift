@@ -31,7 +31,7 @@ import Testing
         return AuthorSegment(ops: ops)
     }
 
-    static let refusedSequence = BundleError.notABundle(reason: "\(DecodingError.outOfRange(field: "sequence"))")
+    static let refusedSequence = BundleError.notABundle(reason: "\(ByteDecodingError.outOfRange(field: "sequence"))")
 
     @Test(arguments: [
         (UInt64.max, 1), (UInt64(1) << 63, 1), (UInt64(Int64.max), 2), (UInt64.max - 1, 3),
@@ -59,13 +59,13 @@ import Testing
         let mallory = try Peer("mallory", keySeed: 22)
         let bundle = DeltaBundle(
             groupID: testGroup.id, sender: mallory.author, senderVector: VersionVector([mallory.author: sequence]), segments: [])
-        #expect(throws: BundleError.notABundle(reason: "\(DecodingError.outOfRange(field: "vector sequence"))")) {
+        #expect(throws: BundleError.notABundle(reason: "\(ByteDecodingError.outOfRange(field: "vector sequence"))")) {
             try DeltaBundle(decoding: bundle.encoded(signedBy: mallory.replica.signature(of:)), expectedGroup: testGroup.id)
         }
         // Vectors cross a connection in `have`s, `holds` and a reconciliation's entries.
         let vector = VersionVector([mallory.author: sequence])
         for message in [SyncMessage.have(vector), .holds(vector), .reconcile(ReconcileStep(splits: [:], entries: [.root: vector]))] {
-            #expect(throws: DecodingError.outOfRange(field: "vector sequence")) { try SyncMessage(decoding: message.encoded()) }
+            #expect(throws: ByteDecodingError.outOfRange(field: "vector sequence")) { try SyncMessage(decoding: message.encoded()) }
         }
     }
 

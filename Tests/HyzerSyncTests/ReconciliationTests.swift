@@ -130,7 +130,7 @@ import Testing
         let range = try #require(AuthorRange(depth: 2, prefix: 0xab00_0000_0000_0000))
         let outside = VersionVector([AuthorID(bytes: [0xac] + [UInt8](repeating: 0, count: 31))!: 3])
         let bad = SyncMessage.reconcile(ReconcileStep(splits: [:], entries: [range: outside]))
-        #expect(throws: DecodingError.self) { _ = try SyncMessage(decoding: bad.encoded()) }
+        #expect(throws: ByteDecodingError.self) { _ = try SyncMessage(decoding: bad.encoded()) }
         #expect(AuthorRange(depth: 1, prefix: 0x0100_0000_0000_0000) == nil, "a bit below the range's depth")
         #expect(AuthorRange(depth: 17, prefix: 0) == nil)
         #expect(range.children.allSatisfy { range.lowerBound <= $0.lowerBound && $0.upperBound <= range.upperBound })

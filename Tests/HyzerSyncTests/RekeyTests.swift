@@ -51,10 +51,25 @@ import Testing
         var listener = Handshake(
             role: .listener, author: listenerReplica.author, sign: { listenerReplica.signature(of: $0) }, group: listenerGroup)
         do {
-            guard case .send(let two) = try listener.receive(dialer.start()!), case .send(let three) = try dialer.receive(two),
-                case .established(_, let four?) = try listener.receive(three), case .established = try dialer.receive(four)
-            else { return .unexpectedMessage }
-            return nil
+            guard case .send(let two) = try listener.receive(dialer.start()!), case .send(let three) = try dialer.receive(two) else {
+                return .unexpectedMessage
+            }
+            switch try listener.receive(three) {
+            case .established(_, let four?):
+                guard case .established = try dialer.receive(four) else { return .unexpectedMessage }
+                return nil
+            case .refuse(let shown, let refusal):
+                // A removed dialer is shown the organizer's removal (of it or its predecessor), and believes it.
+                do {
+                    _ = try dialer.receive(shown)
+                    Issue.record("the dialer took the shown removal for an identity")
+                } catch {
+                    if case .removedFromGroup = error {} else { Issue.record("the dialer did not believe the removal: \(error)") }
+                }
+                return refusal
+            default:
+                return .unexpectedMessage
+            }
         } catch {
             return error
         }
@@ -129,8 +144,8 @@ import Testing
         #expect(try connect(organizer, organizerGroup, to: stranger, dialEpoch: 0) == .notAdmitted(peer: stranger.author, removed: false))
     }
 
-    /// The organizer's rekey op ends a segment wherever its log travels, so every member keeps
-    /// its signature; then a member that is not the organizer writes the rekey bundle for a
+    /// The organizer's rekey op (and its removal op) ends a segment wherever its log travels, so
+    /// every member keeps its signature; then a member that is not the organizer writes the rekey bundle for a
     /// folder the organizer never syncs, and a member on the old epoch learns the new key there.
     @Test func aMemberWritesTheRekeyBundleWhenTheOrganizerDoesNotSyncTheFolder() throws {
         let shared = SharedDirectory()
@@ -142,7 +157,7 @@ import Testing
         try organizer.replica.removeMember(phone.author.hex, newSecret: Self.newSecret)
         try organizer.replica.addPlayer(name: "After")
         let segments = try organizer.replica.delta(above: VersionVector()).filter { $0.author == organizer.author }
-        #expect(segments.count == 2, "the organizer's log ends a segment at its rekey op")
+        #expect(segments.count == 3, "the organizer's log ends a segment at its removal op and at its rekey op")
         try friend.replica.ingest(organizer.replica.delta(above: VersionVector()))
         try friend.sync(shared)
         let report = try laptop.sync(shared)

@@ -131,9 +131,9 @@ import Testing
         ]
         for message in messages { #expect(try SyncMessage(decoding: message.encoded()) == message) }
         #expect(SyncMessage.heartbeat.encoded() == [6])
-        #expect(throws: DecodingError.self) { try SyncMessage(decoding: [6, 0]) }
-        #expect(throws: DecodingError.self) { try SyncMessage(decoding: [7]) }
-        #expect(throws: DecodingError.self) { try SyncMessage(decoding: [6] + [UInt8](repeating: 0, count: 9)) }
+        #expect(throws: ByteDecodingError.self) { try SyncMessage(decoding: [6, 0]) }
+        #expect(throws: ByteDecodingError.self) { try SyncMessage(decoding: [7]) }
+        #expect(throws: ByteDecodingError.self) { try SyncMessage(decoding: [6] + [UInt8](repeating: 0, count: 9)) }
         #expect(SyncMessage.heartbeatWithDigest(1).encoded() == [6, 0, 0, 0, 0, 0, 0, 0, 1])
     }
 

@@ -17,6 +17,10 @@ import HyzerKit
 ///   rest is the lineage the peer shows, so the lineage decoder and the admission rule are
 ///   reached. A lineage of whole successions, at most `SuccessionProof.chainMax`, must be
 ///   admitted: the fixture group has one epoch and removed nobody.
+/// - 8: the plaintext of a listener's refusal (`RemovalProof`), sealed with the key of the
+///   dialer's refusal box, to a dialer of a group organized by `FuzzFixtures.organizer`: the
+///   dialer believes it removed exactly when the bytes are that organizer's signed removal of
+///   the dialer, and never believes a removal signed by any other key.
 /// The states are reached once per process by a real dialer and listener with fixed keys
 /// (`FuzzFixtures.handshake`) and copied for each input.
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -24,10 +28,26 @@ func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let bytes = FuzzDriver.bytes(data, size)
     guard let selector = bytes.first else { return 0 }
     let rest = Array(bytes.dropFirst())
-    switch selector % 8 {
+    switch selector % 9 {
     case let state where state < 4:
         var handshake = waiting[Int(state)]
         _ = try? handshake.receive(rest)
+    case 8:
+        var handshake = refusedDialer
+        guard case .awaitingListenerIdentity(_, let keys) = handshake.state else { fatalError("the fixture dialer waits for an identity") }
+        let nonce = [UInt8](repeating: 0, count: SecretBox.nonceBytes)
+        let believed: Bool
+        do {
+            _ = try handshake.receive(SecretBox.seal(rest, key: keys.listenerRefusal, nonce: nonce))
+            believed = false
+        } catch {
+            believed = error == .removedFromGroup(FuzzFixtures.author(FuzzFixtures.handshakeKeys(.dialer)))
+        }
+        let proof = RemovalProof(decoding: rest, group: FuzzFixtures.organizedGroup.id)
+        let dialer = FuzzFixtures.author(FuzzFixtures.handshakeKeys(.dialer))
+        FuzzFixtures.require(
+            believed == (proof?.device == dialer && proof?.segment.author == FuzzFixtures.author(FuzzFixtures.organizer)),
+            "a removal is believed exactly when the organizer signed it for this device")
     case let mode:
         let role: Handshake.Role = mode % 2 == 0 ? .listener : .dialer
         var handshake = role == .listener ? waiting[2] : waiting[3]
@@ -60,6 +80,18 @@ nonisolated(unsafe) private let waiting: [Handshake] = {
         fatalError("the fixture handshake failed")
     }
     return [listenerHello, dialerHello, listener, dialer]
+}()
+
+/// A dialer of the group `FuzzFixtures.organizer` organizes, waiting for the listener's identity.
+nonisolated(unsafe) private let refusedDialer: Handshake = {
+    var dialer = FuzzFixtures.handshake(.dialer, group: FuzzFixtures.organizedGroup)
+    var listener = FuzzFixtures.handshake(.listener, group: FuzzFixtures.organizedGroup)
+    guard case .send(let reply) = FuzzFixtures.require({ try listener.receive(dialer.start()!) }),
+        case .send = FuzzFixtures.require({ try dialer.receive(reply) })
+    else {
+        fatalError("the fixture handshake failed")
+    }
+    return dialer
 }()
 
 /// `plaintext` sealed as the identity message `handshake` waits for.

@@ -37,13 +37,13 @@ extension Simulation {
         lagging += forks.lagging
         for author in registry.disturbed { honest[author] = 0 }
         for device in devices where !isRemovedPhone(device.index) {
-            var expected = device.index == yearAheadPhone ? registry.vector : honest
-            // The year-ahead phone holds every op but the removed phone's: those reach it as far
-            // as they reach any member (full-profile seeds 259 and 871).
-            if device.index == yearAheadPhone, let removed = removedPhone, removedThrough != nil {
-                expected[devices[removed].author] = honest[devices[removed].author]
+            var expected = device.index == yearAhead?.device ? registry.vector : honest
+            if device.index == yearAhead?.device {
+                // The year-ahead phone holds every op but the removed phone's: those reach it as
+                // far as they reach any member (full-profile seeds 259 and 871).
+                if let removal, removal.isRemoved { expected[devices[removal.device].author] = honest[devices[removal.device].author] }
+                for planted in plantedAuthors { expected[planted] = honest[planted] }
             }
-            if device.index == yearAheadPhone { for planted in plantedAuthors { expected[planted] = honest[planted] } }
             var vector = device.isRunning ? try self.vector(of: device.index) : VersionVector()
             for author in registry.disturbed {
                 expected[author] = 0
@@ -68,8 +68,8 @@ extension Simulation {
             return
         }
         try checkConverged(honest, forks: forks)
-        convergedAt = world.now
-        record("converged: \(registry.total) ops everywhere, standings \(standingsDigest ?? "")")
+        outcome.convergedAt = world.now
+        record("converged: \(registry.total) ops everywhere, standings \(outcome.standingsDigest ?? "")")
     }
 
     /// When every replica must hold what it is expected to: `convergenceBoundMinutes` after the
@@ -88,7 +88,7 @@ extension Simulation {
         // How far the furthest-behind clock of the replicas that must hold them trails true time.
         let now = max(world.now, healAt)
         let behind =
-            devices.filter { $0.index != yearAheadPhone && !isRemovedPhone($0.index) }
+            devices.filter { !deviceFaults.leaveOutOfComparison($0.index) }
             .map { Int64(now) - Int64($0.clock.model.reading(at: now)) }.max() ?? 0
         let release = Int64(latest) - Int64(HybridLogicalClock.maximumDriftMilliseconds) + max(0, behind)
         return max(healAt, UInt64(max(0, release))) + UInt64(configuration.convergenceBoundMinutes) * 60_000
@@ -103,9 +103,10 @@ extension Simulation {
         var honest = registry.vector
         // The removed phone's ops reach the others only until they learn of the removal; what
         // the furthest of them holds spreads to all (it counts nowhere above the removal).
-        if let removed = removedPhone, removedThrough != nil {
-            let author = devices[removed].author
-            honest[author] = try devices.filter { $0.index != removed && $0.isRunning }.map { try vector(of: $0.index)[author] }.max() ?? 0
+        if let removal, removal.isRemoved {
+            let author = devices[removal.device].author
+            honest[author] =
+                try devices.filter { $0.index != removal.device && $0.isRunning }.map { try vector(of: $0.index)[author] }.max() ?? 0
         }
         // A planted identity's ops spread from wherever its bundle landed, as far as the furthest holds.
         for planted in plantedAuthors {
@@ -113,7 +114,7 @@ extension Simulation {
                 try devices.filter { !isRemovedPhone($0.index) && $0.isRunning }.map { try vector(of: $0.index)[planted] }
                 .max() ?? 0
         }
-        guard let phone = yearAheadPhone else { return honest }
+        guard let phone = yearAhead?.device else { return honest }
         let author = devices[phone].author
         let firstAhead = (1...max(1, UInt64(registry.count(author)))).first { sequence in
             (registry.entry(author, sequence)?.clock.physicalMilliseconds ?? 0) >= start + Self.yearMilliseconds / 2
@@ -139,9 +140,9 @@ extension Simulation {
     private func checkConverged(_ honest: VersionVector, forks: ForkAgreement) throws {
         var digests: [String] = []
         var snapshots: [(device: SimulatedDevice, snapshot: ReplicaSnapshot, bytes: [UInt8])] = []
-        let compared = devices.filter { $0.index != yearAheadPhone && !isRemovedPhone($0.index) }
-        finalViewsAt = compared.map(\.vectorChangedAt).max()
-        if let phone = yearAheadPhone {
+        let compared = devices.filter { !deviceFaults.leaveOutOfComparison($0.index) }
+        outcome.finalViewsAt = compared.map(\.vectorChangedAt).max()
+        if let phone = yearAhead?.device {
             let heldAside = registry.count(devices[phone].author) - Int(honest[devices[phone].author])
             coverage.count(.yearAheadOpsHeld, heldAside)
             record("\(devices[phone].name)'s clock is a year ahead: \(heldAside) of its ops held aside everywhere else")
@@ -173,10 +174,10 @@ extension Simulation {
         for device in devices { try checkSafety(device) }
         let replica = compared[0].running
         var counting = honest
-        if let removed = removedPhone, let through = removedThrough {
-            let author = devices[removed].author
+        if let removal, let through = removal.through {
+            let author = devices[removal.device].author
             counting[author] = min(honest[author], through)
-            record("\(devices[removed].name) was removed: its ops up to \(through) count, \(honest[author]) are held")
+            record("\(devices[removal.device].name) was removed: its ops up to \(through) count, \(honest[author]) are held")
         }
         for (author, counted) in forks.counted { counting[author] = counted.count }
         let held = registry.restricted(to: counting, heads: forks.counted.mapValues(\.hash))
@@ -198,15 +199,18 @@ extension Simulation {
         } catch {
             throw fail(.unexpected, "reading the converged views failed: \(error)")
         }
-        storeDigest = digests[0]
-        standingsDigest = Hex.encode(Blake2b.hash256(reference.bytes))
+        outcome.storeDigest = digests[0]
+        outcome.standingsDigest = Hex.encode(Blake2b.hash256(reference.bytes))
     }
 
-    /// Whether `index` is the phone the organizer removed (once it has): it is left out of
-    /// the comparison, as it cannot read what is written after the rekey.
+    /// Whether `index` is the phone the organizer removed (once it has): it cannot read what is
+    /// written after the rekey.
     private func isRemovedPhone(_ index: Int) -> Bool {
-        removedThrough != nil && index == removedPhone
+        removal?.isOut(index) ?? false
     }
+
+    /// The identities the hostile member planted.
+    private var plantedAuthors: Set<AuthorID> { hostile?.plantedAuthors ?? [] }
 
     /// Scores created, by their own clock, after their round's valid finish.
     private func scoresAfterFinish() -> Int {

@@ -77,7 +77,7 @@ extension Simulation {
     /// of the device is open: a leak would shrink the budget for good.
     func checkMemoryBounded(_ device: SimulatedDevice) throws {
         let used = device.bundleBudget.bytesUsed
-        let open = connections.values.contains { $0.isOpen && $0.end(of: device.index) != nil }
+        let open = links.open.values.contains { $0.isOpen && $0.end(of: device.index) != nil }
         if used > device.bundleBudget.bytesMax || used < 0 || (!open && used != 0) {
             throw fail(
                 .safety,

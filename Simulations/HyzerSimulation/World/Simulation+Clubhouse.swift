@@ -40,7 +40,7 @@ extension Simulation {
         do {
             let segments = try sender.running.delta(above: try receiver.running.versionVector())
             let report = try receiver.running.ingest(segments)
-            if report.opsApplied > 0 { changedDevices.insert(receiver.index) }
+            if report.opsApplied > 0 { links.changed.insert(receiver.index) }
             record("clubhouse \(sender.name)->\(receiver.name) applied=\(report.opsApplied)")
         } catch {
             throw fail(.unexpected, "clubhouse sync \(sender.name)->\(receiver.name): \(error)")

@@ -20,19 +20,18 @@ extension Simulation {
             scheduleIn(retry, .dial(from: from, to: to))
             return
         }
-        nextConnectionID += 1
-        let dialEpoch = redialers[key]?.dialEpoch
+        let dialEpoch = links.redialers[key]?.dialEpoch
         let connection = SimulatedConnection(
-            id: nextConnectionID,
+            id: links.nextID(),
             dialer: .init(device: from, driver: try driver(for: from, role: .dialer, dialEpoch: dialEpoch)),
             listener: .init(device: to, driver: try driver(for: to, role: .listener)))
         for end in 0..<2 {
             connection.ends[end].driver?.observer = SimulatedEndObserver(simulation: self, connection: connection, end: end)
         }
-        if removedThrough != nil {
+        if removal?.isRemoved ?? false {
             connection.epochsDiffered = try devices[from].running.group()?.epoch != devices[to].running.group()?.epoch
         }
-        connections[connection.id] = connection
+        links.open[connection.id] = connection
         record("connect #\(connection.id) \(devices[from].name)->\(devices[to].name)" + (dialEpoch.map { " on epoch \($0)" } ?? ""))
         try drive(connection, 0) { driver, now in try driver.start(now: now) }
     }
@@ -45,7 +44,7 @@ extension Simulation {
         // After a removal each device runs under the group it holds (the removed one on the old key).
         // The vector first: reading it releases held ops, which may bring the rekey.
         _ = try vector(of: index)
-        let held: GroupMembership = removedThrough == nil ? group : try replica.group() ?? group
+        let held: GroupMembership = removal?.isRemoved ?? false ? try replica.group() ?? group : group
         return ConnectionDriver(
             replica: replica, group: held, role: role, mode: .live, ephemeral: KeyExchange(seed: random.bytes(KeyExchange.seedBytes)),
             budget: device.bundleBudget, acknowledgement: policies.acknowledgement, dialEpoch: dialEpoch, now: world.now)
@@ -54,8 +53,8 @@ extension Simulation {
     /// The pause before a dialer's next attempt on `key`, by the shipped `Redialer` with the
     /// network's seeded jitter.
     func nextDialDelay(_ key: DialKey) -> UInt64 {
-        var redialer = redialers[key] ?? newRedialer()
-        defer { redialers[key] = redialer }
+        var redialer = links.redialers[key] ?? newRedialer()
+        defer { links.redialers[key] = redialer }
         return redialer.nextDelay { network.draw(in: $0) }
     }
 
@@ -64,7 +63,7 @@ extension Simulation {
     }
 
     func connectionBetween(_ a: Int, _ b: Int) -> SimulatedConnection? {
-        connections.values.first { $0.isOpen && Set([$0.dialer, $0.listener]) == Set([a, b]) }
+        links.open.values.first { $0.isOpen && Set([$0.dialer, $0.listener]) == Set([a, b]) }
     }
 
     // MARK: Frames
@@ -72,7 +71,7 @@ extension Simulation {
     /// Puts a frame on the stream toward `end`: it crosses after the network's delay, never
     /// before the frame ahead of it.
     private func transmit(_ bytes: [UInt8], _ connection: SimulatedConnection, toward end: Int) throws {
-        bytesSent += bytes.count + 4
+        outcome.bytesSent += bytes.count + 4
         coverage.count(.framesSent)
         let fate = network.fate(bytes: bytes.count + 4)
         if fate.reset {
@@ -100,7 +99,7 @@ extension Simulation {
     /// The head frame toward `end` has crossed. While a partition, an offline period or the
     /// watch's range cuts the path, TCP keeps retransmitting: the frame waits.
     func arrive(_ id: Int, _ end: Int) throws {
-        guard let connection = connections[id], connection.isOpen else { return }
+        guard let connection = links.open[id], connection.isOpen else { return }
         connection.ends[end].deliveryScheduled = false
         guard !connection.ends[end].inbound.isEmpty else { return }
         if let reason = unreachable(from: connection.ends[1 - end].device, to: connection.ends[end].device) {
@@ -148,7 +147,7 @@ extension Simulation {
     /// handshake timeout. The engines are told the time at their next deadline, not every
     /// simulated second: a connection with nothing due costs no event.
     func engineTick(_ id: Int) throws {
-        guard let connection = connections[id], connection.isOpen else { return }
+        guard let connection = links.open[id], connection.isOpen else { return }
         if connection.tickAt == world.now { connection.tickAt = nil }
         for end in 0..<2 where connection.isOpen {
             try drive(connection, end) { driver, now in try driver.tick(now: now) }
@@ -202,7 +201,7 @@ extension Simulation {
         }
         if connection.isOpen, !connection.established, connection.ends[0].engine?.isOpen == true {
             connection.established = true
-            if redialers[DialKey(from: connection.dialer, to: connection.listener)]?.dialEpoch != nil {
+            if links.redialers[DialKey(from: connection.dialer, to: connection.listener)]?.dialEpoch != nil {
                 coverage.count(.olderEpochDials)
             }
             coverage.count(.connectionsOpened)
@@ -225,21 +224,23 @@ extension Simulation {
         )
         // The removed phone's ops after the removal, passed on by a member that held them first:
         // kept, reported, counted nowhere (docs/security.md, "Removing a member").
-        let removedAuthor = removedThrough == nil ? nil : removedPhone.map { devices[$0].author }
+        let removedAuthor = removal.flatMap { $0.isRemoved ? devices[$0.device].author : nil }
         let fromRemoved = report.rejected.filter { if case .removedMember(removedAuthor, _) = $0 { true } else { false } }
         coverage.count(.removedMemberRefused, fromRemoved.count)
         // A restored or copied store's author forked: the segment that shows it is its proof.
         let forks = report.rejected.filter { if case .fork(let author, _) = $0 { registry.disturbed.contains(author) } else { false } }
         // A planted identity's ops, passed on by anyone: kept, reported, counted nowhere (docs/security.md, "Membership").
-        let planted = report.rejected.filter { if case .notAMember(let author) = $0 { plantedAuthors.contains(author) } else { false } }
+        let planted = report.rejected.filter {
+            if case .notAMember(let author) = $0 { hostile?.plantedAuthors.contains(author) ?? false } else { false }
+        }
         coverage.count(.plantedIdentitiesRefused, planted.count)
         if report.rejected.count > fromRemoved.count + forks.count + planted.count {
-            guard sender == hostilePhone else {
+            guard sender == hostile?.device else {
                 throw fail(.safety, "\(device.name) refused ops from \(devices[sender].name): \(report.rejected.map(\.description))")
             }
             coverage.count(.junkRefused)
         }
-        if sender == hostilePhone {
+        if sender == hostile?.device {
             if report.segmentsPending + report.segmentsHeld > 0, segments.contains(where: { !isDeviceAuthor($0.author) }) {
                 coverage.count(.junkPending)
             }
@@ -252,7 +253,7 @@ extension Simulation {
         // (docs/domain.md, "Round receipts").
         if report.finishesApplied > 0, !(try capture(device)).isEmpty { coverage.count(.receiptsAfterLiveFinish) }
         try checkNothingDropped(device, segments, vector: local)
-        if report.opsApplied > 0 { changedDevices.insert(index) }
+        if report.opsApplied > 0 { links.changed.insert(index) }
     }
 
     /// A crash cut the ingest on `index` short.
@@ -264,7 +265,7 @@ extension Simulation {
     /// A driver read `vector` from the device's store: a vector that moved since the last
     /// announcement (held ops applied) marks the device, as `serve`'s change monitor would.
     func noteVector(_ vector: VersionVector, of index: Int) {
-        if vector != devices[index].announcedVector { changedDevices.insert(index) }
+        if vector != devices[index].announcedVector { links.changed.insert(index) }
     }
 
     /// The device's version vector. Reading it applies held ops whose time has come (docs/store.md,
@@ -272,7 +273,7 @@ extension Simulation {
     /// monitor would notice the commit.
     func vector(of index: Int) throws -> VersionVector {
         let vector = try devices[index].running.versionVector()
-        if vector != devices[index].announcedVector { changedDevices.insert(index) }
+        if vector != devices[index].announcedVector { links.changed.insert(index) }
         return vector
     }
 
@@ -280,14 +281,14 @@ extension Simulation {
     /// folder sync, held ops applied): live engines send their peers what they lack. This is how
     /// ops are relayed.
     func announceChanges() throws {
-        while let index = changedDevices.min() {
-            changedDevices.remove(index)
+        while let index = links.changed.min() {
+            links.changed.remove(index)
             guard devices[index].isRunning else { continue }
             let local = try devices[index].running.versionVector()
             if local != devices[index].announcedVector { devices[index].vectorChangedAt = world.now }
             devices[index].announcedVector = local
             let sharing = ChangeSharing(vector: local)
-            for connection in connections.values.sorted(by: { $0.id < $1.id }) where connection.isOpen {
+            for connection in links.inOrder where connection.isOpen {
                 guard let end = connection.end(of: index) else { continue }
                 // As the NIO shell does: a delta another connection read is taken with no store work.
                 try drive(connection, end, sharing: sharing) { driver, now in
@@ -310,15 +311,15 @@ extension Simulation {
         case .notAGroupMember where connection.epochsDiffered, .closedDuringHandshake where connection.epochsDiffered:
             // One of them has not received the rekey: the dialer's `Redialer` tries its older epoch next.
             try close(connection, "\(devices[index].name): the other holds another newest epoch: \(failure)", failure: failure)
-        case .peerRemoved where removedPhone.map { connection.end(of: $0) != nil } ?? false:
+        case .peerRemoved where removal.map { connection.end(of: $0.device) != nil } ?? false:
             coverage.count(.removedWhileConnected)
             try close(connection, "\(devices[index].name): the removed phone is sent nothing more", failure: failure)
-        case _ where removedThrough != nil && removedPhone.map { connection.end(of: $0) != nil } ?? false:
+        case _ where removal.map { $0.isRemoved && connection.end(of: $0.device) != nil } ?? false:
             coverage.count(.removedMemberRefused)
             try close(connection, "\(devices[index].name): the removed phone: \(failure)", failure: failure)
         case .storeFailed(let error):
             throw fail(.unexpected, "connection #\(connection.id): \(devices[index].name)'s store failed: \(error)")
-        case _ where hostilePhone.map { $0 != index && connection.end(of: $0) != nil && connection.hostileBundleSent } ?? false:
+        case _ where hostile.map { $0.device != index && connection.end(of: $0.device) != nil && connection.hostileBundleSent } ?? false:
             coverage.count(.junkRefused)
             try close(connection, "\(devices[index].name) refused the hostile member: \(failure)", failure: failure)
         default:
@@ -331,21 +332,21 @@ extension Simulation {
     func close(_ connection: SimulatedConnection, _ reason: String, failure: SyncFailure? = nil) throws {
         guard connection.isOpen else { return }
         connection.isOpen = false
-        connections[connection.id] = nil
+        links.open[connection.id] = nil
         record("close #\(connection.id) \(devices[connection.dialer].name)->\(devices[connection.listener].name): \(reason)")
         guard devices[connection.dialer].isRunning else { return }
         let key = DialKey(from: connection.dialer, to: connection.listener)
         // The group the dialer dialed with: its older epochs are what it tries next.
         let held: GroupMembership = connection.ends[0].driver?.group ?? group
-        var redialer = redialers[key] ?? newRedialer()
+        var redialer = links.redialers[key] ?? newRedialer()
         redialer.connectionEnded(authenticated: connection.established, failure: failure, group: held)
-        redialers[key] = redialer
+        links.redialers[key] = redialer
         scheduleIn(nextDialDelay(key), .dial(from: connection.dialer, to: connection.listener))
     }
 
     /// A device's process died: its connections are gone (the kernel closes its sockets).
     func closeConnections(of index: Int) throws {
-        for connection in connections.values.sorted(by: { $0.id < $1.id }) where connection.end(of: index) != nil {
+        for connection in links.inOrder where connection.end(of: index) != nil {
             try close(connection, "\(devices[index].name) died")
         }
     }
@@ -354,7 +355,7 @@ extension Simulation {
     func dialPeers(of index: Int) {
         for peer in devices[index].dials {
             let key = DialKey(from: index, to: peer)
-            redialers[key] = newRedialer()
+            links.redialers[key] = newRedialer()
             scheduleIn(nextDialDelay(key), .dial(from: index, to: peer))
         }
     }

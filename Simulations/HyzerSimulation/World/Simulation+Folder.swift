@@ -25,18 +25,18 @@ extension Simulation {
         coverage.count(.folderSyncs)
         let refused = Set(report.rejected.map(\.file))
         try checkNothingDropped(index, bundles: store.takeBundlesRead(observer: index).filter { !refused.contains($0.path) })
-        if report.opsIngested > 0 { changedDevices.insert(index) }
+        if report.opsIngested > 0 { links.changed.insert(index) }
         // The folder sync signed this device's receipts of the rounds whose finish it brought
         // (`Replica.afterIngest`, as on the shipped path), ops of its own the registry records as
         // it does a command's.
         if report.finishesIngested > 0, !(try capture(device)).isEmpty { coverage.count(.receiptsAfterFolderFinish) }
         if report.opsPending > 0 { coverage.count(.gapsKeptPending) }
         coverage.count(.folderRejections, report.rejected.count)
-        if !hostileFilePaths.isEmpty {
+        if let hostile, !hostile.filePaths.isEmpty {
             let refused = report.rejected.map(\.file) + report.ignored
-            coverage.count(.hostileFilesRefused, refused.filter { path in hostileFilePaths.contains { path.hasPrefix($0) } }.count)
+            coverage.count(.hostileFilesRefused, refused.filter { path in hostile.filePaths.contains { path.hasPrefix($0) } }.count)
         }
-        bytesSent += report.bytesWritten
+        outcome.bytesSent += report.bytesWritten
         let after = store.counters
         coverage.count(.filesWritten, after.filesWritten - before.filesWritten)
         coverage.count(.filesHalfWrittenRead, after.halfWrittenReads - before.halfWrittenReads)
@@ -63,7 +63,7 @@ extension Simulation {
             if openedBundles[key] == nil, group == nil { group = try devices[index].running.group() }
             guard let bundle = openedBundles[key] ?? group.flatMap({ try? BundleFiles.open(file.bytes, group: $0) }) else { continue }
             openedBundles[key] = bundle
-            guard hostilePhone.map({ bundle.sender != devices[$0].author }) ?? true else { continue }
+            guard hostile.map({ bundle.sender != devices[$0.device].author }) ?? true else { continue }
             segments += bundle.segments
         }
         try checkNothingDropped(devices[index], segments, vector: vector(of: index))

@@ -11,7 +11,8 @@ import HyzerSync
 extension Simulation {
     /// The extra device that will run a copy of `source`'s store: down until the copy is made,
     /// with a clock of its own and no folder.
-    func addCopyDevice(of source: Int, in directory: URL) throws {
+    func addCopyDevice(for copied: CopiedStore, in directory: URL) throws {
+        let source = copied.device
         let index = devices.count
         let name = "copy-of-\(devices[source].name)"
         let clock = DeviceClock(world: world, model: drawClock(accurate: false, extra: []))
@@ -20,14 +21,14 @@ extension Simulation {
             clock: clock, usesFolder: false, diskRule: policies.disk)
         device.ownedPlayer = devices[source].ownedPlayer
         devices.append(device)
-        copyDevice = index
+        copied.copy = index
         record("create \(name): a copy of \(devices[source].name)'s store, made later")
     }
 
     /// When the copy is made, and what its user scores: the holes the source phone scores after
     /// the copy, each a little later, with the true score.
     func scheduleCopy() {
-        guard let source = copiedPhone, let copy = copyDevice else { return }
+        guard let source = copied?.device, let copy = copied?.copy else { return }
         let span = configuration.workloadMilliseconds
         let at = start + 60_000 + random.integer(in: 0...(span * 6 / 10).minus(60_000))
         queue.schedule(.copyStore(from: source, to: copy), at: at)
@@ -44,8 +45,8 @@ extension Simulation {
         let running = device.isRunning
         if running { try stop(index, "closes for a backup") }
         try copyDirectory(device.directory, to: backupDirectory(of: device))
-        backupCursor = registry.cursors[index]
-        record("\(device.name) backed up at \(backupCursor?.count ?? 0) own ops")
+        restored?.cursor = registry.cursors[index]
+        record("\(device.name) backed up at \(restored?.cursor?.count ?? 0) own ops")
         if running { try reopen(index, "restarted after its backup") }
     }
 
@@ -53,7 +54,7 @@ extension Simulation {
     /// goes on as before.
     func restoreBackup(_ index: Int) throws {
         let device = devices[index]
-        guard let cursor = backupCursor else { return }
+        guard let cursor = restored?.cursor else { return }
         let running = device.isRunning
         if running { try stop(index, "closes to be restored") }
         try? FileManager.default.removeItem(at: device.directory)
@@ -88,7 +89,7 @@ extension Simulation {
         let device = devices[index]
         let keys = SigningKeyPair(seed: random.bytes(SigningKeyPair.seedBytes))
         let old = device.author
-        for connection in connections.values.sorted(by: { $0.id < $1.id }) where connection.end(of: index) != nil {
+        for connection in links.inOrder where connection.end(of: index) != nil {
             try close(connection, "\(device.name) continues under a new key")
         }
         do {
@@ -102,7 +103,7 @@ extension Simulation {
         device.announcedVector = nil
         let written = try capture(device)
         coverage.count(.devicesContinued)
-        changedDevices.insert(index)
+        links.changed.insert(index)
         dialPeers(of: index)
         record(
             "\(device.name) continues under \(device.author.short) after \(old.short): "
@@ -127,7 +128,7 @@ extension Simulation {
             throw fail(.safety, "\(device.name) could not open its store: \(error)")
         }
         dialPeers(of: index)
-        changedDevices.insert(index)
+        links.changed.insert(index)
         if !(try capture(device)).isEmpty { throw fail(.safety, "\(device.name) holds own ops no command acknowledged") }
         try checkSafety(device)
         record("\(device.name) \(why)")

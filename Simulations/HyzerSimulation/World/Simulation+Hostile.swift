@@ -35,7 +35,7 @@ extension Simulation {
     /// until the heal; nil for an honest device.
     func hostileBundle(_ connection: SimulatedConnection, _ end: Int, vector: VersionVector) -> [UInt8]? {
         let index = connection.ends[end].device
-        guard index == hostilePhone, !connection.hostileBundleSent, !schedule.healed else { return nil }
+        guard index == hostile?.device, !connection.hostileBundleSent, !schedule.healed else { return nil }
         connection.hostileBundleSent = true
         let kinds = HostileBundle.allCases.filter { setUpInvitation != nil || !$0.needsOrganizer }
         let kind = kinds[random.below(kinds.count)]
@@ -92,13 +92,13 @@ extension Simulation {
 
     /// The hostile member writes one crafted file into the shared folder.
     func writeHostileFiles() throws {
-        guard let phone = hostilePhone, let folder, devices[phone].isRunning, devices[phone].pendingCrash == nil, !schedule.healed else {
+        guard let phone = hostile?.device, let folder, devices[phone].isRunning, devices[phone].pendingCrash == nil, !schedule.healed else {
             return
         }
         let honest = devices.filter { $0.usesFolder && $0.index != phone && $0.isRunning }
         guard !honest.isEmpty else { return }
         let replica = devices[phone].running
-        let held = try replica.group() ?? group!
+        let held = try replica.group() ?? group
         let target = FolderLayout.memberDirectory(held, honest[random.below(honest.count)].author)
         let signed = HyzerSync.Bundle(
             groupID: held.id, sender: devices[phone].author, senderVector: try vector(of: phone),
@@ -138,7 +138,7 @@ extension Simulation {
         } catch {
             throw fail(.unexpected, "the hostile member could not write \(path): \(error)")
         }
-        hostileFilePaths.insert(kind == .madeUpMember ? String(path[..<path.lastIndex(of: "/")!]) : path)
+        hostile?.filePaths.insert(kind == .madeUpMember ? String(path[..<path.lastIndex(of: "/")!]) : path)
         coverage.count(.hostileFilesWritten)
         record("\(devices[phone].name) puts a hostile file (\(kind)) of \(bytes.count) bytes at \(path)")
     }
@@ -148,7 +148,7 @@ extension Simulation {
     /// that no token proved. Recorded in the registry: every replica ends up holding it.
     private func plantedSegment(admittingItself: Bool) -> AuthorSegment {
         let keys = SigningKeyPair(seed: random.bytes(SigningKeyPair.seedBytes))
-        let author = AuthorID(bytes: keys.publicKey)!
+        let author = keys.author
         var payloads: [OpPayload] = [
             .deviceRegistered(name: "planted", kind: .phone), .playerCreated(displayName: "Planted \(author.short)"),
         ]
@@ -167,7 +167,7 @@ extension Simulation {
                     clock: HLCTimestamp(physicalMilliseconds: world.now + UInt64(offset)), payload: payload))
         }
         registry.recordPlanted(ops)
-        plantedAuthors.insert(author)
+        hostile?.plantedAuthors.insert(author)
         coverage.count(.plantedIdentitiesSent)
         return AuthorSegment(ops: ops)
     }
@@ -175,13 +175,13 @@ extension Simulation {
     /// No honest replica counts a planted identity anywhere: not in its players, its members or
     /// the recipients of its newest epoch (docs/security.md, "Membership").
     func checkPlantedCountNowhere(_ device: SimulatedDevice) throws {
-        guard setUpInvitation != nil, !plantedAuthors.isEmpty else { return }
+        guard setUpInvitation != nil, let planted = hostile?.plantedAuthors, !planted.isEmpty else { return }
         let replica = device.running
         let held = try vector(of: device.index)
         let members = Set(try replica.groupMembers().map(\.id))
         let recipients = try replica.group()?.recipients ?? []
         let players = try replica.players().map(\.displayName)
-        for author in plantedAuthors.sorted() {
+        for author in planted.sorted() {
             if members.contains(author) || recipients.contains(author) || players.contains("Planted \(author.short)") {
                 throw fail(.safety, "\(device.name) counts the planted identity \(author.short) as a member")
             }

@@ -20,7 +20,7 @@ extension Simulation {
         let secret = random.bytes(GroupMembership.secretBytes)
         switch try command(0, "removes \(name) from the group", { try $0.removeMember(devices[index].author.hex, newSecret: secret) }) {
         case .done(let removal):
-            removedThrough = removal.through
+            self.removal?.through = removal.through
             coverage.count(.membersRemoved)
             record("\(name)'s ops up to \(removal.through) count; the group key is now epoch \(removal.epoch)")
         case .refused(let error):

@@ -5,81 +5,102 @@ import HyzerKit
 
 extension Simulation {
     /// Creates the devices and their stores, draws the workload and every fault, and schedules
-    /// the first events.
+    /// the first events: the parts in the order they draw from the seed.
     func setUp() throws {
+        let directory = try makeRoot()
+        let pairedPhones = drawPairedPhones()
+        let folderUsers = drawFolderUsers()
+        drawDeviceFaults(relays: Set(pairedPhones + (configuration.phonesUseFolder ? [] : folderUsers)))
+        if !folderUsers.isEmpty {
+            folder = SimulatedFolderStore(clock: world, settings: configuration.folder, observers: folderUsers, random: random.fork(4))
+        }
+        try createDevices(in: directory, folderUsers: folderUsers)
+        if let copied { try addCopyDevice(for: copied, in: directory) }
+        linkDevices(pairedPhones: pairedPhones)
+        try drawWorkload(pairedPhones: pairedPhones)
+        scheduleCopy()
+        queue.schedule(.clubhouse, at: start + 2_000)
+        drawFaults()
+        scheduleRoutines()
+    }
+
+    /// The run's own directory for its stores.
+    private func makeRoot() throws -> URL {
         let directory = Self.temporaryRoot().appendingPathComponent(
             "hyzer-sim-\(ProcessInfo.processInfo.processIdentifier)-\(configuration.seed)-\(Self.nextRunNumber())")
         try? FileManager.default.removeItem(at: directory)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         root = directory
-        group = GroupMembership(id: UUID(hashPrefix: random.bytes(16)), secret: random.bytes(GroupMembership.secretBytes))
-        // A removal needs an organizer: phone 0 creates the group (its id names phone 0's key).
-        let organizerKeys = configuration.removedMember ? SigningKeyPair(seed: random.bytes(SigningKeyPair.seedBytes)) : nil
-        if let organizerKeys {
-            group = GroupMembership(id: GroupMembership.groupID(organizer: AuthorID(bytes: organizerKeys.publicKey)!), secret: group.secret)
-        }
+        return directory
+    }
 
-        let phones = configuration.phones
-        let watchIndices = phones..<phones + configuration.watches
-        let laptopIndex = configuration.laptop ? phones + configuration.watches : nil
-        let pairedPhones = drawPairedPhones()
-        var folderUsers: [Int] = []
+    /// The devices that use the shared folder: every phone, or one drawn phone and the laptop.
+    private func drawFolderUsers() -> [Int] {
+        var users: [Int] = []
         if configuration.phonesUseFolder {
-            folderUsers = Array(0..<phones)
-        } else if laptopIndex != nil {
-            folderUsers = [random.below(phones)]
+            users = Array(0..<configuration.phones)
+        } else if configuration.laptop {
+            users = [random.below(configuration.phones)]
         }
-        if let laptopIndex { folderUsers.append(laptopIndex) }
-        // Not a phone another device reaches the others only through (the watch's, the folder's
-        // bridge): a segment carrying the phone's ops waits whole while its last op is a year
-        // ahead, and the phone sends its own ops as one segment, so such a device would never get
-        // the phone's ops written before the jump that it lacked (docs/simulation.md).
-        let relays = Set(pairedPhones + (configuration.phonesUseFolder ? [] : folderUsers))
-        // Nor the organizer of a removal: its removal, stamped a year ahead, would be held aside everywhere.
+        if configuration.laptop { users.append(laptopIndex) }
+        return users
+    }
+
+    /// The laptop's index, when there is one: after the phones and the watches.
+    private var laptopIndex: Int { configuration.phones + configuration.watches }
+
+    /// The faults played on chosen devices, each on a device the others leave free.
+    ///
+    /// Not on a phone another device reaches the others only through (`relays`: the watch's, the
+    /// folder's bridge): a segment carrying the phone's ops waits whole while its last op is a
+    /// year ahead, and the phone sends its own ops as one segment, so such a device would never
+    /// get the phone's ops written before the jump that it lacked (docs/simulation.md). Nor the
+    /// organizer of a removal: its removal, stamped a year ahead, would be held aside everywhere.
+    private func drawDeviceFaults(relays: Set<Int>) {
+        let phones = configuration.phones
+        let span = configuration.workloadMilliseconds
         let candidates = (0..<phones).filter { !relays.contains($0) && !(configuration.removedMember && $0 == 0) }
-        var yearAheadStep: ClockModel.Step?
         if configuration.clocks.yearAheadClock, !candidates.isEmpty {
-            yearAheadPhone = candidates[random.below(candidates.count)]
-            let at = start + 60_000 + random.integer(in: 0...configuration.workloadMilliseconds.minus(120_000))
-            yearAheadStep = ClockModel.Step(at: at, deltaMilliseconds: Int64(Self.yearMilliseconds))
+            let phone = candidates[random.below(candidates.count)]
+            let at = start + 60_000 + random.integer(in: 0...span.minus(120_000))
+            deviceFaults.append(YearAheadClock(device: phone, step: .init(at: at, deltaMilliseconds: Int64(Self.yearMilliseconds))))
         }
+        let yearAhead = yearAhead?.device
         // Any device but the two whose clocks must agree to the millisecond for the exact tie.
         let tied = configuration.workload.exactTieCourseEdits ? 2 : 0
-        var hoursBehind: (device: Int, steps: [ClockModel.Step])?
         if configuration.clocks.hoursBehindClock, configuration.deviceCount > tied {
             let hours = Int64(random.integer(in: 1...6)) * 3_600_000
             let steps = [ClockModel.Step(at: start, deltaMilliseconds: -hours), ClockModel.Step(at: healAt, deltaMilliseconds: hours)]
-            hoursBehind = (tied + random.below(configuration.deviceCount - tied), steps)
+            deviceFaults.append(HoursBehindClock(device: tied + random.below(configuration.deviceCount - tied), steps: steps))
         }
         // Not a relay, when there is another phone: its connections close on the bundles it crafts.
         if configuration.hostileMember {
             let hostiles = candidates.isEmpty ? Array(0..<phones) : candidates
-            hostilePhone = hostiles[random.below(hostiles.count)]
+            deviceFaults.append(HostileMember(device: hostiles[random.below(hostiles.count)]))
         }
         // Not the organizer, not a relay (the watch would lose its only link), not the year-ahead phone.
         if configuration.removedMember {
-            let removable = (1..<phones).filter { !relays.contains($0) && $0 != yearAheadPhone }
+            let removable = (1..<phones).filter { !relays.contains($0) && $0 != yearAhead }
             if !removable.isEmpty {
                 let phone = removable[random.below(removable.count)]
-                removedPhone = phone
-                let at = start + 60_000 + random.integer(in: 0...configuration.workloadMilliseconds.minus(120_000))
-                queue.schedule(.removeMember(device: phone), at: at)
+                let removal = RemovedMember(device: phone, at: start + 60_000 + random.integer(in: 0...span.minus(120_000)))
+                deviceFaults.append(removal)
+                queue.schedule(.removeMember(device: phone), at: removal.at)
             }
         }
-        // A phone that forks its log: not a relay (the watch's link, the folder's bridge), not the
-        // year-ahead, hostile or removed phone, and not the organizer while a removal is on (its
-        // successor is no organizer); one for each fault.
+        // A phone that forks its log: not a relay, not played by another fault, and not the
+        // organizer while a removal is on (its successor is no organizer); one for each fault.
+        let hostile = hostile?.device
+        let removed = removal?.device
         var forkable = (0..<phones).filter {
-            !relays.contains($0) && $0 != yearAheadPhone && $0 != hostilePhone && $0 != removedPhone
-                && !(configuration.removedMember && $0 == 0)
+            !relays.contains($0) && $0 != yearAhead && $0 != hostile && $0 != removed && !(configuration.removedMember && $0 == 0)
         }
-        let span = configuration.workloadMilliseconds
         if configuration.restoredBackup, !forkable.isEmpty {
             let phone = forkable.remove(at: random.below(forkable.count))
-            restoredPhone = phone
-            let backup = start + 60_000 + random.integer(in: 0...(span / 2).minus(60_000))
-            let restore = max(backup + 30_000, start + span / 2 + random.integer(in: 0...(span / 2).minus(120_000)))
-            queue.schedule(.backUp(device: phone), at: backup)
+            let backUp = start + 60_000 + random.integer(in: 0...(span / 2).minus(60_000))
+            let restore = max(backUp + 30_000, start + span / 2 + random.integer(in: 0...(span / 2).minus(120_000)))
+            deviceFaults.append(RestoredBackup(device: phone, backUpAt: backUp, restoreAt: restore))
+            queue.schedule(.backUp(device: phone), at: backUp)
             queue.schedule(.restoreBackup(device: phone), at: restore)
         }
         // The copy dials every phone but its source; one of them must not be the year-ahead phone,
@@ -88,23 +109,21 @@ extension Simulation {
         // soak's seed 3300).
         if configuration.copiedStore, !forkable.isEmpty {
             let phone = forkable[random.below(forkable.count)]
-            if (0..<phones).contains(where: { $0 != phone && $0 != yearAheadPhone }) { copiedPhone = phone }
+            if (0..<phones).contains(where: { $0 != phone && $0 != yearAhead }) { deviceFaults.append(CopiedStore(device: phone)) }
         }
-        if !folderUsers.isEmpty {
-            folder = SimulatedFolderStore(clock: world, settings: configuration.folder, observers: folderUsers, random: random.fork(4))
-        }
+    }
 
+    /// Every device, its clock and keys drawn, its store created and joined to the group.
+    private func createDevices(in directory: URL, folderUsers: [Int]) throws {
+        let phones = configuration.phones
+        let watchIndices = phones..<phones + configuration.watches
         for index in 0..<configuration.deviceCount {
             let kind: DeviceKind = index < phones ? .phone : watchIndices.contains(index) ? .watch : .laptop
             let name =
                 kind == .phone ? "phone-\(index)" : kind == .watch && configuration.watches > 1 ? "watch-\(index - phones)" : kind.rawValue
             let accurate = configuration.workload.exactTieCourseEdits && index < 2
             let clock = DeviceClock(
-                world: world,
-                model: drawClock(
-                    accurate: accurate,
-                    extra: (index == yearAheadPhone ? [yearAheadStep].compactMap { $0 } : [])
-                        + (index == hoursBehind?.device ? hoursBehind?.steps ?? [] : [])))
+                world: world, model: drawClock(accurate: accurate, extra: deviceFaults.flatMap { $0.clockSteps(of: index) }))
             let device = SimulatedDevice(
                 index: index, name: name, kind: kind, directory: directory.appendingPathComponent(name),
                 keys: index == 0
@@ -141,16 +160,15 @@ extension Simulation {
                 _ = try device.running.ingest(try devices[0].running.delta(above: try device.running.versionVector()))
             }
         }
-        if let source = copiedPhone { try addCopyDevice(of: source, in: directory) }
-        linkDevices(pairedPhones: pairedPhones)
+    }
+
+    /// The workload: the cards, who scores what and when, and the courses they play.
+    private func drawWorkload(pairedPhones: [Int]) throws {
+        let watchIndices = configuration.phones..<configuration.phones + configuration.watches
         let watches = zip(watchIndices, pairedPhones).map { (index: $0, phone: $1) }
         plan = WorkloadPlan.draw(configuration, start: start, watches: watches, random: &workloadRandom)
         try addCourses()
         for (time, action) in plan.actions { queue.schedule(.workload(action), at: time) }
-        scheduleCopy()
-        queue.schedule(.clubhouse, at: start + 2_000)
-        drawFaults()
-        scheduleRoutines()
     }
 
     /// The phone each watch is paired with, a different one for each: the first drawn as a
@@ -180,7 +198,8 @@ extension Simulation {
             devices[watch].pairedPhone = phone
             devices[phone].peers = (devices[phone].peers + [watch]).sorted()
         }
-        if let copy = copyDevice, let source = copiedPhone {
+        if let copied, let copy = copied.copy {
+            let source = copied.device
             devices[copy].peers = hub.map { [$0] } ?? (0..<phones).filter { $0 != source }
             devices[copy].dials = devices[copy].peers
             for peer in devices[copy].peers { devices[peer].peers.append(copy) }
@@ -318,7 +337,7 @@ extension Simulation {
         for device in devices where device.usesFolder {
             queue.schedule(.folderSync(device: device.index), at: start + 5_000 + UInt64(random.integer(in: 0...folderInterval)))
         }
-        if hostilePhone != nil, folder != nil {
+        if hostile != nil, folder != nil {
             for _ in 0..<random.integer(in: 2...5) {
                 queue.schedule(.hostileFiles, at: start + 60_000 + random.integer(in: 0...(healAt - start).minus(120_000)))
             }

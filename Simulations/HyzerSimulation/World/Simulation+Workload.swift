@@ -27,7 +27,7 @@ extension Simulation {
             let value = try body(device.running)
             if let armed, try powerWentOut(index, armed, during: label) { return .unavailable }
             lastCaptured = try capture(device)
-            changedDevices.insert(index)  // new ops, or held ops the command applied
+            links.changed.insert(index)  // new ops, or held ops the command applied
             record("\(device.name) \(label) -> " + lastCaptured.map { "#\($0.sequence)@\($0.clock)" }.joined(separator: ","))
             return .done(value)
         } catch let error as ReplicaError {
@@ -165,7 +165,7 @@ extension Simulation {
         switch outcome {
         case .done:
             coverage.count(.roundsFinished)
-            lastFinishAt = world.now
+            self.outcome.lastFinishAt = world.now
             let away = devices.filter { !$0.isRunning || schedule.isOffline($0.index, at: world.now) }
             if !away.isEmpty {
                 coverage.count(.roundsFinishedWhileOffline)

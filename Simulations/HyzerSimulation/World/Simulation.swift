@@ -1,4 +1,5 @@
 import Foundation
+import HyzerCrypto
 import HyzerDomain
 import HyzerKit
 import HyzerSync
@@ -27,58 +28,34 @@ public final class Simulation {
     var schedule = FaultSchedule()
     var queue = EventQueue<SimulationEvent>()
     var devices: [SimulatedDevice] = []
-    var group: GroupMembership!
+    /// The group every device joins.
+    let group: GroupMembership
+    /// Phone 0's keys when it organizes the group (a run with a removal needs an organizer: the
+    /// group's id names its key).
+    let organizerKeys: SigningKeyPair?
     var folder: SimulatedFolderStore?
     var registry = OpRegistry()
     var coverage = Coverage()
     var trace: Trace
     var plan = WorkloadPlan()
-    /// Open connections by id.
-    var connections: [Int: SimulatedConnection] = [:]
-    var nextConnectionID = 0
-    /// Each dialer's reconnect policy toward each peer it dials: its backoff and the epoch it
-    /// dials with next (the shipped `Redialer`).
-    var redialers: [DialKey: Redialer] = [:]
-    /// Devices whose stores changed since their connections were last told.
-    var changedDevices: Set<Int> = []
-    var bytesSent = 0
+    /// Connections, redialers and devices with news.
+    var links = LinkTable()
+    /// Convergence, digests and bytes sent, as the run finds them.
+    var outcome = RunOutcome()
+    /// The run's directory, once set up.
     var root: URL?
-    var convergedAt: UInt64?
-    /// When the last round was finished, and when the last device to converge took in its last op.
-    var lastFinishAt: UInt64?
-    var finalViewsAt: UInt64?
-    var standingsDigest: String?
-    var storeDigest: String?
     var lastProgress = 0.0
     /// Checkpoints so far: which replica the next one verifies in full.
     var checkpoints = 0
     /// The ops the latest command created.
     var lastCaptured: [OpRegistry.Entry] = []
-    /// The phone whose clock jumps a year ahead, if the configuration has one.
-    var yearAheadPhone: Int?
-    /// The phone that is a hostile member, if the configuration has one.
-    var hostilePhone: Int?
-    /// The files the hostile member put in the shared folder.
-    var hostileFilePaths: Set<String> = []
-    /// The identities the hostile member planted (docs/security.md, "Membership"): signed logs
-    /// of fresh keys no member admitted, some with admissions the token never proved.
-    var plantedAuthors: Set<AuthorID> = []
+    /// The faults played on chosen devices, in the order they were drawn.
+    var deviceFaults: [any DeviceFault] = []
     /// The invitation the organizer admits every device with, in a group with an organizer.
     var setUpInvitation: Invitation?
     /// Bundle files the folder checks opened, by path and size (a file's name is the hash of its
     /// content; a half-written read is shorter): each is opened once, not once per reader.
     var openedBundles: [String: HyzerSync.Bundle] = [:]
-    /// The phone the organizer (phone 0) removes, if the configuration has one, and, once it
-    /// did, the last op of it that counts.
-    var removedPhone: Int?
-    var removedThrough: UInt64?
-    /// The phone restored from an old backup, if the configuration has one, and its cursor in
-    /// the registry when the backup was taken.
-    var restoredPhone: Int?
-    var backupCursor: OpRegistry.Cursor?
-    /// The phone whose store is copied and the extra device that runs the copy, if any.
-    var copiedPhone: Int?
-    var copyDevice: Int?
 
     /// Called now and then with the share of the run done (0…1), for a progress bar.
     public var progress: ((Double) -> Void)?
@@ -92,7 +69,12 @@ public final class Simulation {
         start = world.now
         healAt = start + configuration.workloadMilliseconds
         var seedRandom = SimulationRandom(seed: configuration.seed)
-        random = seedRandom.fork(1)
+        var random = seedRandom.fork(1)
+        let randomID = UUID(hashPrefix: random.bytes(16))
+        let secret = random.bytes(GroupMembership.secretBytes)
+        organizerKeys = configuration.removedMember ? SigningKeyPair(seed: random.bytes(SigningKeyPair.seedBytes)) : nil
+        group = GroupMembership(id: organizerKeys.map { GroupMembership.groupID(organizer: $0.author) } ?? randomID, secret: secret)
+        self.random = random
         workloadRandom = seedRandom.fork(2)
         network = NetworkModel(settings: configuration.network, random: seedRandom.fork(3))
         trace = Trace(keepsLines: keepTrace)
@@ -108,13 +90,13 @@ public final class Simulation {
         do {
             if let problem = configuration.problem() { throw fail(.unexpected, problem) }
             try setUp()
-            while convergedAt == nil, let (time, event) = queue.pop() {
+            while outcome.convergedAt == nil, let (time, event) = queue.pop() {
                 world.advance(to: time)
                 try handle(event)
                 try announceChanges()
                 reportProgress()
             }
-            if convergedAt == nil { throw fail(.convergence, "the event queue ran dry before convergence") }
+            if outcome.convergedAt == nil { throw fail(.convergence, "the event queue ran dry before convergence") }
         } catch let found as SimulationFailure {
             failure = found
             trace.record(elapsed, "FAILURE \(found.kind): \(found.message)")
@@ -125,11 +107,11 @@ public final class Simulation {
         tearDown()
         let wall = ContinuousClock.now - wallStart
         return SimulationResult(
-            seed: configuration.seed, converged: convergedAt != nil && failure == nil, traceHash: trace.hex,
-            standingsDigest: failure == nil ? standingsDigest : nil, storeDigest: failure == nil ? storeDigest : nil,
+            seed: configuration.seed, converged: outcome.convergedAt != nil && failure == nil, traceHash: trace.hex,
+            standingsDigest: failure == nil ? outcome.standingsDigest : nil, storeDigest: failure == nil ? outcome.storeDigest : nil,
             simulatedSeconds: Double(elapsed) / 1_000, healSeconds: Double(healAt - start) / 1_000, opsCreated: registry.total,
             finalLeaderboardSeconds: failure == nil ? finalLeaderboardSeconds : nil,
-            lastFinishSeconds: lastFinishAt.map { Double($0 - start) / 1_000 }, bytesSent: bytesSent, events: trace.count,
+            lastFinishSeconds: outcome.lastFinishAt.map { Double($0 - start) / 1_000 }, bytesSent: outcome.bytesSent, events: trace.count,
             devices: configuration.deviceCount, configuration: configuration,
             coverage: coverage, failure: failure, reproduction: request.commandLine,
             wallSeconds: Double(wall.components.seconds) + Double(wall.components.attoseconds) / 1e18)
@@ -138,9 +120,16 @@ public final class Simulation {
     /// Simulated seconds from the last round's finish until every compared replica held its final
     /// op set (and so showed the final leaderboard); nil before convergence or without a finish.
     private var finalLeaderboardSeconds: Double? {
-        guard let lastFinishAt, let finalViewsAt else { return nil }
+        guard let lastFinishAt = outcome.lastFinishAt, let finalViewsAt = outcome.finalViewsAt else { return nil }
         return Double(finalViewsAt.minus(lastFinishAt)) / 1_000
     }
+
+    /// The run's fault of each kind, if it plays one.
+    var yearAhead: YearAheadClock? { deviceFaults.first(YearAheadClock.self) }
+    var hostile: HostileMember? { deviceFaults.first(HostileMember.self) }
+    var removal: RemovedMember? { deviceFaults.first(RemovedMember.self) }
+    var restored: RestoredBackup? { deviceFaults.first(RestoredBackup.self) }
+    var copied: CopiedStore? { deviceFaults.first(CopiedStore.self) }
 
     /// The latest trace lines: a failure's context.
     public var recentTrace: [String] { trace.recent }
@@ -201,7 +190,7 @@ public final class Simulation {
         }
     }
 
-    private func tearDown() {
+    func tearDown() {
         countDiskFaults()
         for device in devices {
             try? device.replica?.close()

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Why canonical bytes could not be read.
-public enum DecodingError: Error, Equatable, Sendable {
+public enum ByteDecodingError: Error, Equatable, Sendable {
     /// The bytes ended before the value did.
     case truncated(needed: Int, remaining: Int)
     /// A varint longer than ten bytes or wider than 64 bits.
@@ -48,14 +48,14 @@ public struct ByteReader: Sendable {
     public var isAtEnd: Bool { offset == end }
 
     /// One byte; throws `.truncated` at the end.
-    public mutating func readByte() throws(DecodingError) -> UInt8 {
+    public mutating func readByte() throws(ByteDecodingError) -> UInt8 {
         try need(1)
         defer { offset += 1 }
         return bytes[offset]
     }
 
     /// A big-endian 4-byte unsigned integer; throws `.truncated` when fewer bytes remain.
-    public mutating func readUInt32() throws(DecodingError) -> UInt32 {
+    public mutating func readUInt32() throws(ByteDecodingError) -> UInt32 {
         try need(4)
         var value: UInt32 = 0
         for index in offset..<offset + 4 { value = value << 8 | UInt32(bytes[index]) }
@@ -64,7 +64,7 @@ public struct ByteReader: Sendable {
     }
 
     /// A big-endian 8-byte unsigned integer; throws `.truncated` when fewer bytes remain.
-    public mutating func readUInt64() throws(DecodingError) -> UInt64 {
+    public mutating func readUInt64() throws(ByteDecodingError) -> UInt64 {
         try need(8)
         var value: UInt64 = 0
         for index in offset..<offset + 8 { value = value << 8 | UInt64(bytes[index]) }
@@ -73,7 +73,7 @@ public struct ByteReader: Sendable {
     }
 
     /// An unsigned LEB128 varint in its shortest form.
-    public mutating func readVarint() throws(DecodingError) -> UInt64 {
+    public mutating func readVarint() throws(ByteDecodingError) -> UInt64 {
         // One byte below 0x80 is a whole varint in its shortest form (strokes, pars, counts).
         if offset < end, bytes[offset] < 0x80 {
             offset += 1
@@ -95,14 +95,14 @@ public struct ByteReader: Sendable {
     }
 
     /// A varint no larger than `maximum`, as an `Int`.
-    public mutating func readCount(maximum: Int) throws(DecodingError) -> Int {
+    public mutating func readCount(maximum: Int) throws(ByteDecodingError) -> Int {
         let value = try readVarint()
         guard value <= UInt64(maximum) else { throw .tooLong(length: value, maximum: maximum) }
         return Int(value)
     }
 
     /// A bool as one byte, 0 or 1; throws `.unknownTag` for any other byte.
-    public mutating func readBool() throws(DecodingError) -> Bool {
+    public mutating func readBool() throws(ByteDecodingError) -> Bool {
         switch try readByte() {
         case 0: return false
         case 1: return true
@@ -112,23 +112,23 @@ public struct ByteReader: Sendable {
 
     /// The next `count` bytes as they are; throws `.truncated` when fewer remain, `.outOfRange` for a
     /// negative count.
-    public mutating func readRaw(_ count: Int) throws(DecodingError) -> [UInt8] {
+    public mutating func readRaw(_ count: Int) throws(ByteDecodingError) -> [UInt8] {
         try need(count)
         defer { offset += count }
         return Array(bytes[offset..<offset + count])
     }
 
     /// A varint length of at most `maximum` (else `.tooLong`), then that many bytes.
-    public mutating func readLengthPrefixed(maximum: Int) throws(DecodingError) -> [UInt8] {
+    public mutating func readLengthPrefixed(maximum: Int) throws(ByteDecodingError) -> [UInt8] {
         try readRaw(try readCount(maximum: maximum))
     }
 
     /// Validated in place: no copy of the bytes on the way (decoding caches reads many).
-    public mutating func readString(maximumBytes: Int) throws(DecodingError) -> String {
+    public mutating func readString(maximumBytes: Int) throws(ByteDecodingError) -> String {
         try readString(count: try readCount(maximum: maximumBytes))
     }
 
-    private mutating func readString(count: Int) throws(DecodingError) -> String {
+    private mutating func readString(count: Int) throws(ByteDecodingError) -> String {
         try need(count)
         defer { offset += count }
         guard let text = String(validating: bytes[offset..<offset + count], as: UTF8.self) else { throw .invalidUTF8 }
@@ -138,7 +138,7 @@ public struct ByteReader: Sendable {
     /// Reads a string as `readString` does into `string`, which keeps its storage when it already
     /// holds those bytes: a string that repeats from one encoding to the next (a player's id in
     /// every round) is made once and shared, not allocated, checked and freed each time.
-    public mutating func readString(maximumBytes: Int, into string: inout String) throws(DecodingError) {
+    public mutating func readString(maximumBytes: Int, into string: inout String) throws(ByteDecodingError) {
         let count = try readCount(maximum: maximumBytes)
         try need(count)
         let start = offset
@@ -155,7 +155,7 @@ public struct ByteReader: Sendable {
     }
 
     /// A UUID as 16 raw bytes.
-    public mutating func readUUID() throws(DecodingError) -> UUID {
+    public mutating func readUUID() throws(ByteDecodingError) -> UUID {
         try need(16)
         let (raw, at) = (bytes, offset)
         offset += 16
@@ -167,22 +167,22 @@ public struct ByteReader: Sendable {
     }
 
     /// An author id as 32 raw bytes.
-    public mutating func readAuthorID() throws(DecodingError) -> AuthorID {
+    public mutating func readAuthorID() throws(ByteDecodingError) -> AuthorID {
         guard let author = AuthorID(bytes: try readRaw(AuthorID.byteCount)) else { throw .outOfRange(field: "author") }
         return author
     }
 
     /// A clock reading: its milliseconds (8 bytes), then its counter (4 bytes), big-endian.
-    public mutating func readTimestamp() throws(DecodingError) -> HLCTimestamp {
+    public mutating func readTimestamp() throws(ByteDecodingError) -> HLCTimestamp {
         HLCTimestamp(physicalMilliseconds: try readUInt64(), counter: try readUInt32())
     }
 
     /// Throws unless every byte was read.
-    public func expectEnd() throws(DecodingError) {
+    public func expectEnd() throws(ByteDecodingError) {
         guard isAtEnd else { throw .trailingBytes(count: remaining) }
     }
 
-    private func need(_ count: Int) throws(DecodingError) {
+    private func need(_ count: Int) throws(ByteDecodingError) {
         guard count >= 0 else { throw .outOfRange(field: "byte count") }
         guard count <= remaining else { throw .truncated(needed: count, remaining: remaining) }
     }

@@ -142,7 +142,7 @@ extension OpPayload {
     }
 
     /// Reads canonical bytes; throws for anything `encoded()` would not produce.
-    public init(decoding bytes: some Collection<UInt8>) throws(DecodingError) {
+    public init(decoding bytes: some Collection<UInt8>) throws(ByteDecodingError) {
         var reader = ByteReader(bytes)
         let tag = try reader.readByte()
         guard let kind = Kind(rawValue: tag) else { throw .unknownTag(tag, field: "op kind") }
@@ -284,7 +284,7 @@ extension ByteWriter {
 }
 
 extension ByteReader {
-    mutating func readParticipantRef() throws(DecodingError) -> ParticipantRef {
+    mutating func readParticipantRef() throws(ByteDecodingError) -> ParticipantRef {
         switch try readByte() {
         case 0: return .player(try readUUID())
         case 1: return .guest(try readUUID())
@@ -292,11 +292,11 @@ extension ByteReader {
         }
     }
 
-    mutating func readName() throws(DecodingError) -> String {
+    mutating func readName() throws(ByteDecodingError) -> String {
         try readString(maximumBytes: OpPayload.Limits.nameBytesMax)
     }
 
-    mutating func readPars() throws(DecodingError) -> [Int] {
+    mutating func readPars() throws(ByteDecodingError) -> [Int] {
         try readLengthPrefixed(maximum: OpPayload.Limits.holesMax).map(Int.init)
     }
 }

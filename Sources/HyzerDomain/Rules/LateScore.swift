@@ -10,10 +10,10 @@ public struct LateScore: Codable, Hashable, Sendable {
     public var hole: Int
     /// The strokes it reports.
     public var strokes: Int
-    /// The score event's id, as lowercase UUID text.
-    public var eventID: String
-    /// The authoring device's public key, in lowercase hexadecimal.
-    public var deviceID: String
+    /// The score event's id (its text: the lowercase UUID).
+    public var eventID: ScoreEventID
+    /// The authoring device's public key (its text: lowercase hexadecimal).
+    public var deviceID: DeviceID
     /// The event's hybrid logical clock reading, `milliseconds.counter`: before the finish's.
     public var createdAt: String
     /// What happened, in one sentence.
@@ -21,7 +21,8 @@ public struct LateScore: Codable, Hashable, Sendable {
 
     /// A late score with every field given; views read `RoundEvaluation.lateScores`.
     public init(
-        playerID: String, name: String, hole: Int, strokes: Int, eventID: String, deviceID: String, createdAt: String, reason: String
+        playerID: String, name: String, hole: Int, strokes: Int, eventID: ScoreEventID, deviceID: DeviceID, createdAt: String,
+        reason: String
     ) {
         self.playerID = playerID
         self.name = name
@@ -50,8 +51,8 @@ extension RoundEvaluation {
             .map { _, event in
                 LateScore(
                     playerID: event.playerID, name: participants.first { $0.id == event.playerID }?.name ?? event.playerID,
-                    hole: event.holeNumber, strokes: event.strokeCount, eventID: CanonicalOrder.text(event.id),
-                    deviceID: event.deviceID.hex, createdAt: event.createdAt.description,
+                    hole: event.holeNumber, strokes: event.strokeCount, eventID: ScoreEventID(event.id),
+                    deviceID: event.deviceID, createdAt: event.createdAt.description,
                     reason: IgnoredEvent.Reason.lateForFinish.description)
             }
     }

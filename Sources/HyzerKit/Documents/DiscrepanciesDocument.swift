@@ -4,8 +4,8 @@ import HyzerDomain
 /// finish, received by the finisher after it: not counted), as `discrepancies --json` and the
 /// web's `/api/rounds/R/discrepancies` print them.
 public struct DiscrepanciesDocument: Encodable, Sendable {
-    /// The round's id, lowercase.
-    public let round: String
+    /// The round's id (its JSON: the lowercase UUID).
+    public let round: RoundID
     /// Every disputed (player, hole) of the round: its leaves disagree.
     public let discrepancies: [Discrepancy]
     /// The round's late scores.
@@ -13,7 +13,7 @@ public struct DiscrepanciesDocument: Encodable, Sendable {
 
     /// The discrepancies and late scores of `view`'s round.
     public init(_ view: RoundView) {
-        round = view.round.id.lowercased
+        round = RoundID(view.round.id)
         discrepancies = view.evaluation.discrepancies
         late = LateScoreDocument.all(view)
     }

@@ -11,10 +11,10 @@ public struct LateScoreDocument: Encodable, Sendable {
     public let hole: Int
     /// The strokes the score reports.
     public let strokes: Int
-    /// The score event's id, lowercase.
-    public let eventID: String
-    /// The authoring device's key, lowercase hexadecimal.
-    public let deviceID: String
+    /// The score event's id (its JSON: the lowercase UUID).
+    public let eventID: ScoreEventID
+    /// The authoring device's key (its JSON: lowercase hexadecimal).
+    public let deviceID: DeviceID
     /// The event's clock reading, `milliseconds.counter`.
     public let createdAt: String
     /// What happened, in one sentence.
@@ -32,7 +32,7 @@ public struct LateScoreDocument: Encodable, Sendable {
         deviceID = late.deviceID
         createdAt = late.createdAt
         reason = late.reason
-        resolve = Self.command(round: round, eventID: late.eventID)
+        resolve = Self.command(round: round, eventID: late.eventID.description)
     }
 
     /// `hyzer-peer resolve <round> --late <event>`, with both ids shortened to 8 digits.

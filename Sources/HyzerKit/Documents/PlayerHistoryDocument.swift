@@ -23,8 +23,8 @@ public struct PlayerHistoryDocument: Encodable, Equatable, Sendable {
         public let formatted: String
     }
 
-    /// The player's id, lowercase.
-    public let id: String
+    /// The player's id (its JSON: the lowercase UUID).
+    public let id: PlayerID
     /// The player's current name.
     public let name: String
     /// The player's completed rounds with at least one hole played, newest first.
@@ -32,7 +32,7 @@ public struct PlayerHistoryDocument: Encodable, Equatable, Sendable {
 
     /// The document of `player` from the replica's `history` (newest first, with standings).
     public init(_ player: Player, history: [HistoryEntry]) {
-        id = player.id.lowercased
+        id = PlayerID(player.id)
         name = player.displayName
         rounds = history.compactMap { entry in
             guard let line = entry.standings?.first(where: { $0.playerID == player.id.lowercased }), line.holesPlayed > 0 else {

@@ -13,12 +13,12 @@ public struct RoundDocument: Encodable, Sendable {
         public let isGuest: Bool
     }
 
-    /// The round's id, lowercase.
-    public let id: String
+    /// The round's id (its JSON: the lowercase UUID).
+    public let id: RoundID
     /// The course's name when the round started.
     public let course: String
-    /// The course's id, lowercase.
-    public let courseID: String
+    /// The course's id (its JSON: the lowercase UUID).
+    public let courseID: CourseID
     /// `active`, `awaitingFinalization` or `completed` (`RoundStatus`'s raw values).
     public let status: String
     /// The organizer's participant id.
@@ -42,8 +42,8 @@ public struct RoundDocument: Encodable, Sendable {
 
     /// One device's receipt.
     public struct Receipt: Encodable, Sendable {
-        /// The signing device's key, lowercase hexadecimal.
-        public let device: String
+        /// The signing device's key (its JSON: lowercase hexadecimal).
+        public let device: DeviceID
         /// The round signature it signed, hexadecimal.
         public let signature: String
     }
@@ -51,11 +51,11 @@ public struct RoundDocument: Encodable, Sendable {
     /// The document of `view`'s round with `receipts`.
     public init(_ view: RoundView, receipts: [RoundReceipt]) {
         signature = Hex.encode(RoundSignature.of(view.evaluation))
-        self.receipts = receipts.map { Receipt(device: $0.device.hex, signature: Hex.encode($0.signature)) }
+        self.receipts = receipts.map { Receipt(device: $0.device, signature: Hex.encode($0.signature)) }
         let round = view.round
-        id = round.id.lowercased
+        id = RoundID(round.id)
         course = round.courseName
-        courseID = round.courseID.lowercased
+        courseID = CourseID(round.courseID)
         status = view.evaluation.status.rawValue
         organizerID = round.organizerID
         startedAt = round.startedAt.physicalMilliseconds

@@ -2,8 +2,8 @@ import HyzerDomain
 
 /// A round's leaderboard as `standings --json` and the web's `/api/rounds/R/standings` print it.
 public struct StandingsDocument: Encodable, Equatable, Sendable {
-    /// The round's id, lowercase.
-    public let round: String
+    /// The round's id (its JSON: the lowercase UUID).
+    public let round: RoundID
     /// The course's name when the round started.
     public let course: String
     /// `active`, `awaitingFinalization` or `completed` (`RoundStatus`'s raw values).
@@ -13,7 +13,7 @@ public struct StandingsDocument: Encodable, Equatable, Sendable {
 
     /// The standings of `view`'s round.
     public init(_ view: RoundView) {
-        round = view.round.id.lowercased
+        round = RoundID(view.round.id)
         course = view.round.courseName
         status = view.evaluation.status.rawValue
         standings = view.evaluation.standings

@@ -28,7 +28,7 @@ extension AuthorSegment {
     }
 
     /// Reads one segment from `reader`; checks only the shape, not the signature.
-    public init(from reader: inout ByteReader) throws(DecodingError) {
+    public init(from reader: inout ByteReader) throws(ByteDecodingError) {
         let author = try reader.readAuthorID()
         let firstSequence = try reader.readVarint()
         guard firstSequence >= 1 else { throw .outOfRange(field: "first sequence") }
@@ -43,9 +43,9 @@ extension AuthorSegment {
         self.init(author: author, firstSequence: firstSequence, previousHash: previousHash, tails: tails, lastSignature: signature)
     }
 
-    /// Reads exactly one segment from `bytes`; throws `DecodingError` for a malformed one, one over
+    /// Reads exactly one segment from `bytes`; throws `ByteDecodingError` for a malformed one, one over
     /// ``Limits``, or trailing bytes. The signature is not checked here (ingest checks it).
-    public init(decoding bytes: [UInt8]) throws(DecodingError) {
+    public init(decoding bytes: [UInt8]) throws(ByteDecodingError) {
         var reader = ByteReader(bytes)
         try self.init(from: &reader)
         try reader.expectEnd()

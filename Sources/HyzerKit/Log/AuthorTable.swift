@@ -95,7 +95,8 @@ struct AuthorRow {
     /// chain, so that signature is dropped, and the op's stored hash cut to its prefix unless it
     /// is a checkpoint (`StoredHash`) — unless it is an anchor (dropping it would leave
     /// more than `anchorBytesMax` bytes between kept signatures), a rekey op (whose signature
-    /// the folder's rekey bundle ends with), or the author is frozen (its log is evidence, kept
+    /// the folder's rekey bundle ends with), a removal op (which a member shows the removed
+    /// device, `RemovalProof`), or the author is frozen (its log is evidence, kept
     /// as it arrived). `appendedBytes` are the bytes of the appended tails.
     mutating func coverSignatures(previousHead: UInt64, appendedBytes: Int, _ db: Database) throws {
         guard previousHead > anchorSequence else {
@@ -106,7 +107,8 @@ struct AuthorRow {
             try db.cachedStatement(
                 sql: """
                     UPDATE ops SET signature = NULL, hash = substr(hash, 1, ?)
-                    WHERE author = ? AND sequence = ? AND signature IS NOT NULL AND kind IS NOT \(OpPayload.Kind.groupRekeyed.sqlLiteral)
+                    WHERE author = ? AND sequence = ? AND signature IS NOT NULL
+                        AND kind IS NOT \(OpPayload.Kind.groupRekeyed.sqlLiteral) AND kind IS NOT \(OpPayload.Kind.memberRemoved.sqlLiteral)
                     """
             ).execute(arguments: [StoredHash.isCheckpoint(previousHead) ? 32 : StoredHash.prefixBytes, id, Int64(previousHead)])
             if db.changesCount > 0 {

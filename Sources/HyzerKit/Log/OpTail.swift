@@ -59,7 +59,7 @@ struct OpTail<Bytes: RandomAccessCollection<UInt8>> where Bytes.Index == Int {
     }
 
     /// The payload, decoded.
-    func payload() throws(DecodingError) -> OpPayload {
+    func payload() throws(ByteDecodingError) -> OpPayload {
         guard bytes.count > OpLayout.clockBytes else {
             throw .truncated(needed: OpLayout.clockBytes + 1, remaining: bytes.count)
         }

@@ -238,10 +238,10 @@ extension Replica {
     /// The held ops of `key` from `first` to its head, as segments that each end at a signed op:
     /// a segment ends at the last signed op within `bytesMax` bytes of tails, or, when none lies
     /// within, at the first signed op past them (signature compaction keeps one at least every
-    /// `AuthorRow.anchorBytesMax` bytes, so that overshoot is bounded); a signed rekey op ends
-    /// its segment too. The last ends at the head op, which is always signed. `previousHash` is
+    /// `AuthorRow.anchorBytesMax` bytes, so that overshoot is bounded); a signed rekey or removal
+    /// op ends its segment too. The last ends at the head op, which is always signed. `previousHash` is
     /// the whole hash of op `first - 1`, when known.
-    private static func segments(
+    static func segments(
         of key: AuthorID, row: Int64, from first: UInt64, through last: UInt64 = UInt64(Int64.max), previousHash: [UInt8]? = nil,
         bytesMax: Int, _ db: Database, directory: URL
     ) throws -> [AuthorSegment] {
@@ -272,8 +272,8 @@ extension Replica {
     }
 
     /// `author`'s log from its first op through `last`, as segments. Empty unless this replica
-    /// holds all of it and op `last` carries the author's signature: a head, an anchor or a
-    /// rekey op does (signature compaction drops the others, docs/store.md).
+    /// holds all of it and op `last` carries the author's signature: a head, an anchor, a rekey
+    /// or a removal op does (signature compaction drops the others, docs/store.md).
     public func log(of author: AuthorID, through last: UInt64) throws -> [AuthorSegment] {
         try read { db in
             guard let row = try AuthorRow.find(author, in: db), last >= 1, last <= row.headSequence,

@@ -2,8 +2,9 @@ import HyzerDomain
 
 /// Cuts one author's consecutive ops, added in sequence order, into segments that each end at
 /// a signed op: at the last signed op within `bytesMax` bytes of tails or, when none lies within,
-/// at the first signed op past them; a signed rekey op ends its segment too (so every receiver
-/// keeps its signature: docs/folder-sync.md). Ops after the last signed op wait for the next.
+/// at the first signed op past them; a signed rekey or removal op ends its segment too (so every
+/// receiver keeps its signature: docs/folder-sync.md, docs/sync-protocol.md). Ops after the last
+/// signed op wait for the next.
 struct SegmentCutter {
     let author: AuthorID
     let bytesMax: Int
@@ -29,7 +30,7 @@ struct SegmentCutter {
         runBytes += tail.count
         guard signature != nil else { return }
         if runBytes <= bytesMax || cut == 0 { cut = run.count }
-        if OpTail(tail).isKind(.groupRekeyed) {
+        if OpTail(tail).isKind(.groupRekeyed) || OpTail(tail).isKind(.memberRemoved) {
             _ = emit(run.count)
         }
         // Each cut takes at least one op, so this ends.

@@ -126,8 +126,8 @@ public struct SignedOp: Hashable, Sendable {
     public var clock: HLCTimestamp? { parts.clock }
 
     /// The payload decoded from the tail, or why it could not be.
-    public func payload() -> Result<OpPayload, DecodingError> {
-        Result { () throws(DecodingError) in try parts.payload() }
+    public func payload() -> Result<OpPayload, ByteDecodingError> {
+        Result { () throws(ByteDecodingError) in try parts.payload() }
     }
 
     /// The UUID of the entity this op creates, made from the first 16 bytes of its hash

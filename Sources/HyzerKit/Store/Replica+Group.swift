@@ -27,13 +27,19 @@ public struct GroupMembership: Hashable, Sendable {
     /// has not received its succession op admits it like its predecessor. Empty for a store
     /// that never continued.
     public let lineage: [SuccessionProof]
+    /// The organizer's removals this store holds with their own signature, by the device each
+    /// removes: what a member shows a removed device that dials it (`RemovalProof`).
+    public let removalProofs: [AuthorID: RemovalProof]
 
     /// The group of an invite token: one epoch's secret.
     public init(id: UUID, secret: [UInt8], epoch: UInt32 = 0) {
         self.init(id: id, secrets: [epoch: secret], recipients: [], removed: [], lineage: [])
     }
 
-    init(id: UUID, secrets: [UInt32: [UInt8]], recipients: Set<AuthorID>, removed: Set<AuthorID>, lineage: [SuccessionProof]) {
+    init(
+        id: UUID, secrets: [UInt32: [UInt8]], recipients: Set<AuthorID>, removed: Set<AuthorID>, lineage: [SuccessionProof],
+        removalProofs: [AuthorID: RemovalProof] = [:]
+    ) {
         precondition(!secrets.isEmpty && secrets.values.allSatisfy { $0.count == Self.secretBytes }, "a group secret has 32 bytes")
         self.id = id
         self.secrets = secrets
@@ -41,6 +47,7 @@ public struct GroupMembership: Hashable, Sendable {
         self.recipients = recipients
         self.removed = removed
         self.lineage = lineage
+        self.removalProofs = removalProofs
     }
 
     /// The newest epoch's secret.
@@ -69,6 +76,12 @@ public struct GroupMembership: Hashable, Sendable {
     /// Whether the organizer removed `peer` or a device it shows it continued.
     public func isRemoved(_ peer: AuthorID, lineage: [SuccessionProof] = []) -> Bool {
         !removed.isDisjoint(with: Self.line(of: peer, lineage))
+    }
+
+    /// The organizer's signed removal of `peer` or of a device it shows it continued, when this
+    /// store holds one: what a member shows the removed device as it refuses it.
+    public func removalProof(for peer: AuthorID, lineage: [SuccessionProof] = []) -> RemovalProof? {
+        Self.line(of: peer, lineage).lazy.compactMap { removalProofs[$0] }.first
     }
 
     /// `peer` and the predecessors `lineage` proves, up to the first proof that does not verify.
@@ -154,7 +167,32 @@ extension Replica {
         // continued keeps the predecessor's key, which would open what is sealed to it).
         let removed = try Self.removedLineages(db, successors)
         let recipients = Self.closure(Set(sealedTo), successors).subtracting(removed)
-        return GroupMembership(id: id, secrets: secrets, recipients: recipients, removed: removed, lineage: try lineage(db))
+        return GroupMembership(
+            id: id, secrets: secrets, recipients: recipients, removed: removed, lineage: try lineage(db),
+            removalProofs: try Self.removalProofs(
+                organizerLog.removals, organizer: organizerLog.organizer, group: id, db, directory: directory))
+    }
+
+    /// The organizer's first removal of each device, as a `RemovalProof`, for each that this
+    /// store holds with its own signature: an organizer's removal keeps it, and a delta ends a
+    /// segment there (docs/store.md, "Signature compaction"); one a build before did not keep
+    /// has no proof.
+    static func removalProofs(
+        _ removals: [AuthorID: UInt64], organizer: AuthorID?, group: UUID, _ db: Database, directory: URL
+    ) throws -> [AuthorID: RemovalProof] {
+        guard let organizer, !removals.isEmpty, let row = try AuthorRow.find(organizer, in: db) else { return [:] }
+        var proofs: [AuthorID: RemovalProof] = [:]
+        for (device, sequence) in removals
+        where try Data.fetchOne(
+            db.cachedStatement(sql: "SELECT signature FROM ops WHERE author = ? AND sequence = ?"), arguments: [row.id, Int64(sequence)])
+            != nil
+        {
+            let segments = try segments(
+                of: organizer, row: row.id, from: sequence, through: sequence, bytesMax: .max, db, directory: directory)
+            guard segments.count == 1, let proof = RemovalProof(segments[0], group: group), proof.device == device else { continue }
+            proofs[device] = proof
+        }
+        return proofs
     }
 
     /// The successions that lead to this store's key, nearest first (`GroupMembership.lineage`).
@@ -208,13 +246,17 @@ extension Replica {
 
     /// Where in the organizer's log (op sequence numbers that count) it removed each device
     /// (the first removal) and started each epoch.
-    static func organizerLog(_ db: Database) throws -> (removals: [AuthorID: UInt64], rekeys: [UInt32: UInt64]) {
-        guard let group = try Meta.get(.groupID, in: db).flatMap({ UUID(bytes: $0) }) else { return ([:], [:]) }
+    static func organizerLog(_ db: Database) throws -> (
+        organizer: AuthorID?, removals: [AuthorID: UInt64], rekeys: [UInt32: UInt64]
+    ) {
+        guard let group = try Meta.get(.groupID, in: db).flatMap({ UUID(bytes: $0) }) else { return (nil, [:], [:]) }
+        var organizer: AuthorID?
         var removals: [AuthorID: UInt64] = [:]
         var rekeys: [UInt32: UInt64] = [:]
         for op in try StoredOp.fetchAll(db, where: "\(Schema.opKind(in: [.memberRemoved, .groupRekeyed])) AND \(Schema.counts)") {
             let author = op.author
             guard GroupMembership.isOrganizer(author, of: group) else { continue }
+            organizer = author
             let sequence = op.sequence
             switch op.payload {
             case .memberRemoved(let device, _) where device != author: removals[device] = min(removals[device] ?? .max, sequence)
@@ -222,7 +264,7 @@ extension Replica {
             default: break
             }
         }
-        return (removals, rekeys)
+        return (organizer, removals, rekeys)
     }
 
     /// `devices` and every successor of one of them, transitively.

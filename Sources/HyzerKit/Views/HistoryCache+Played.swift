@@ -64,5 +64,5 @@ extension ByteWriter {
 }
 
 extension ByteReader {
-    fileprivate mutating func readNumber() throws(DecodingError) -> Int { Int(Int64(bitPattern: try readVarint())) }
+    fileprivate mutating func readNumber() throws(ByteDecodingError) -> Int { Int(Int64(bitPattern: try readVarint())) }
 }

@@ -366,5 +366,5 @@ extension ByteWriter {
 }
 
 extension ByteReader {
-    fileprivate mutating func readInteger() throws(DecodingError) -> Int { Int(Int64(bitPattern: try readUInt64())) }
+    fileprivate mutating func readInteger() throws(ByteDecodingError) -> Int { Int(Int64(bitPattern: try readUInt64())) }
 }

@@ -17,7 +17,7 @@ public final class BucketClient: Sendable {
     public let location: BucketLocation
     private let signer: SigV4
     private let http: HTTPClient
-    private let sent = Mutex(0)
+    private let counted = Mutex(BucketTraffic())
     /// How long one try of a request may take (and a tenth of a second more per 10 KB it carries)
     /// before it is given up and tried again.
     let timeout: TimeAmount
@@ -51,7 +51,10 @@ public final class BucketClient: Sendable {
     }()
 
     /// Requests sent so far, retries included: what the store bills.
-    public var requestsSent: Int { sent.withLock { $0 } }
+    public var requestsSent: Int { traffic.requests }
+
+    /// Requests and bytes so far, by kind, retries included: what the store bills.
+    public var traffic: BucketTraffic { counted.withLock { $0 } }
 
     /// An answer: status, headers, body.
     struct Response {
@@ -163,14 +166,18 @@ public final class BucketClient: Sendable {
         } catch {
             return eventLoop.makeFailedFuture(error)
         }
-        sent.withLock { $0 += 1 }
+        let sentBytes = BucketTraffic.bytes(
+            method: method, target: location.path(key: key), query: SigV4.canonicalQuery(query), headers: request.headers,
+            body: method == "PUT" ? body.count : nil)
+        counted.withLock { $0.count(method, query: query, bytes: sentBytes) }
         let timeout = timeout + .milliseconds(Int64(max(body.count, maximumBytes) / 100_000))
         let accumulator = ResponseAccumulator(request: request, maxBodySize: maximumBytes)
         return http.execute(request: request, delegate: accumulator, deadline: .now() + timeout).futureResult
             .map { response -> Result<Response, any Error> in
-                .success(
-                    Response(
-                        status: Int(response.status.code), headers: response.headers, body: Array(buffer: response.body ?? ByteBuffer())))
+                let body = Array(buffer: response.body ?? ByteBuffer())
+                let received = BucketTraffic.bytes(status: response.status, headers: response.headers, body: body.count)
+                self.counted.withLock { $0.bytesReceived += received }
+                return .success(Response(status: Int(response.status.code), headers: response.headers, body: body))
             }
             .recover { .failure($0) }
             .flatMap { result in
@@ -236,5 +243,56 @@ public final class BucketClient: Sendable {
     private static func reason(_ error: any Error) -> String {
         if let error = error as? HTTPClientError { return error.description }
         return String(describing: type(of: error))
+    }
+}
+
+/// What a client sent and received, retries included: the requests a store bills, by the class
+/// its price list puts them in, and the bytes of the HTTP messages (request and status lines,
+/// headers and bodies; TLS and TCP not counted). Answers lost to a transport failure count no bytes.
+public struct BucketTraffic: Sendable, Equatable {
+    /// `ListObjectsV2` requests (billed with PUTs on S3 and R2).
+    public var lists = 0
+    /// Object `GET`s.
+    public var gets = 0
+    /// `PUT`s.
+    public var puts = 0
+    /// `DELETE`s (free on S3 and R2).
+    public var deletes = 0
+    /// Bytes of the requests.
+    public var bytesSent = 0
+    /// Bytes of the answers.
+    public var bytesReceived = 0
+
+    /// A count of nothing.
+    public init() {}
+
+    /// Every request.
+    public var requests: Int { lists + gets + puts + deletes }
+
+    mutating func count(_ method: String, query: [(name: String, value: String)], bytes: Int) {
+        switch method {
+        case "GET" where query.contains { $0.name == "list-type" }: lists += 1
+        case "GET": gets += 1
+        case "PUT": puts += 1
+        default: deletes += 1
+        }
+        bytesSent += bytes
+    }
+
+    /// A request's bytes as HTTP/1.1 frames it: `METHOD TARGET?QUERY HTTP/1.1`, the headers (and
+    /// the `content-length` the HTTP client adds for a body), the blank line, the body.
+    static func bytes(method: String, target: String, query: String, headers: HTTPHeaders, body: Int?) -> Int {
+        let line = method.utf8.count + 1 + target.utf8.count + (query.isEmpty ? 0 : 1 + query.utf8.count) + 11
+        let length = body.map { "content-length: \($0)\r\n".utf8.count + $0 } ?? 0
+        return line + bytes(headers) + length + 2
+    }
+
+    /// An answer's bytes as HTTP/1.1 frames it: `HTTP/1.1 200 OK`, the headers, the blank line, the body.
+    static func bytes(status: HTTPResponseStatus, headers: HTTPHeaders, body: Int) -> Int {
+        13 + status.reasonPhrase.utf8.count + 2 + bytes(headers) + 2 + body
+    }
+
+    private static func bytes(_ headers: HTTPHeaders) -> Int {
+        headers.reduce(0) { $0 + $1.name.utf8.count + 2 + $1.value.utf8.count + 2 }
     }
 }

@@ -89,9 +89,9 @@ public struct Bundle: Hashable, Sendable {
         let header = reader
 
         let authentic: Bool
-        let body: Result<Body, DecodingError>?
+        let body: Result<Body, ByteDecodingError>?
         if signedCount >= Self.signatureCheckedBesideBytes {
-            let parts = Mutex<(authentic: Bool, body: Result<Body, DecodingError>?)>((false, nil))
+            let parts = Mutex<(authentic: Bool, body: Result<Body, ByteDecodingError>?)>((false, nil))
             DispatchQueue.concurrentPerform(iterations: 2) { part in
                 if part == 0 {
                     let verified = Self.authenticates(bytes, signedCount: signedCount, sender: sender)
@@ -131,8 +131,8 @@ public struct Bundle: Hashable, Sendable {
 
     /// What follows the header that `header` read: the vector and the segments, to the end of
     /// the signed part.
-    private static func readBody(after header: ByteReader, version: UInt8) -> Result<Body, DecodingError> {
-        Result { () throws(DecodingError) in
+    private static func readBody(after header: ByteReader, version: UInt8) -> Result<Body, ByteDecodingError> {
+        Result { () throws(ByteDecodingError) in
             var reader = header
             let vector = try readVector(&reader, version: version)
             let count = try reader.readCount(maximum: 1_000_000)
@@ -164,7 +164,7 @@ public struct Bundle: Hashable, Sendable {
     }
 
     /// Reads a vector in the layout of bundle format `version` (1: sequence numbers only).
-    static func readVector(_ reader: inout ByteReader, version: UInt8 = formatVersion) throws(DecodingError) -> VersionVector {
+    static func readVector(_ reader: inout ByteReader, version: UInt8 = formatVersion) throws(ByteDecodingError) -> VersionVector {
         let count = try reader.readCount(maximum: 1_000_000)
         var entries: [AuthorID: VersionVector.Entry] = [:]
         var previous: AuthorID?

@@ -37,6 +37,7 @@ public struct DeltaRequest: Hashable, Sendable {
 
     /// A request for the ops above `above`, in bundles of at most `bytesMax` bytes for `group`.
     public init(above: VersionVector, group: UUID, bytesMax: Int) {
+        assert(bytesMax > 0, "a bundle holds at least one byte")
         self.above = above
         self.group = group
         self.bytesMax = bytesMax

@@ -39,6 +39,7 @@ extension PeerConnection {
             guard await step({ try $0.start(now: now()) }, startWriter: startWriter) else { return }
             ticksFrom(driver.driver.nextTickDue)
             for await delivery in events {
+                assert(!driver.driver.isOver, "no event is handled once the driver is over")
                 // A signal leaves its mailbox before it is handled, so a commit that lands while
                 // this one reads the store posts a new signal instead of being folded into this
                 // one. A frame is released after it is handled: that is the reader's backpressure.
@@ -145,6 +146,7 @@ extension PeerConnection {
                 firstMessageVerified = true
                 await connection.onFirstMessageVerified()
             }
+            assert(outcome.peer == nil || outcome.peer == engine.peer?.hex, "the handshake proves one peer, once")
             if outcome.peer == nil, let peer = engine.peer {
                 outcome.peer = peer.hex
                 connection.signals.progress(.opened(peer: peer))

@@ -70,6 +70,7 @@ public struct PeerConnection: Sendable {
     /// Runs the connection over `link` to its end, then closes the link; never throws: the
     /// outcome says how it ended. The same handshake and session run over any link.
     public func run(over link: any ByteLink) async -> ConnectionOutcome {
+        assert(writeTimeout > .zero, "a write has time to be accepted")
         let clock = ContinuousClock()
         let started = clock.now
         let now: @Sendable () -> UInt64 = { UInt64((clock.now - started) / .milliseconds(1)) }
@@ -150,6 +151,7 @@ public struct PeerConnection: Sendable {
     /// Hands the link's frames to the shell one at a time, each checked against its bound first:
     /// a link's frames are untrusted (`ByteLink`).
     private static func read(_ link: any ByteLink, into sink: AsyncStream<Delivery>.Continuation) async {
+        assert(SyncEngine.handshakeFrameBytesMax <= Framing.frameBytesMax, "a handshake frame is a frame")
         var handoff = Handoff(sink)
         var frames = 0
         do {

@@ -30,6 +30,7 @@ public struct Redialer: Sendable {
     /// device held when it dialed.
     public mutating func connectionEnded(authenticated: Bool, failure: SyncFailure?, group: GroupMembership) {
         if authenticated { delayMilliseconds = Self.firstDelayMilliseconds }
+        assert(delayMilliseconds <= backoffMaxMilliseconds, "the pause stays within its bound")
         dialEpoch = Self.epochToDial(after: failure, dialed: dialEpoch, group: group)
     }
 

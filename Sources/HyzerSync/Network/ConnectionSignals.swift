@@ -77,6 +77,8 @@ public final class ConnectionSignals: DeltaSharing, @unchecked Sendable {
     /// array rather than copying a thousand references four times a second.
     private var everyMailbox: [Mailbox]?
     private var nextID = 0
+    /// A member showed the organizer's removal of this device (`SyncFailure.removedFromGroup`).
+    private var removed = false
     /// Store changes published so far, and the store's vector read after the latest of them
     /// (`vectorAfterLatestChange`).
     private var changes = 0
@@ -105,6 +107,16 @@ public final class ConnectionSignals: DeltaSharing, @unchecked Sendable {
     /// Signals with no connection yet; `progress` is told what each connection does.
     public init(progress: @escaping @Sendable (ConnectionProgress) -> Void = { _ in }) {
         self.progress = progress
+    }
+
+    /// Whether a member showed this process the organizer's removal of its device: every dialer
+    /// of the process stops (`PeerDialer.keepConnected`), since every peer of the group would
+    /// refuse it alike.
+    public var removedFromGroup: Bool { lock.withLock { removed } }
+
+    /// Says that a member showed the organizer's removal of this device.
+    func removedFromGroupShown() {
+        lock.withLock { removed = true }
     }
 
     /// Registers a connection, taking `ticks` until it says otherwise; `deliver` must hand the

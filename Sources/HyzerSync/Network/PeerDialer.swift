@@ -75,7 +75,9 @@ public enum PeerDialer {
     /// a failure or a closed connection (a peer declared dead by the engine's heartbeat check
     /// included) as `Redialer` says, with the system's randomness as jitter: over TCP
     /// (`TCPLink.Opener`) in `serve`, or over an app's own link. A peer that stays unreachable
-    /// is logged once a minute, not at every dial. `signals` must be ticked by their owner.
+    /// is logged once a minute, not at every dial. Once a member showed the organizer's removal of
+    /// this device (`SyncFailure.removedFromGroup`), this dialer and every other one sharing
+    /// `signals` stop: no peer of the group would admit it. `signals` must be ticked by their owner.
     public static func keepConnected(
         _ opener: some ByteLinkOpener, replica: Replica, group: GroupMembership, logger: Logger, signals: ConnectionSignals,
         budget: BundleBudget, configuration: SyncEngine.Configuration, observer: @Sendable (ConnectionOutcome) -> Void
@@ -94,7 +96,7 @@ public enum PeerDialer {
     ) async {
         var redialer = Redialer(backoffMaxMilliseconds: Self.backoffMaxMilliseconds)
         let unreachable = RepeatedNotice()
-        while !Task.isCancelled, wanted() {
+        while !Task.isCancelled, wanted(), !signals.removedFromGroup {
             if let gate, !(await gate.enter()) { return }
             let place = DialGate.Place(gate)
             do {
@@ -105,6 +107,13 @@ public enum PeerDialer {
                     opening: opener, replica: replica, group: current, mode: .live, logger: logger, signals: signals, budget: budget,
                     configuration: configuration, dialEpoch: redialer.dialEpoch, onAuthenticated: { place.leave() })
                 observer(outcome)
+                if outcome.failure == .removedFromGroup {
+                    place.leave()
+                    signals.removedFromGroupShown()
+                    logger.warning(
+                        "this device was removed from the group: no more dials", metadata: ["peer": "\(opener)"])
+                    return
+                }
                 redialer.connectionEnded(authenticated: outcome.peer != nil, failure: outcome.failure, group: current)
             } catch {
                 guard !Task.isCancelled, !(error is CancellationError) else { return }  // `serve` is stopping

@@ -79,7 +79,7 @@ public struct AuthorRange: Hashable, Comparable, Sendable, CustomStringConvertib
     }
 
     /// Reads what `write` wrote; throws for a depth above `depthMax` or a set bit below it.
-    static func read(_ reader: inout ByteReader) throws(DecodingError) -> AuthorRange {
+    static func read(_ reader: inout ByteReader) throws(ByteDecodingError) -> AuthorRange {
         let depth = try reader.readByte()
         guard depth <= depthMax else { throw .outOfRange(field: "range depth") }
         var prefix: UInt64 = 0
@@ -113,7 +113,7 @@ public struct RangeSummary: Hashable, Sendable {
     }
 
     /// Reads what `write` wrote; a count above a million entries is refused.
-    static func read(_ reader: inout ByteReader) throws(DecodingError) -> RangeSummary {
+    static func read(_ reader: inout ByteReader) throws(ByteDecodingError) -> RangeSummary {
         let count = try reader.readVarint()
         guard count <= 1_000_000 else { throw .outOfRange(field: "range count") }
         return RangeSummary(count: Int(count), fingerprint: count == 0 ? 0 : try reader.readUInt32())

@@ -25,6 +25,11 @@ public struct SessionKeys: Sendable, Equatable {
 /// K_xy = BLAKE2b-256 keyed with G of (label ‖ crypto_kx session key ‖ H(T))
 /// lineage = 0 to 4 × (predecessor:32 ‖ signature:64), empty unless the device continued another
 /// ```
+///
+/// A listener that refuses a dialer the organizer removed sends, in place of message 4, the
+/// organizer's signed removal (`RemovalProof`) sealed under `K("refusal/l", k_ld)`, when it
+/// holds one; the dialer checks it and ends with `HandshakeError.removedFromGroup`
+/// (docs/sync-protocol.md, "Removed devices").
 public struct Handshake {
     /// Which side of the connection this is.
     public enum Role: Sendable {
@@ -55,6 +60,8 @@ public struct Handshake {
         let listenerBox: [UInt8]
         let dialerStream: [UInt8]
         let listenerStream: [UInt8]
+        /// Seals a listener's proof that the dialer was removed.
+        let listenerRefusal: [UInt8]
     }
 
     /// What the shell does after feeding a message.
@@ -63,6 +70,9 @@ public struct Handshake {
         case send([UInt8])
         /// The handshake is complete: send the final bytes (if any) and switch to the session.
         case established(SessionKeys, send: [UInt8]?)
+        /// The peer is refused: send these bytes (a removed dialer's proof of its removal), then
+        /// close, failing with `error`.
+        case refuse(send: [UInt8], HandshakeError)
     }
 
     /// The length of a hello: an X25519 key and its group MAC.
@@ -192,7 +202,11 @@ public struct Handshake {
             let (dialer, lineage) = try Self.openIdentity(
                 message, key: keys.dialerBox, label: "hyzer-hs/v1/dialer", transcript: transcript, bound: [])
             guard group.admits(dialer, epoch: epoch, lineage: lineage) else {
-                throw .notAdmitted(peer: dialer, removed: group.isRemoved(dialer, lineage: lineage))
+                let removed = group.isRemoved(dialer, lineage: lineage)
+                let refusal = HandshakeError.notAdmitted(peer: dialer, removed: removed)
+                // A removed device is shown its removal, so that it stops dialing (`RemovalProof`).
+                guard removed, let proof = group.removalProof(for: dialer, lineage: lineage) else { throw refusal }
+                return .refuse(send: SecretBox.seal(proof.bytes, key: keys.listenerRefusal, nonce: Self.zeroNonce), refusal)
             }
             let proof = author.bytes + sign(Array("hyzer-hs/v1/listener".utf8) + Blake2b.hash256(transcript) + dialer.bytes) + lineageBytes
             state = .established
@@ -200,6 +214,14 @@ public struct Handshake {
                 SessionKeys(peer: dialer, sendKey: keys.listenerStream, receiveKey: keys.dialerStream),
                 send: SecretBox.seal(proof, key: keys.listenerBox, nonce: Self.zeroNonce))
         case .awaitingListenerIdentity(let transcript, let keys):
+            // A member that refuses this device shows the organizer's removal of it, or of a key
+            // it continued from; anything else under that key proves nothing.
+            if let shown = SecretBox.open(message, key: keys.listenerRefusal, nonce: Self.zeroNonce) {
+                guard let proof = RemovalProof(decoding: shown, group: group.id), proof.removes(author, lineage: group.lineage) else {
+                    throw .unprovenRemoval
+                }
+                throw .removedFromGroup(proof.device)
+            }
             let (listener, lineage) = try Self.openIdentity(
                 message, key: keys.listenerBox, label: "hyzer-hs/v1/listener", transcript: transcript, bound: author.bytes)
             guard group.admits(listener, epoch: epoch, lineage: lineage) else {
@@ -224,7 +246,8 @@ public struct Handshake {
         func key(_ label: String, _ base: [UInt8]) -> [UInt8] { Blake2b.hash256(Array(label.utf8) + base + digest, key: groupKey) }
         return DerivedKeys(
             dialerBox: key("box/d", dialerToListener), listenerBox: key("box/l", listenerToDialer),
-            dialerStream: key("stream/d", dialerToListener), listenerStream: key("stream/l", listenerToDialer))
+            dialerStream: key("stream/d", dialerToListener), listenerStream: key("stream/l", listenerToDialer),
+            listenerRefusal: key("refusal/l", listenerToDialer))
     }
 
     private static func checkHello(_ message: [UInt8], label: String, bound: [UInt8], key: [UInt8]) throws(HandshakeError) -> [UInt8] {

@@ -25,6 +25,12 @@ public enum HandshakeError: Error, Equatable, Sendable, CustomStringConvertible 
     /// The peer proved its identity, but the group does not admit it: the organizer removed
     /// it, or it holds only an old group key that the newest was not sealed to.
     case notAdmitted(peer: AuthorID, removed: Bool)
+    /// The listener refused this device and showed the organizer's signed removal of it (the
+    /// device, or a key this store continued from): retrying changes nothing.
+    case removedFromGroup(AuthorID)
+    /// The listener refused this device with a removal that does not prove one: not signed by
+    /// the group's organizer, of another device, or no removal at all.
+    case unprovenRemoval
 
     /// Why the handshake failed, in one sentence.
     public var description: String {
@@ -39,6 +45,9 @@ public enum HandshakeError: Error, Equatable, Sendable, CustomStringConvertible 
             removed
                 ? "the peer, device \(peer.short), was removed from the group"
                 : "the peer, device \(peer.short), holds only an old group key that the newest was not sealed to"
+        case .removedFromGroup(let device):
+            "the group's organizer removed this device (its signed removal of device \(device.short) was shown)"
+        case .unprovenRemoval: "the peer refused this device with a removal the group's organizer did not sign for it"
         }
     }
 }

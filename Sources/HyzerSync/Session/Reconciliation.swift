@@ -39,7 +39,7 @@ public struct ReconcileStep: Equatable, Sendable {
 
     /// Reads what `write` wrote: ranges strictly increasing within each list, each split with
     /// exactly 16 summaries, each entry in its range.
-    static func read(_ reader: inout ByteReader) throws(DecodingError) -> ReconcileStep {
+    static func read(_ reader: inout ByteReader) throws(ByteDecodingError) -> ReconcileStep {
         var step = ReconcileStep()
         var previous: AuthorRange?
         for _ in 0..<(try reader.readCount(maximum: 65_536)) {

@@ -235,7 +235,11 @@ public struct SyncEngine {
             }
             let step: Handshake.Step
             do { step = try handshake.receive(frame) } catch {
-                return close(error == .notAGroupMember ? .notAGroupMember : .handshakeRefused(error))
+                switch error {
+                case .notAGroupMember: return close(.notAGroupMember)
+                case .removedFromGroup: return close(.removedFromGroup)
+                default: return close(.handshakeRefused(error))
+                }
             }
             switch step {
             case .send(let reply):
@@ -246,6 +250,8 @@ public struct SyncEngine {
                 peer = keys.peer
                 stage = .awaitingHeader(keys, sender)
                 return (reply.map { [write($0, now: now)] } ?? []) + [write(sender.header, now: now)]
+            case .refuse(let reply, let error):
+                return [write(reply, now: now)] + close(.handshakeRefused(error))
             }
         case .awaitingHeader(let keys, let sender):
             guard let receiver = SecretStream.Receiver(key: keys.receiveKey, header: frame) else { return close(.malformedStreamHeader) }
@@ -384,7 +390,9 @@ public struct SyncEngine {
     /// exchange had completed. Before identities are exchanged it is `closedDuringHandshake`:
     /// a listener of another group closes as soon as our first message fails its check. Once a
     /// dialer's identity went to a listener that proved the group secret, a close is that member
-    /// refusing it (`notAdmittedByPeer`): the organizer removed this device.
+    /// refusing it (`notAdmittedByPeer`): the organizer may have removed this device, or the
+    /// member has not heard of its admission yet (a member holding the organizer's signed removal
+    /// shows it first, `removedFromGroup`).
     public mutating func connectionClosed() -> [Action] {
         let failure: SyncFailure
         switch stage {

@@ -48,6 +48,9 @@ public enum SyncFailure: Error, Equatable, Sendable, CustomStringConvertible, En
     /// The peer proved it holds the group secret, then closed instead of admitting our identity:
     /// what a member does with a device the organizer removed.
     case notAdmittedByPeer
+    /// The peer refused this device and showed the group organizer's signed removal of it: no
+    /// retry changes that (docs/sync-protocol.md, "Removed devices").
+    case removedFromGroup
     /// The peer did not accept a frame in time.
     case stalled
     /// The store failed (its error, for the log).
@@ -105,6 +108,8 @@ public enum SyncFailure: Error, Equatable, Sendable, CustomStringConvertible, En
         case .evicted: "closed to make room for a newer connection from the same address, before the handshake"
         case .notAdmittedByPeer:
             "the peer holds this group's secret but refused this device: the organizer may have removed it from the group (a new invite brings it back)"
+        case .removedFromGroup:
+            "the group's organizer removed this device from the group (the peer showed the organizer's signed removal): it can join again only as a new device, with a new invitation"
         case .stalled: "the peer stopped reading"
         case .storeFailed(let error): "the store failed: \(error)"
         case .peerRemoved(let peer): "the peer, device \(peer.short), was removed from the group"
@@ -136,6 +141,7 @@ public enum SyncFailure: Error, Equatable, Sendable, CustomStringConvertible, En
         case .listenerBusy: "listenerBusy"
         case .evicted: "evicted"
         case .notAdmittedByPeer: "notAdmittedByPeer"
+        case .removedFromGroup: "removedFromGroup"
         case .stalled: "stalled"
         case .storeFailed: "storeFailed"
         case .peerRemoved: "peerRemoved"

@@ -97,9 +97,9 @@ public enum SyncMessage: Equatable, Sendable {
         return writer.bytes
     }
 
-    /// Reads exactly one message; throws `DecodingError` for an unknown tag, a malformed body or
+    /// Reads exactly one message; throws `ByteDecodingError` for an unknown tag, a malformed body or
     /// trailing bytes.
-    public init(decoding bytes: [UInt8]) throws(DecodingError) {
+    public init(decoding bytes: [UInt8]) throws(ByteDecodingError) {
         var reader = ByteReader(bytes)
         switch try reader.readByte() {
         case 1, 8, 10:

@@ -12,11 +12,14 @@ struct BenchCommand: AsyncParsableCommand {
         help: ArgumentHelp("Run only these groups: \(BenchSuite.groups.joined(separator: ", ")) (repeatable)."))
     var groups: [String] = []
     @Option(help: ArgumentHelp("Write the cost curve's drawing (SVG) to this file.", valueName: "FILE")) var plot: String?
+    @Option(help: ArgumentHelp("The largest group of the bucket figures (150; 5 with --quick).", valueName: "N"))
+    var bucketDevices: Int?
 
     func validate() throws {
         for group in groups where !BenchSuite.groups.contains(group) {
             throw ValidationError("'\(group)' is not a benchmark group; choose from \(BenchSuite.groups.joined(separator: ", "))")
         }
+        if let bucketDevices, !(3...1_000).contains(bucketDevices) { throw ValidationError("--bucket-devices must be 3 to 1000") }
     }
 
     struct Document: Encodable {
@@ -25,10 +28,11 @@ struct BenchCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let suite = BenchSuite(quick: quick, only: Set(groups), plot: plot.map { URL(fileURLWithPath: $0) })
-        let figures = try await suite.run { step in
-            if !output.json { Terminal.error("measuring \(step)…") }
-        }
+        let suite = BenchSuite(
+            quick: quick, only: Set(groups), plot: plot.map { URL(fileURLWithPath: $0) }, bucketDevices: bucketDevices)
+        let figures = try await suite.run(
+            progress: { step in if !output.json { Terminal.error("measuring \(step)…") } },
+            skipped: { reason in Terminal.error("skipped \(reason)") })
         if output.json { return try JSONOutput.print(Document(machine: BenchSuite.machine, figures: figures)) }
         print(BenchSuite.machine)
         var table = Table([

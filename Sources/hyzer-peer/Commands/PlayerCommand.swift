@@ -25,7 +25,7 @@ struct PlayerCommand: ParsableCommand {
             let entries = try await storeOptions.openEngine().playerDocuments()
             if output.json { return try JSONOutput.print(entries) }
             var table = Table([("Player", .left), ("Id", .left), ("Aliases", .left)])
-            for entry in entries { table.add(entry.name, entry.id, entry.aliases.joined(separator: ", ")) }
+            for entry in entries { table.add(entry.name, entry.id.description, entry.aliases.joined(separator: ", ")) }
             print(table.render())
         }
     }

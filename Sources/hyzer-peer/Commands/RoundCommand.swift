@@ -44,7 +44,8 @@ struct RoundCommand: ParsableCommand {
             var table = Table([("Round", .left), ("Course", .left), ("Started", .left), ("Players", .right), ("Status", .left)])
             for round in rounds {
                 table.add(
-                    String(round.id.prefix(8)), round.course, DateText.day(round.startedAt), "\(round.participants.count)", round.status)
+                    String(round.id.description.prefix(8)), round.course, DateText.day(round.startedAt), "\(round.participants.count)",
+                    round.status)
             }
             print(table.render())
         }
@@ -72,7 +73,7 @@ struct RoundCommand: ParsableCommand {
             print(table.render())
             if !document.late.isEmpty {
                 let names = Dictionary(try await engine.devices().map { ($0.id.hex, $0.name) }, uniquingKeysWith: { first, _ in first })
-                print("\n" + DiscrepanciesCommand.renderLate(document.late, round: document.id, devices: names))
+                print("\n" + DiscrepanciesCommand.renderLate(document.late, round: document.id.description, devices: names))
             }
             let receipts = try await engine.receipts(of: id)
             guard !receipts.isEmpty else { return }

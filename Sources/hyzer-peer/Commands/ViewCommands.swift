@@ -201,8 +201,8 @@ struct DiscrepanciesCommand: AsyncParsableCommand {
         var table = Table([("Player", .left), ("Hole", .right), ("Strokes", .right), ("Device", .left), ("Event", .left)])
         for score in late {
             table.add(
-                score.name, "\(score.hole)", "\(score.strokes)", devices[score.deviceID] ?? String(score.deviceID.prefix(12)),
-                String(score.eventID.prefix(8)))
+                score.name, "\(score.hole)", "\(score.strokes)", devices[score.deviceID.hex] ?? String(score.deviceID.hex.prefix(12)),
+                String(score.eventID.description.prefix(8)))
         }
         return "late scores, not counted: written before the round was finished, they reached the finishing device after it\n"
             + table.render() + "\n"

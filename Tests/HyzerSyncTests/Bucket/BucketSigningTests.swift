@@ -28,6 +28,26 @@ import Testing
 
     /// The general SigV4 example (IAM ListUsers, 2015-08-30): canonical request, string to sign,
     /// signing key and signature, each step as AWS lists it.
+    /// The request time is the calendar's, second for second: AWS's example instant, the edges
+    /// of leap years and centuries, and a spread of instants, each against Foundation's own
+    /// Gregorian calendar in UTC.
+    @Test func timestampsAreTheGregorianCalendarsInUTC() {
+        #expect(SigV4.timestamp(Date(timeIntervalSince1970: 1_440_938_160)) == "20150830T123600Z")
+        #expect(SigV4.timestamp(Date(timeIntervalSince1970: 0)) == "19700101T000000Z")
+        #expect(SigV4.timestamp(Date(timeIntervalSince1970: 951_782_399.9)) == "20000228T235959Z")
+        #expect(SigV4.timestamp(Date(timeIntervalSince1970: 951_868_800)) == "20000301T000000Z")
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<2_000 {
+            let date = Date(timeIntervalSince1970: Double(Int64.random(in: -2_208_988_800...7_258_118_400, using: &generator)))
+            let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+            let expected = String(
+                format: "%04d%02d%02dT%02d%02d%02dZ", parts.year!, parts.month!, parts.day!, parts.hour!, parts.minute!, parts.second!)
+            #expect(SigV4.timestamp(date) == expected, "\(date.timeIntervalSince1970)")
+        }
+    }
+
     @Test func theGeneralExampleSignsAsAWSSays() {
         let signer = SigV4(
             credentials: BucketCredentials(accessKeyID: "AKIDEXAMPLE", secretAccessKey: "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY"),

@@ -94,10 +94,17 @@ import Testing
             #expect(quiet.requests == 1, "a sync that finds nothing new costs one listing")
         }
         try ben.replica.addPlayer(name: "Eve")
+        let (benBefore, calBefore) = (devices[1].folder.client.traffic, devices[2].folder.client.traffic)
         let written = try Self.sync(ben, devices[1].folder)
         #expect(written.report.bundlesWritten == 1 && written.requests == 3)
         let read = try Self.sync(cal, devices[2].folder)
         #expect(read.report.opsIngested == 1 && read.requests == 4, "\(read)")
+        // By kind, as a store bills them, with the bytes of the messages: bodies and headers.
+        let (benAfter, calAfter) = (devices[1].folder.client.traffic, devices[2].folder.client.traffic)
+        #expect(benAfter.lists - benBefore.lists == 1 && benAfter.puts - benBefore.puts == 2 && benAfter.gets == benBefore.gets)
+        #expect(calAfter.lists - calBefore.lists == 1 && calAfter.gets - calBefore.gets == 2 && calAfter.puts - calBefore.puts == 1)
+        #expect(benAfter.bytesSent - benBefore.bytesSent > written.report.bytesWritten)
+        #expect(calAfter.bytesReceived - calBefore.bytesReceived > read.report.bytesRead)
     }
 
     /// Removal with rekey through the bucket (docs/security.md, "Re-keying"): four devices, the

@@ -1,5 +1,4 @@
 import Foundation
-import HyzerDomain
 
 /// The id of one entity of the store: a player, a course, a round, a guest, a score event, a
 /// group. Each entity has one id type, used by every command, query and document of the façade
