@@ -135,6 +135,9 @@ lint:
 	@if grep -rnE '^[[:space:]]*(@[A-Za-z_]+[[:space:]]+)*import[[:space:]]+([a-z]+[[:space:]]+)?(Hyzer[A-Za-z]*|CSodium|CSimulatedDisk)' Examples \
 		| grep -vE 'import[[:space:]]+HyzerEngine[[:space:]]*$$'; then \
 		echo "the examples import only HyzerEngine of this package's modules (docs/embedding.md, \"One import\")"; exit 1; fi
+	@if grep -rnE 'public[^=]*[^A-Za-z]([A-Za-z]*ID|id|(round|player|device|event|organizer|participant|member|group|status))s?[[:space:]]*:[[:space:]]*(\[[[:space:]]*)?String([^A-Za-z]|$$)' \
+		Sources/HyzerEngine Sources/HyzerKit/Documents; then \
+		echo "the façade and its documents name ids and statuses by type, not by String (docs/embedding.md, \"One import\")"; exit 1; fi
 
 clean:
 	rm -rf .build .build-portable .build-fuzz .build-fuzz-release

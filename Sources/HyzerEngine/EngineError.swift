@@ -1,4 +1,5 @@
 import Foundation
+import HyzerKit
 
 /// What the engine itself refuses. The store's own refusals arrive as the library's typed errors
 /// (docs/architecture.md, "Errors"): `ReplicaError` (an unknown entity, a busy store),

@@ -1,4 +1,5 @@
 import Dispatch
+import HyzerKit
 
 /// Where an engine's store calls run: threads of dispatch queues of the engine's own, never the
 /// caller's executor or Swift's cooperative pool (docs/embedding.md, "Off the caller's

@@ -1,4 +1,5 @@
 import Foundation
+import HyzerKit
 import HyzerSync
 
 /// What an engine syncs with (`HyzerEngine.startSync(_:)`, docs/embedding.md, "Sync"): any mix

@@ -36,12 +36,12 @@ struct DiscrepancyTests {
                     playerID: F.anna.id, name: "Anna", hole: 1,
                     leaves: [
                         DiscrepancyLeaf(
-                            eventID: F.uuid(2).uuidString.lowercased(), strokes: 4, reportedByPlayerID: F.ben.id,
-                            deviceID: String(repeating: "30", count: 32), createdAt: "1700000000123.2"
+                            eventID: ScoreEventID(F.uuid(2)), strokes: 4, reportedByPlayerID: F.ben.id,
+                            deviceID: F.benPhone, createdAt: "1700000000123.2"
                         ),
                         DiscrepancyLeaf(
-                            eventID: F.uuid(1).uuidString.lowercased(), strokes: 3, reportedByPlayerID: nil,
-                            deviceID: String(repeating: "20", count: 32), createdAt: "1700000000200.0"
+                            eventID: ScoreEventID(F.uuid(1)), strokes: 3, reportedByPlayerID: nil,
+                            deviceID: F.annaPhone, createdAt: "1700000000200.0"
                         ),
                     ]
                 ))
@@ -58,10 +58,12 @@ struct DiscrepancyTests {
 
     @Test("JSON writes a missing reporter as null")
     func json() throws {
-        let leaf = DiscrepancyLeaf(eventID: "e", strokes: 3, reportedByPlayerID: nil, deviceID: "ab", createdAt: "5.0")
+        let leaf = DiscrepancyLeaf(
+            eventID: ScoreEventID(F.uuid(1)), strokes: 3, reportedByPlayerID: nil, deviceID: F.annaPhone, createdAt: "5.0")
         let json = try F.encodedJSON(Discrepancy(playerID: "p", name: "N", hole: 2, leaves: [leaf]))
         #expect(
-            json == #"{"hole":2,"leaves":[{"createdAt":"5.0","deviceID":"ab","eventID":"e","reportedByPlayerID":null,"#
+            json == #"{"hole":2,"leaves":[{"createdAt":"5.0","deviceID":"\#(F.annaPhone.hex)","eventID":"\#(F.uuid(1).lowercased)","#
+                + #""reportedByPlayerID":null,"#
                 + #""strokes":3}],"name":"N","playerID":"p"}"#
         )
         #expect(try JSONDecoder().decode(Discrepancy.self, from: Data(json.utf8)).leaves == [leaf])

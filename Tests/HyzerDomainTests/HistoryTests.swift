@@ -28,7 +28,7 @@ struct HistoryTests {
             completedRound(3, course: "DeLaveaga", finishedAt: 90_000),
             completedRound(4, course: "Morley Field", finishedAt: 50_000),
         ]
-        let expected = [3, 4, 1].map { F.uuid($0, prefix: 0xD0).uuidString.lowercased() }
+        let expected = [3, 4, 1].map { RoundID(F.uuid($0, prefix: 0xD0)) }
         #expect(History.entries(rounds, includeStandings: false).map(\.round) == expected)
         #expect(History.entries(rounds.reversed(), includeStandings: false).map(\.round) == expected)
     }
@@ -40,7 +40,7 @@ struct HistoryTests {
         #expect(
             entry
                 == HistoryEntry(
-                    round: round.id.uuidString.lowercased(), course: "DeLaveaga", finishedAt: 123_456, startedAt: 700,
+                    round: RoundID(round.id), course: "DeLaveaga", finishedAt: 123_456, startedAt: 700,
                     players: 3, winners: ["Anna", "Ben"], standings: nil
                 ))
         let withStandings = try #require(History.entries([(round, evaluation)], includeStandings: true).first)
@@ -51,10 +51,10 @@ struct HistoryTests {
     @Test("JSON leaves standings out unless requested")
     func json() throws {
         let entry = HistoryEntry(
-            round: "r", course: "C", finishedAt: 2, startedAt: 1, players: 1, winners: ["W"], standings: nil)
+            round: RoundID(F.uuid(0xAB)), course: "C", finishedAt: 2, startedAt: 1, players: 1, winners: ["W"], standings: nil)
         #expect(
             try F.encodedJSON(entry)
-                == #"{"course":"C","finishedAt":2,"players":1,"round":"r","startedAt":1,"winners":["W"]}"#
+                == #"{"course":"C","finishedAt":2,"players":1,"round":"00000000-0000-4000-8000-0000000000ab","startedAt":1,"winners":["W"]}"#
         )
     }
 }

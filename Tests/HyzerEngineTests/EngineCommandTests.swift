@@ -59,7 +59,7 @@ import Testing
         try replica.finishRound(byName, force: true)
         let expected = StandingsDocument(try replica.roundView(matching: byName))
 
-        #expect(standings.status == "completed")
+        #expect(standings.status == .completed)
         #expect(standings.status == expected.status)
         #expect(standings.standings.map(Line.init) == expected.standings.map(Line.init))
         #expect(standings.standings.map(Line.init).map(\.strokes) == [8, 4, 4])

@@ -85,4 +85,29 @@ import Testing
         #expect(try decoder.decode([GroupMember].self, from: try encoder.encode(members)) == members)
         try await engine.close()
     }
+
+    @Test func documentsCarryTypedIdsAndStatusesAndWriteThemAsText() async throws {
+        let engine = try await HyzerEngine.create(at: directory.path("phone"), deviceName: "phone", owner: "Ann")
+        let ann = try #require(try await engine.owner())
+        let round = try await engine.startRound(on: try await engine.course(matching: "Morley Field"), players: [ann], guests: ["Dee"])
+        let dee = try #require(try await engine.participants(named: "Dee", in: round).first)
+        #expect(try await engine.read(.standings(of: round)).status == .active)
+        try await engine.recordScore(round: round, participant: .player(ann), hole: 1, strokes: 3)
+        try await engine.finishRound(round, force: true)
+
+        let document = try #require(try await engine.roundDocument(round))
+        let (status, organizer, participants): (RoundStatus, RoundParticipantID?, [RoundParticipantID]) =
+            (document.status, document.organizerID, document.participants.map(\.id))
+        #expect(status == .completed && organizer == .player(ann) && participants == [.player(ann), dee])
+        let standings = try await engine.read(.standings(of: round))
+        #expect(standings.status == .completed)
+        let played: [RoundID] = try await engine.read(.history(of: ann)).rounds.map(\.round)
+        #expect(played == [round])
+        #expect(try await engine.history().map(\.round) == [round])
+
+        let json = String(decoding: try JSONEncoder().encode(document), as: UTF8.self)
+        #expect(json.contains("\"status\":\"completed\"") && json.contains("\"organizerID\":\"\(ann)\""))
+        #expect(json.contains("\"id\":\"\(dee)\""), "a guest is written `guest:` and its UUID")
+        try await engine.close()
+    }
 }

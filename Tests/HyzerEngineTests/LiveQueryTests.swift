@@ -257,7 +257,7 @@ actor Arrivals<Value: Sendable> {
         try await engine.finishRound(round, force: true)
         let values = try await arrivals.wait(for: 2)
         try #require(values.count == 2)
-        #expect(values[1].value.rounds.map(\.round) == [round.description])
+        #expect(values[1].value.rounds.map(\.round) == [round])
         task.cancel()
         try await engine.close()
     }

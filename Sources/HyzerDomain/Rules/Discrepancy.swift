@@ -22,20 +22,20 @@ public struct Discrepancy: Codable, Hashable, Sendable {
 
 /// One competing score of a `Discrepancy`: who reported what, from which device, when.
 public struct DiscrepancyLeaf: Codable, Hashable, Sendable {
-    /// The score event's id, as lowercase UUID text.
-    public var eventID: String
+    /// The score event (its JSON: the lowercase UUID).
+    public var eventID: ScoreEventID
     /// The stroke count this leaf reports.
     public var strokes: Int
     /// The participant who reported it, or `nil` when the reporting device has no owner
     /// (written as JSON `null`).
     public var reportedByPlayerID: String?
-    /// The authoring device's public key, in lowercase hexadecimal.
-    public var deviceID: String
+    /// The authoring device (its JSON: its public key, in lowercase hexadecimal).
+    public var deviceID: DeviceID
     /// The event's hybrid logical clock reading, `milliseconds.counter`.
     public var createdAt: String
 
     /// A leaf with every field given.
-    public init(eventID: String, strokes: Int, reportedByPlayerID: String?, deviceID: String, createdAt: String) {
+    public init(eventID: ScoreEventID, strokes: Int, reportedByPlayerID: String?, deviceID: DeviceID, createdAt: String) {
         self.eventID = eventID
         self.strokes = strokes
         self.reportedByPlayerID = reportedByPlayerID
@@ -46,8 +46,8 @@ public struct DiscrepancyLeaf: Codable, Hashable, Sendable {
     /// The leaf as a score event reports it.
     public init(event: ScoreEvent) {
         self.init(
-            eventID: CanonicalOrder.text(event.id), strokes: event.strokeCount,
-            reportedByPlayerID: event.reportedByPlayerID, deviceID: event.deviceID.hex,
+            eventID: ScoreEventID(event.id), strokes: event.strokeCount,
+            reportedByPlayerID: event.reportedByPlayerID, deviceID: event.deviceID,
             createdAt: event.createdAt.description
         )
     }

@@ -2,8 +2,8 @@ import Foundation
 
 /// One completed round in `history` (docs/rules.md, "History").
 public struct HistoryEntry: Codable, Hashable, Sendable {
-    /// The round id, as lowercase UUID text.
-    public var round: String
+    /// The round (its JSON: the lowercase UUID).
+    public var round: RoundID
     /// The course's name when the round started.
     public var course: String
     /// The valid finish's clock reading, in milliseconds since the Unix epoch.
@@ -20,7 +20,7 @@ public struct HistoryEntry: Codable, Hashable, Sendable {
 
     /// An entry with every field given; `History.entries(_:includeStandings:)` builds them.
     public init(
-        round: String, course: String, finishedAt: UInt64, startedAt: UInt64, players: Int, winners: [String],
+        round: RoundID, course: String, finishedAt: UInt64, startedAt: UInt64, players: Int, winners: [String],
         standings: [StandingsEntry]?
     ) {
         self.round = round
@@ -63,7 +63,7 @@ public enum History {
     public static func completed(_ round: Round, _ evaluation: RoundEvaluation) -> CompletedRound? {
         guard let finish = evaluation.finish else { return nil }
         let entry = HistoryEntry(
-            round: CanonicalOrder.text(round.id), course: round.courseName,
+            round: RoundID(round.id), course: round.courseName,
             finishedAt: finish.createdAt.physicalMilliseconds,
             startedAt: round.startedAt.physicalMilliseconds, players: evaluation.participants.count,
             winners: evaluation.standings.filter { $0.position == 1 }.map(\.name),

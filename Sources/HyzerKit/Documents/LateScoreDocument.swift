@@ -3,8 +3,9 @@ import HyzerDomain
 /// A late score (docs/rules.md, "Late scores") as `discrepancies --json`, `round show --json`
 /// and the web's API print it: the score, what happened, and the command that counts it.
 public struct LateScoreDocument: Encodable, Sendable {
-    /// The participant id.
-    public let playerID: String
+    /// The participant who played the strokes (its JSON: the player's lowercase UUID, or
+    /// `guest:` and the guest's).
+    public let playerID: RoundParticipantID
     /// The participant's name as the round lists it.
     public let name: String
     /// The hole, 1-based.
@@ -22,9 +23,11 @@ public struct LateScoreDocument: Encodable, Sendable {
     /// What the organizer runs, on one of its devices, to count it.
     public let resolve: String
 
-    /// The document of `late` in the round whose id is `round`.
-    public init(_ late: LateScore, round: String) {
-        playerID = late.playerID
+    /// The document of `late` in the round whose id is `round`; `nil` when the score's
+    /// participant id names no participant.
+    public init?(_ late: LateScore, round: RoundID) {
+        guard let player = RoundParticipantID(text: late.playerID) else { return nil }
+        playerID = player
         name = late.name
         hole = late.hole
         strokes = late.strokes
@@ -32,16 +35,16 @@ public struct LateScoreDocument: Encodable, Sendable {
         deviceID = late.deviceID
         createdAt = late.createdAt
         reason = late.reason
-        resolve = Self.command(round: round, eventID: late.eventID.description)
+        resolve = Self.command(round: round, event: late.eventID)
     }
 
     /// `hyzer-peer resolve <round> --late <event>`, with both ids shortened to 8 digits.
-    public static func command(round: String, eventID: String) -> String {
-        "hyzer-peer resolve \(round.prefix(8)) --late \(eventID.prefix(8))"
+    public static func command(round: RoundID, event: ScoreEventID) -> String {
+        "hyzer-peer resolve \(round.description.prefix(8)) --late \(event.description.prefix(8))"
     }
 
     /// The late scores of `view`'s round.
     public static func all(_ view: RoundView) -> [LateScoreDocument] {
-        view.evaluation.lateScores.map { LateScoreDocument($0, round: view.round.id.lowercased) }
+        view.evaluation.lateScores.compactMap { LateScoreDocument($0, round: RoundID(view.round.id)) }
     }
 }

@@ -5,8 +5,8 @@ import HyzerDomain
 public struct PlayerHistoryDocument: Encodable, Equatable, Sendable {
     /// The player's line in one completed round's final standings.
     public struct Entry: Encodable, Equatable, Sendable {
-        /// The round's id, lowercase.
-        public let round: String
+        /// The round (its JSON: the lowercase UUID).
+        public let round: RoundID
         /// The course's name when the round started.
         public let course: String
         /// The finish's clock reading, in milliseconds since the Unix epoch.

@@ -5,8 +5,9 @@ import HyzerDomain
 public struct RoundDocument: Encodable, Sendable {
     /// One participant of the round.
     public struct Member: Encodable, Sendable {
-        /// The participant id: a player's lowercase UUID or `guest:<uuid>`.
-        public let id: String
+        /// The participant: a registered player or a guest of the round (its JSON: the player's
+        /// lowercase UUID, or `guest:` and the guest's).
+        public let id: RoundParticipantID
         /// The participant's name in the round.
         public let name: String
         /// Whether the participant is a guest of this round only.
@@ -19,17 +20,18 @@ public struct RoundDocument: Encodable, Sendable {
     public let course: String
     /// The course's id (its JSON: the lowercase UUID).
     public let courseID: CourseID
-    /// `active`, `awaitingFinalization` or `completed` (`RoundStatus`'s raw values).
-    public let status: String
-    /// The organizer's participant id.
-    public let organizerID: String
+    /// Where the round is in its life (its JSON: `active`, `awaitingFinalization` or `completed`).
+    public let status: RoundStatus
+    /// The participant whose devices may resolve disputes and finish the round (its JSON: as a
+    /// member's `id`); `nil`, and left out of the JSON, only for a stored id that names no participant.
+    public let organizerID: RoundParticipantID?
     /// The start op's clock reading, in milliseconds since the Unix epoch.
     public let startedAt: UInt64
     /// The number of holes.
     public let holeCount: Int
     /// The par of hole `n` at index `n - 1`, as the round copied them.
     public let pars: [Int]
-    /// The participants, in the start op's order.
+    /// The participants, in the start op's order (a stored id that names no participant left out).
     public let participants: [Member]
     /// The round signature as this replica computes it now (hex), and every device's receipt
     /// (docs/formats.md, "Round signature").
@@ -56,12 +58,14 @@ public struct RoundDocument: Encodable, Sendable {
         id = RoundID(round.id)
         course = round.courseName
         courseID = CourseID(round.courseID)
-        status = view.evaluation.status.rawValue
-        organizerID = round.organizerID
+        status = view.evaluation.status
+        organizerID = RoundParticipantID(text: round.organizerID)
         startedAt = round.startedAt.physicalMilliseconds
         holeCount = round.holeCount
         pars = round.pars
-        participants = round.participants.map { Member(id: $0.id, name: $0.name, isGuest: $0.isGuest) }
+        participants = round.participants.compactMap { participant in
+            RoundParticipantID(text: participant.id).map { Member(id: $0, name: participant.name, isGuest: participant.isGuest) }
+        }
         late = LateScoreDocument.all(view)
     }
 }

@@ -6,8 +6,8 @@ public struct StandingsDocument: Encodable, Equatable, Sendable {
     public let round: RoundID
     /// The course's name when the round started.
     public let course: String
-    /// `active`, `awaitingFinalization` or `completed` (`RoundStatus`'s raw values).
-    public let status: String
+    /// Where the round is in its life (its JSON: `active`, `awaitingFinalization` or `completed`).
+    public let status: RoundStatus
     /// The leaderboard, best first.
     public let standings: [StandingsEntry]
 
@@ -15,7 +15,7 @@ public struct StandingsDocument: Encodable, Equatable, Sendable {
     public init(_ view: RoundView) {
         round = RoundID(view.round.id)
         course = view.round.courseName
-        status = view.evaluation.status.rawValue
+        status = view.evaluation.status
         standings = view.evaluation.standings
     }
 }

@@ -310,7 +310,7 @@ enum HistoryCache {
         let entry = completed.entry
         writer.write(completed.round)
         writer.write(completed.finishedAt)
-        writer.write(entry.round)
+        writer.write(entry.round.description)
         writer.write(entry.course)
         writer.write(entry.finishedAt)
         writer.write(entry.startedAt)
@@ -337,8 +337,9 @@ enum HistoryCache {
         var reader = ByteReader(bytes)
         let round = try reader.readUUID()
         let finishedAt = try reader.readTimestamp()
+        _ = try reader.readString(maximumBytes: textMaximum)  // the round's id as text: `round` already
         var entry = HistoryEntry(
-            round: try reader.readString(maximumBytes: textMaximum), course: try reader.readString(maximumBytes: textMaximum),
+            round: RoundID(round), course: try reader.readString(maximumBytes: textMaximum),
             finishedAt: try reader.readUInt64(), startedAt: try reader.readUInt64(), players: try reader.readInteger(),
             winners: [], standings: nil)
         for _ in 0..<(try reader.readCount(maximum: countMaximum)) {

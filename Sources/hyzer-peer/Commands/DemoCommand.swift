@@ -89,7 +89,7 @@ struct Tour {
         let disputed = try laptop.roundView(round.id)!
         let deviceNames = Dictionary(try laptop.devices().map { ($0.id.hex, $0.name) }, uniquingKeysWith: { first, _ in first })
         for discrepancy in disputed.evaluation.discrepancies {
-            let leaves = discrepancy.leaves.map { "\($0.strokes) from \(deviceNames[$0.deviceID] ?? $0.deviceID)" }
+            let leaves = discrepancy.leaves.map { "\($0.strokes) from \(deviceNames[$0.deviceID.hex] ?? $0.deviceID.hex)" }
             print("the laptop sees a discrepancy: hole \(discrepancy.hole), \(discrepancy.name): " + leaves.joined(separator: " vs "))
         }
 

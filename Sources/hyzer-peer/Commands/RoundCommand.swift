@@ -45,7 +45,7 @@ struct RoundCommand: ParsableCommand {
             for round in rounds {
                 table.add(
                     String(round.id.description.prefix(8)), round.course, DateText.day(round.startedAt), "\(round.participants.count)",
-                    round.status)
+                    round.status.rawValue)
             }
             print(table.render())
         }
@@ -68,7 +68,8 @@ struct RoundCommand: ParsableCommand {
             print("started \(DateText.minute(document.startedAt)), \(document.holeCount) holes, par \(view.round.totalPar)")
             var table = Table([("Participant", .left), ("Id", .left), ("", .left)])
             for member in document.participants {
-                table.add(member.name, member.id, member.id == document.organizerID ? "organizer" : (member.isGuest ? "guest" : ""))
+                table.add(
+                    member.name, member.id.description, member.id == document.organizerID ? "organizer" : (member.isGuest ? "guest" : ""))
             }
             print(table.render())
             if !document.late.isEmpty {

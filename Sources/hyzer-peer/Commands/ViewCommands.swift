@@ -184,7 +184,7 @@ struct DiscrepanciesCommand: AsyncParsableCommand {
                 for leaf in discrepancy.leaves {
                     table.add(
                         discrepancy.name, "\(discrepancy.hole)", "\(leaf.strokes)",
-                        devices[leaf.deviceID] ?? String(leaf.deviceID.prefix(12)), String(leaf.eventID.prefix(8)))
+                        devices[leaf.deviceID.hex] ?? String(leaf.deviceID.hex.prefix(12)), String(leaf.eventID.description.prefix(8)))
                 }
             }
             print(table.render())
@@ -206,7 +206,7 @@ struct DiscrepanciesCommand: AsyncParsableCommand {
         }
         return "late scores, not counted: written before the round was finished, they reached the finishing device after it\n"
             + table.render() + "\n"
-            + "count one with `\(LateScoreDocument.command(round: round, eventID: "EVENT"))` on the organizer's device"
+            + "count one with `hyzer-peer resolve \(round.prefix(8)) --late EVENT` on the organizer's device"
     }
 }
 
@@ -223,7 +223,7 @@ struct HistoryCommand: AsyncParsableCommand {
         for entry in entries {
             table.add(
                 DateText.day(entry.finishedAt), entry.course, "\(entry.players)", entry.winners.joined(separator: ", "),
-                String(entry.round.prefix(8)))
+                String(entry.round.description.prefix(8)))
         }
         print(table.render())
         if standings {
