@@ -53,7 +53,7 @@ struct HistoryModel {
         let winners: String
 
         init(_ entry: HistoryEntry, links: SiteLinks) {
-            url = links.round(entry.round)
+            url = links.round(entry.round.description)
             day = DateText.day(entry.finishedAt)
             course = entry.course
             players = entry.players
