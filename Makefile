@@ -92,7 +92,7 @@ nettest: build
 
 # libFuzzer targets (docs/fuzzing.md), built with -sanitize=fuzzer,address in their own scratch
 # directory; the targets exist in the package only when HYZER_FUZZ is set.
-FUZZ_TARGETS := FuzzSealedFile FuzzBundle FuzzIngest FuzzFrames FuzzHandshake FuzzSyncMessage FuzzInvite FuzzVectorFile FuzzOpPayload FuzzLineage FuzzDiscoveryRecord
+FUZZ_TARGETS := FuzzSealedFile FuzzBundle FuzzIngest FuzzFrames FuzzHandshake FuzzSyncMessage FuzzInvite FuzzVectorFile FuzzOpPayload FuzzLineage FuzzDiscoveryRecord FuzzBucketListing
 FUZZ_SECONDS ?= 300
 FUZZ_SMOKE_SECONDS ?= 15
 FUZZ_BUILD := HYZER_FUZZ=1 $(SWIFT) build --scratch-path .build-fuzz -c debug -Xswiftc -sanitize=fuzzer,address

@@ -228,6 +228,7 @@ if Context.environment["HYZER_FUZZ"] != nil {
     let fuzzTargets = [
         "FuzzSealedFile", "FuzzBundle", "FuzzIngest", "FuzzFrames", "FuzzHandshake",
         "FuzzSyncMessage", "FuzzInvite", "FuzzVectorFile", "FuzzOpPayload", "FuzzLineage", "FuzzDiscoveryRecord",
+        "FuzzBucketListing",
     ]
     // libFuzzer's driver, declared for Swift, and the entry every target's `main` calls.
     package.targets.append(.target(name: "CLibFuzzer", path: "Fuzz/CLibFuzzer"))

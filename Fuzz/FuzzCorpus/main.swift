@@ -210,4 +210,24 @@ try write(
     ).txt.wire)
 try write("FuzzDiscoveryRecord", "foreign", ServiceTXT(["txtvers": "1", "path": "/", "model": "x"]).wire)
 
+// FuzzBucketListing: a page of a listing as S3 writes one, and a truncated page of common prefixes.
+try write(
+    "FuzzBucketListing", "page",
+    Array(
+        (#"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
+            + #"<ListBucketResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Name>league</Name><Prefix>2026/hyzer/</Prefix>"#
+            + #"<KeyCount>2</KeyCount><MaxKeys>1000</MaxKeys><IsTruncated>false</IsTruncated><Contents><Key>2026/hyzer/g/a/0f.hzb</Key>"#
+            + #"<LastModified>2026-12-07T10:00:00.000Z</LastModified><ETag>&quot;9b2cf535f27731c974343645a3985328&quot;</ETag>"#
+            + #"<Size>1434</Size><StorageClass>STANDARD</StorageClass></Contents><Contents><Key>2026/hyzer/g/a/vector-1e.hzv</Key>"#
+            + #"<LastModified>2026-12-07T10:00:01.000Z</LastModified><ETag>&quot;d41d8cd98f00b204e9800998ecf8427e&quot;</ETag>"#
+            + #"<Size>212</Size><StorageClass>STANDARD</StorageClass></Contents></ListBucketResult>"#).utf8))
+try write(
+    "FuzzBucketListing", "truncated",
+    Array(
+        (#"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
+            + #"<ListBucketResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Name>league</Name><Prefix>2026/hyzer/g/</Prefix>"#
+            + #"<Delimiter>/</Delimiter><IsTruncated>true</IsTruncated><NextContinuationToken>1ueGcxLPRx1Tr</NextContinuationToken>"#
+            + #"<CommonPrefixes><Prefix>2026/hyzer/g/a/</Prefix></CommonPrefixes><CommonPrefixes><Prefix>2026/hyzer/g/joins/</Prefix>"#
+            + #"</CommonPrefixes></ListBucketResult>"#).utf8))
+
 print("wrote the corpora under \(output.path)")

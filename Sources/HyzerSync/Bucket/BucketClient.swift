@@ -24,7 +24,7 @@ public final class BucketClient: Sendable {
     /// Tries of a request before its failure is final.
     static let attempts = 4
     /// The largest listing page read (S3 pages hold 1,000 keys, about 350 KiB).
-    static let listingPageBytesMax = 4 << 20
+    public static let listingPageBytesMax = 4 << 20
     /// The most pages one listing reads: 1,000,000 keys.
     static let listingPagesMax = 1_000
 
@@ -79,14 +79,12 @@ public final class BucketClient: Sendable {
         if let token { query.append((name: "continuation-token", value: token)) }
         return send("GET", key: "", query: query, maximumBytes: Self.listingPageBytesMax).flatMapThrowing { response in
             guard response.status == 200 else { throw self.failure(response, key: "") }
-            return try ListBucketPage.decode(response.body)
+            return try BucketListingPage(decoding: response.body)
         }.flatMap { page in
             var listing = listing
-            for object in page.contents ?? [] {
-                listing.objects.append(.init(key: object.key, size: object.size, eTag: Self.unquoted(object.eTag ?? "")))
-            }
-            listing.prefixes += (page.commonPrefixes ?? []).map(\.prefix)
-            guard page.isTruncated == true else { return self.http.eventLoopGroup.any().makeSucceededFuture(listing) }
+            listing.objects += page.listing.objects
+            listing.prefixes += page.listing.prefixes
+            guard page.isTruncated else { return self.http.eventLoopGroup.any().makeSucceededFuture(listing) }
             guard let next = page.nextContinuationToken, !next.isEmpty, next != token, pages + 1 < Self.listingPagesMax else {
                 return self.http.eventLoopGroup.any().makeFailedFuture(
                     BucketError.malformedListing(reason: "a truncated page with no new continuation token, or too many pages"))
@@ -231,12 +229,6 @@ public final class BucketClient: Sendable {
         return try HTTPClient.Request(
             url: location.url(path: path, query: SigV4.canonicalQuery(query)), method: HTTPMethod(rawValue: method), headers: httpHeaders,
             body: method == "PUT" ? .bytes(body) : nil)
-    }
-
-    /// An ETag without its quotes.
-    static func unquoted(_ eTag: String) -> String {
-        guard eTag.count >= 2, eTag.hasPrefix("\""), eTag.hasSuffix("\"") else { return eTag }
-        return String(eTag.dropFirst().dropLast())
     }
 
     /// A transport error in a few words, never the request (which carries the signature).

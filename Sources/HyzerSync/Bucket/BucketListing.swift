@@ -80,3 +80,34 @@ public struct BucketListing: Sendable, Equatable {
     /// The common prefixes (with a delimiter), each ending with it.
     public var prefixes: [String] = []
 }
+
+/// One page of a `ListObjectsV2` answer, as a store sends it: hostile input (anyone holding the
+/// bucket's credentials, or the store itself, writes it), read by XMLCoder within the client's
+/// bound on a page's bytes, and fuzzed (FuzzBucketListing, docs/fuzzing.md).
+public struct BucketListingPage: Sendable, Equatable {
+    /// The page's objects (ETags unquoted) and common prefixes.
+    public let listing: BucketListing
+    /// Whether more pages follow.
+    public let isTruncated: Bool
+    /// The token that asks for the next page, when the page says so.
+    public let nextContinuationToken: String?
+
+    /// The page in `bytes`; throws `BucketError.malformedListing` for anything else.
+    public init(decoding bytes: [UInt8]) throws {
+        let page = try ListBucketPage.decode(bytes)
+        var listing = BucketListing()
+        for object in page.contents ?? [] {
+            listing.objects.append(.init(key: object.key, size: object.size, eTag: Self.unquoted(object.eTag ?? "")))
+        }
+        listing.prefixes = (page.commonPrefixes ?? []).map(\.prefix)
+        self.listing = listing
+        isTruncated = page.isTruncated == true
+        nextContinuationToken = page.nextContinuationToken
+    }
+
+    /// An ETag without the quotes S3 puts around it.
+    static func unquoted(_ eTag: String) -> String {
+        guard eTag.count >= 2, eTag.hasPrefix("\""), eTag.hasSuffix("\"") else { return eTag }
+        return String(eTag.dropFirst().dropLast())
+    }
+}

@@ -1,0 +1,28 @@
+import Foundation
+import HyzerSync
+import Testing
+
+/// A listing page is read as S3 writes it, and anything else is one malformed-listing error
+/// (docs/bucket-sync.md; fuzzed as FuzzBucketListing).
+@Suite struct BucketListingTests {
+    @Test func aPageAsS3WritesItReadsWithItsObjectsPrefixesAndToken() throws {
+        let xml = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <ListBucketResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Name>league</Name><IsTruncated>true</IsTruncated>\
+            <NextContinuationToken>1ueGcxLPRx1Tr</NextContinuationToken><Contents><Key>2026/hyzer/g/a/0f.hzb</Key>\
+            <ETag>&quot;9b2cf535f27731c974343645a3985328&quot;</ETag><Size>1434</Size></Contents>\
+            <CommonPrefixes><Prefix>2026/hyzer/g/joins/</Prefix></CommonPrefixes></ListBucketResult>
+            """
+        let page = try BucketListingPage(decoding: Array(xml.utf8))
+        let objects = page.listing.objects.map { "\($0.key) \($0.size) \($0.eTag)" }
+        #expect(objects == ["2026/hyzer/g/a/0f.hzb 1434 9b2cf535f27731c974343645a3985328"])
+        #expect(page.listing.prefixes == ["2026/hyzer/g/joins/"])
+        #expect(page.isTruncated)
+        #expect(page.nextContinuationToken == "1ueGcxLPRx1Tr")
+    }
+
+    @Test(arguments: ["", "not xml", "<ListBucketResult><Contents><Key>k</Key><Size>-1</Size></Contents></ListBucketResult>"])
+    func anythingElseIsAMalformedListing(_ text: String) {
+        #expect(throws: BucketError.self) { try BucketListingPage(decoding: Array(text.utf8)) }
+    }
+}
