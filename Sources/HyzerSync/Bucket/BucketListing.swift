@@ -37,12 +37,37 @@ struct ListBucketPage: Decodable {
     }
 
     /// The page in `bytes`; throws `BucketError.malformedListing` for anything else.
+    ///
+    /// Only what S3 writes is handed to the parser: UTF-8, an XML declaration naming no other
+    /// encoding, then elements, attributes, text and character references, with no processing
+    /// instruction, comment, CDATA section or document type (nor its entities). Foundation's
+    /// `XMLParser` on Linux traps on a name that is not UTF-8 and on a processing instruction with
+    /// no data (both found by FuzzBucketListing, docs/fuzzing.md).
     static func decode(_ bytes: [UInt8]) throws -> ListBucketPage {
+        guard let text = String(bytes: bytes, encoding: .utf8), Self.isPlainListing(text) else {
+            throw BucketError.malformedListing(reason: "not the plain UTF-8 XML a listing is")
+        }
         do {
             return try XMLDecoder().decode(ListBucketPage.self, from: Data(bytes))
         } catch {
             throw BucketError.malformedListing(reason: "not a ListObjectsV2 result")
         }
+    }
+
+    /// Whether `text` is an XML declaration naming UTF-8 or no encoding (or none at all), then
+    /// markup with no `<?` and no `<!`, and no NUL: what S3 writes, listings and errors alike.
+    static func isPlainListing(_ text: String) -> Bool {
+        var body = Substring(text)
+        if text.hasPrefix("<?xml ") {
+            guard let end = text.range(of: "?>") else { return false }
+            let declaration = text[..<end.lowerBound].lowercased()
+            if let encoding = declaration.range(of: "encoding") {
+                let named = declaration[encoding.upperBound...].drop { $0 == " " || $0 == "=" }
+                guard named.hasPrefix("\"utf-8\"") || named.hasPrefix("'utf-8'") else { return false }
+            }
+            body = text[end.upperBound...]
+        }
+        return !body.contains("<?") && !body.contains("<!") && !body.utf8.contains(0)
     }
 }
 
@@ -58,7 +83,9 @@ struct BucketErrorBody: Decodable {
 
     /// The code and message in `bytes`, or empty strings for a body that is not S3's error XML.
     static func decode(_ bytes: [UInt8]) -> (code: String, message: String) {
-        guard let body = try? XMLDecoder().decode(BucketErrorBody.self, from: Data(bytes)) else { return ("", "") }
+        guard let text = String(bytes: bytes, encoding: .utf8), ListBucketPage.isPlainListing(text),
+            let body = try? XMLDecoder().decode(BucketErrorBody.self, from: Data(bytes))
+        else { return ("", "") }
         return (String((body.code ?? "").prefix(64)), String((body.message ?? "").prefix(200)))
     }
 }
