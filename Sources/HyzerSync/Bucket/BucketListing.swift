@@ -54,13 +54,15 @@ struct ListBucketPage: Decodable {
         }
     }
 
-    /// Whether `text` is an XML declaration naming UTF-8 or no encoding (or none at all), then
-    /// markup with no `<?` and no `<!`, and no NUL: what S3 writes, listings and errors alike.
+    /// Whether `text` is an XML declaration (holding no `<` or `>`) naming UTF-8 or no encoding,
+    /// or none at all, then markup with no `<?` and no `<!`, and no NUL: what S3 writes, listings
+    /// and errors alike.
     static func isPlainListing(_ text: String) -> Bool {
         var body = Substring(text)
         if text.hasPrefix("<?xml ") {
             guard let end = text.range(of: "?>") else { return false }
-            let declaration = text[..<end.lowerBound].lowercased()
+            let declaration = text[..<end.lowerBound].dropFirst(2).lowercased()
+            guard !declaration.contains("<"), !declaration.contains(">") else { return false }
             if let encoding = declaration.range(of: "encoding") {
                 let named = declaration[encoding.upperBound...].drop { $0 == " " || $0 == "=" }
                 guard named.hasPrefix("\"utf-8\"") || named.hasPrefix("'utf-8'") else { return false }

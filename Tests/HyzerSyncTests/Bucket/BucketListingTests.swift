@@ -28,6 +28,7 @@ import Testing
         let texts: [String] = [
             "", "not xml", "<ListBucketResult><Contents><Key>k</Key><Size>-1</Size></Contents></ListBucketResult>",
             "<?xml version=\"1.0\"g=\"UTF-8\"?>\n<Li<?xm?>\n<Bsis", "<?xmlfoo?><ListBucketResult/>",
+            "<?xml version=\"1.<?xml ver01/\"><NameEleague</Name><?Prefix?>\n<ListBucketResu0",
             "<!DOCTYPE a [<!ENTITY e \"x\">]><ListBucketResult><Name>&e;</Name></ListBucketResult>",
             "<ListBucketResult><!-- a note --></ListBucketResult>",
             "<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><ListBucketResult/>",
