@@ -26,7 +26,7 @@ struct BucketSyncBenchmark {
     static var skipped: String? { SeaweedFS.executable == nil && !SeaweedFS.underCI ? SeaweedFS.install : nil }
 
     func run(progress: (String) -> Void) throws -> [Figure] {
-        let store = try Self.startStore()
+        let store = try SeaweedFS.ready()
         defer { store.stop() }
         var figures: [Figure] = []
         for size in sizes {
@@ -34,7 +34,7 @@ struct BucketSyncBenchmark {
             let directory = scratch.appendingPathComponent("bucket-\(size)")
             let prefix = "bench-\(getpid())-\(size)"
             let bucket = try League(devices: size, directory: directory.appendingPathComponent("bucket")) {
-                let folder = try Self.folder(store, prefix)
+                let folder = try store.folder(prefix)
                 return (folder, { folder.client.traffic })
             }
             defer { try? bucket.close() }
@@ -146,29 +146,6 @@ struct BucketSyncBenchmark {
             figure(
                 "bytes received", Double(b.cost.bytesReceived), Double(f.cost.bytesReceived), unit: "bytes", ", in bytes of the files read"),
         ]
-    }
-
-    /// A folder on `store` under `prefix`, with a client of its own (its traffic is its own).
-    static func folder(_ store: SeaweedFS, _ prefix: String) throws -> BucketFolder {
-        let location = try BucketLocation(url: "s3://\(SeaweedFS.bucket)/\(prefix)", endpoint: store.endpoint, region: "us-east-1")
-        return BucketFolder(
-            client: BucketClient(
-                location: location, credentials: BucketCredentials(accessKeyID: SeaweedFS.accessKey, secretAccessKey: SeaweedFS.secretKey)))
-    }
-
-    /// A store whose bucket answers signed requests (up to 30 s after it said it was ready).
-    static func startStore() throws -> SeaweedFS {
-        let store = try SeaweedFS()
-        let probe = try folder(store, "probe")
-        let deadline = Date().addingTimeInterval(30)
-        while true {
-            do {
-                _ = try probe.list("")
-                return store
-            } catch  where Date() < deadline {
-                Thread.sleep(forTimeInterval: 0.25)
-            }
-        }
     }
 }
 
