@@ -24,8 +24,10 @@ build: deps
 # Tests that hold the code to a time bound run on their own once the parallel suite is over:
 # amid it, both cores are busy with other tests. The engine's observation latency
 # (docs/embedding.md, "Observation") and a member's syncs amid a crowd from its own address
-# (docs/security.md, "A crowd from a member's own address").
-TIMED_TESTS := twoObserversSeeScoresFromAPeerOverALinkAndFromAnotherProcessWithin50Milliseconds|aMemberAmongSixHundredConnectionsFromItsOwnAddressSyncsNineTimesInTen
+# (docs/security.md, "A crowd from a member's own address"), and a score on the leaderboard
+# published to a bucket within 3 s (docs/bucket-sync.md, "Publishing the leaderboard"), from the
+# library and from the binary.
+TIMED_TESTS := twoObserversSeeScoresFromAPeerOverALinkAndFromAnotherProcessWithin50Milliseconds|aMemberAmongSixHundredConnectionsFromItsOwnAddressSyncsNineTimesInTen|aScoreReachesThePublishedLeaderboardWithinThreeSeconds|servePublishesTheLeaderboardToTheBucket
 test: deps
 	$(SWIFT) build
 	$(SWIFT) test --skip '$(TIMED_TESTS)'

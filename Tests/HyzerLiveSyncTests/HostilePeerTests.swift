@@ -28,7 +28,7 @@ extension LiveSyncTests {
                 }
                 member = try world.replica("member", owner: "Ben")
                 server = try await world.serve(serverReplica) { server in
-                    server.writeTimeout = .seconds(3)
+                    server.configuration.writeTimeoutMilliseconds = 3_000
                     configure(&server)
                 }
             }

@@ -181,7 +181,7 @@ extension LiveSyncTests {
             let outcomes = await Self.sync(
                 b, a, world: world,
                 configure: {
-                    $0.writeTimeout = .milliseconds(300)
+                    $0.configuration.writeTimeoutMilliseconds = 300
                     // Heartbeats every 100 ms: the listener's soon fill the link.
                     $0.configuration.heartbeatMilliseconds = 100
                 },

@@ -130,10 +130,9 @@ import Testing
             kill(server.processIdentifier, SIGINT)
             server.waitUntilExit()
         }
-        // Only the page's first appearance is waited for here, as long as a store started beside
-        // a whole suite takes to serve its first read (the 3 s of a score are PublishTests' and
-        // BucketSyncCLITests'): in a full run on two cores it took more than 30 s once.
-        let first = try await BucketSyncCLITests.poll(store, page, seconds: 120) { $0.status == 200 }
+        // Only the page's first appearance is waited for here (the 3 s of a score are
+        // PublishTests' and BucketSyncCLITests').
+        let first = try await BucketSyncCLITests.poll(store, page) { $0.status == 200 }
         #expect(first.status == 200, "the store answered \(first.status): \(first.head)\n\(log.output)")
 
         let browser = Process()

@@ -96,13 +96,15 @@ private struct ListenerOpener: ByteLinkOpener {
     let replica: Replica
     let logger: Logger
 
-    /// Bounds no starved test thread reaches: the suite's synchronous tests may hold the
-    /// cooperative threads for longer than a handshake's 5 s, and this test is about receipts.
+    /// Bounds no starved test task reaches: the suite's synchronous tests may hold the
+    /// cooperative threads for longer than a handshake's 5 s or a write's 15 s, and this test
+    /// is about receipts.
     static let patient: SyncEngine.Configuration = {
         var configuration = SyncEngine.Configuration()
         configuration.handshakeTimeoutMilliseconds = 600_000
         configuration.idleMilliseconds = 600_000
         configuration.deadMilliseconds = 600_000
+        configuration.writeTimeoutMilliseconds = 600_000
         return configuration
     }()
 

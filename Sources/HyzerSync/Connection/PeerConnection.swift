@@ -27,8 +27,6 @@ public struct PeerConnection: Sendable {
     public let budget: BundleBudget
     /// Timeouts, heartbeats and the largest bundle.
     public var configuration = SyncEngine.Configuration()
-    /// Time for the peer to accept one frame before it counts as stalled.
-    public var writeTimeout: Duration = .seconds(15)
     /// A dialer's older epoch to dial with (see `Handshake`); `nil` dials with the newest.
     public var dialEpoch: UInt32?
     /// Told once, when the handshake has proved the peer.
@@ -70,7 +68,7 @@ public struct PeerConnection: Sendable {
     /// Runs the connection over `link` to its end, then closes the link; never throws: the
     /// outcome says how it ended. The same handshake and session run over any link.
     public func run(over link: any ByteLink) async -> ConnectionOutcome {
-        assert(writeTimeout > .zero, "a write has time to be accepted")
+        assert(configuration.writeTimeoutMilliseconds > 0, "a write has time to be accepted")
         let clock = ContinuousClock()
         let started = clock.now
         let now: @Sendable () -> UInt64 = { UInt64((clock.now - started) / .milliseconds(1)) }
@@ -83,7 +81,7 @@ public struct PeerConnection: Sendable {
         driver.sharing = signals
         driver.observer = LogObserver(logger: logger)
         let (writes, writeSink) = AsyncStream<[UInt8]>.makeStream()
-        let watch = WriteWatch(timeout: writeTimeout, mailbox: mailbox)
+        let watch = WriteWatch(timeout: .milliseconds(configuration.writeTimeoutMilliseconds), mailbox: mailbox)
         var outcome = ConnectionOutcome()
         await withTaskGroup(of: Void.self) { writing in
             await withTaskGroup(of: Void.self) { reading in

@@ -50,8 +50,6 @@ public struct PeerServer: Sendable {
     public var crowdHeartbeatMilliseconds: UInt64 = 15_000
     /// Memory for partial bundles shared by all connections, accepted and dialed.
     public var budget = BundleBudget()
-    /// Time a peer has to accept one frame before it counts as stalled.
-    public var writeTimeout: Duration = .seconds(15)
     /// Told how every connection, accepted or dialed, ended (tests and metrics listen here).
     public var observer: @Sendable (ConnectionOutcome) -> Void = { _ in }
     /// Told what every live connection does while it runs (`ConnectionProgress`).
@@ -169,7 +167,6 @@ public struct PeerServer: Sendable {
                     if await limits.openConnections > crowdFrom {
                         peer.configuration.heartbeatMilliseconds = max(configuration.heartbeatMilliseconds, crowdHeartbeatMilliseconds)
                     }
-                    peer.writeTimeout = writeTimeout
                     peer.seenHellos = seenHellos
                     peer.onFirstMessageVerified = { await limits.verified(id) }
                     peer.onAuthenticated = { await limits.authenticated(id, from: source) }
@@ -200,7 +197,6 @@ public struct PeerServer: Sendable {
                     replica: replica, group: groups.current(), role: .listener, mode: .live, logger: logger, signals: signals,
                     budget: budget)
                 peer.configuration = configuration
-                peer.writeTimeout = writeTimeout
                 peer.seenHellos = seenHellos
                 serving.addTask { [peer, observer] in
                     let outcome = await peer.run(over: link)

@@ -35,6 +35,8 @@ public struct SyncEngine {
         /// After the handshake, and unless the exchange is live, the time the peer has between
         /// protocol messages (heartbeats do not count).
         public var idleMilliseconds: UInt64 = 30_000
+        /// Time the peer has to accept one frame before the connection counts as stalled.
+        public var writeTimeoutMilliseconds: UInt64 = 15_000
         /// The largest bundle, in bytes, a connection buffers (and the largest this side sends).
         public var bundleBytesMax = 8 * 1024 * 1024
 
