@@ -192,13 +192,16 @@ public final class SyncController: Sendable {
             let group = try? await store.run(.read, { [replica] in try replica.group() })
         else { return }
         var server = PeerServer(replica: replica, group: group, logger: logger)
-        // Every peer, over TCP or a link, is dialed through an opener that stops for good at a
-        // refusal no retry changes (`RefusalAwareOpener`).
+        // Every peer, over TCP or a link, is dialed through an opener that dials seldom a peer
+        // whose handshakes say it is of another group (`RefusalAwareOpener`).
         let openers: [(String, any ByteLinkOpener)] =
             plan.peers.map { ($0.description, TCPLink.Opener(address: $0)) } + plan.links.map { ("\($0)", $0) }
         server.links = openers.map { name, opener in
             RefusalAwareOpener(base: opener, name: name, replica: replica) { [weak self] refused in
-                self?.update { $0.status.refused.append(refused) }
+                self?.update { state in
+                    state.status.refused.removeAll { $0.peer == name && $0.refusal == .otherGroup }
+                    if let refused { state.status.refused.append(refused) }
+                }
             }
         }
         server.accepted = accepted

@@ -18,10 +18,11 @@ public struct SyncStatus: Equatable, Sendable {
     public var discovered: [PeerAddress] = []
     /// The latest failure, until a later connection or folder sync succeeds.
     public var lastFailure: SyncProblem?
-    /// The peers the sync stopped dialing, each refusing this device in a way no retry changes
-    /// (`SyncRefusal`: the peer is of another group, or a member showed the organizer's removal
-    /// of this device, and then every peer of the plan is listed and none is dialed, a member
-    /// found on the LAN neither); `resume()` after `pause()` tries them again.
+    /// The peers the sync stopped dialing, or dials once a minute (`SyncRefusal`: a peer that
+    /// closes every handshake, as one of another group does, until it completes one; or, once a
+    /// member showed the organizer's removal of this device, every peer of the plan, none of
+    /// them dialed again, a member found on the LAN neither); `resume()` after `pause()` tries
+    /// them again.
     public var refused: [RefusedPeer] = []
     /// Whether the sync is paused (`SyncController.pause()`) until `resume()`.
     public var paused = false

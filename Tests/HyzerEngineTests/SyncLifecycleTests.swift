@@ -155,9 +155,10 @@ import Testing
         let count = Mutex(0)
     }
 
-    /// A phone of another group stops dialing the laptop once the laptop refused every key it
-    /// holds, twice round, and says why, instead of backing off and trying again.
-    @Test func aPeerOfAnotherGroupIsNoLongerRedialed() async throws {
+    /// A phone of another group dials the laptop only once a minute once the laptop closed its
+    /// handshakes with every key it holds, twice round and for half a minute, and says why,
+    /// instead of backing off and trying again every 2 s.
+    @Test func aPeerOfAnotherGroupIsDialedOnlyOnceAMinute() async throws {
         let (laptop, phone, _, _) = try await group()
         let ended = Ended()
         var plan = SyncPlan(listen: PeerAddress(host: "127.0.0.1", port: 0))
@@ -170,17 +171,81 @@ import Testing
         try await stranger.createGroup()
         let lost = try await stranger.startSync(SyncPlan(peers: [address]), logger: quiet)
         let refused = [RefusedPeer(peer: address.description, refusal: .otherGroup)]
-        #expect(await eventually { lost.status.refused == refused }, "the phone of another group kept redialing: \(lost.status)")
+        #expect(
+            await eventually(seconds: 90) { lost.status.refused == refused }, "the phone of another group kept redialing: \(lost.status)")
         // Time for the laptop to count the last refused connection, then longer than the longest
         // backoff between two dials (2 s and a fifth of it).
         try await Task.sleep(for: .milliseconds(500))
         let seen = ended.count.withLock { $0 }
-        #expect(seen >= 4, "the laptop refused each of the stranger's dials")
+        #expect(seen >= 15, "the laptop refused each of the stranger's dials over half a minute")
         try await Task.sleep(for: .seconds(3))
         #expect(ended.count.withLock { $0 } == seen, "the stranger dialed again")
         await lost.stop()
         await listening.stop()
         try await stranger.close()
+        try await phone.close()
+        try await laptop.close()
+    }
+
+    /// A TCP listener that accepts and at once closes every connection, as a proxy does while
+    /// the peer behind it is down, until stopped.
+    final class ClosingListener: Sendable {
+        let port: Int
+        private let descriptor: Int32
+        private let stopped = Mutex(false)
+        private let done = DispatchSemaphore(value: 0)
+
+        init() throws {
+            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            self.descriptor = descriptor
+            var one: Int32 = 1
+            setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            let bound = withUnsafeMutablePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(descriptor, $0, length) == 0 && listen(descriptor, 16) == 0 && getsockname(descriptor, $0, &length) == 0
+                }
+            }
+            guard bound else { throw POSIXError(.EADDRINUSE) }
+            port = Int(UInt16(bigEndian: address.sin_port))
+            Thread.detachNewThread { [self] in
+                while !stopped.withLock({ $0 }) {
+                    var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+                    guard poll(&poller, 1, 20) > 0 else { continue }
+                    let accepted = accept(descriptor, nil, nil)
+                    if accepted >= 0 { close(accepted) }
+                }
+                close(descriptor)
+                done.signal()
+            }
+        }
+
+        func stop() {
+            stopped.withLock { $0 = true }
+            done.wait()
+        }
+    }
+
+    /// A peer that closes the phone's handshakes while it starts again (behind a proxy that
+    /// accepts for it) is a peer down for a moment, not one of another group: the phone keeps
+    /// dialing it with backoff and syncs as soon as it is back.
+    @Test func aPeerThatClosesHandshakesWhileItRestartsIsReachedAgainAtOnce() async throws {
+        let (laptop, phone, _, _) = try await group()
+        let restarting = try ClosingListener()
+        let address = PeerAddress(host: "127.0.0.1", port: restarting.port)
+        let sync = try await phone.startSync(SyncPlan(peers: [address]), logger: quiet)
+        #expect(await eventually { sync.status.lastFailure != nil }, "the phone never dialed: \(sync.status)")
+        // Long enough for the redialer to dial four times and more (100, 200, 400, 800 ms apart).
+        try await Task.sleep(for: .seconds(2))
+        restarting.stop()
+        let listening = try await laptop.startSync(SyncPlan(listen: address), logger: quiet)
+        #expect(await eventually { sync.status.peers.count == 1 }, "the phone did not reach the restarted laptop: \(sync.status)")
+        #expect(sync.status.refused.isEmpty)
+        await sync.stop()
+        await listening.stop()
         try await phone.close()
         try await laptop.close()
     }
