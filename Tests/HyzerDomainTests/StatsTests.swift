@@ -11,7 +11,7 @@ struct StatsTests {
 
     static func player(_ participant: Participant) -> Player {
         Player(
-            id: UUID(uuidString: participant.id)!, displayName: participant.name, createdAt: HLCTimestamp(physicalMilliseconds: 1),
+            id: participant.id.uuid, displayName: participant.name, createdAt: HLCTimestamp(physicalMilliseconds: 1),
             createdBy: F.organizerPhone)
     }
 
@@ -60,7 +60,7 @@ struct StatsTests {
     }
 
     @Test func aPlayerWithNoRoundHasNullAverageAndBest() throws {
-        let zed = Participant(id: F.uuid(9, prefix: 0xA0).lowercased, name: "Zed")
+        let zed = Participant(id: F.player(9), name: "Zed")
         let stats = PlayerStats(player: Self.player(zed), rounds: Self.rounds)
         #expect(
             try F.encodedJSON(stats)

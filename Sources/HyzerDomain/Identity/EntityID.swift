@@ -141,36 +141,3 @@ public struct GroupID: EntityID {
     /// The id as lowercase UUID text.
     public var description: String { uuid.lowercased }
 }
-
-/// Someone playing a round: a registered player or one of the round's guests.
-public enum RoundParticipantID: EntityID {
-    /// A registered player in the round.
-    case player(PlayerID)
-    /// A guest of the round.
-    case guest(GuestID)
-
-    /// The participant id as the store and `StandingsEntry.playerID` write it.
-    public var description: String {
-        switch self {
-        case .player(let id): id.description
-        case .guest(let id): id.description
-        }
-    }
-
-    /// The participant that a store's participant id names; `nil` for text that is neither a
-    /// UUID nor `guest:` and a UUID.
-    public init?(_ text: String) {
-        self.init(text: text)
-    }
-
-    /// The participant `text` names: a player's UUID, or `guest:` and a guest's.
-    public init?(text: String) {
-        if let guest = GuestID(text: text) {
-            self = .guest(guest)
-        } else if !text.hasPrefix(Participant.guestPrefix), let player = PlayerID(text: text) {
-            self = .player(player)
-        } else {
-            return nil
-        }
-    }
-}

@@ -42,13 +42,13 @@ enum CanonicalOrder {
         if lhs.id != rhs.id { return precedes(lhs.id, rhs.id) }
         if lhs.deviceID != rhs.deviceID { return lhs.deviceID < rhs.deviceID }
         if lhs.roundID != rhs.roundID { return precedes(lhs.roundID, rhs.roundID) }
-        if lhs.playerID != rhs.playerID { return precedes(lhs.playerID, rhs.playerID) }
+        if lhs.playerID != rhs.playerID { return lhs.playerID < rhs.playerID }
         if lhs.holeNumber != rhs.holeNumber { return lhs.holeNumber < rhs.holeNumber }
         if lhs.strokeCount != rhs.strokeCount { return lhs.strokeCount < rhs.strokeCount }
         if lhs.supersedes != rhs.supersedes {
             return lhs.supersedes.lexicographicallyPrecedes(rhs.supersedes, by: precedes)
         }
-        return precedes(lhs.reportedByPlayerID, rhs.reportedByPlayerID)
+        return precedes(lhs.reportedByPlayerID?.description, rhs.reportedByPlayerID?.description)
     }
 
     /// Finishes by `(createdAt, deviceID)`, then unforced before forced, then round id.

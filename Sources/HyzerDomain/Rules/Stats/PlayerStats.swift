@@ -32,8 +32,8 @@ public struct PlayerStats: Encodable, Hashable, Sendable {
         }
     }
 
-    /// The player's id, lowercase.
-    public let playerID: String
+    /// The player (its JSON: the lowercase UUID).
+    public let playerID: PlayerID
     /// The player's current name.
     public let name: String
     /// Completed rounds with a full card.
@@ -56,10 +56,9 @@ public struct PlayerStats: Encodable, Hashable, Sendable {
 
     /// The stats of `player` from `played` (any order; only the player's full cards count).
     public init(player: Player, played: [PlayedRound]) {
-        let id = player.id.lowercased
-        let cards = PlayedCard.all(played, of: [id])
+        playerID = PlayerID(player.id)
+        let cards = PlayedCard.all(played, of: [ParticipantID(playerID)])
         let trend = cards.map(RoundResult.init)
-        playerID = id
         name = player.displayName
         roundsPlayed = trend.count
         averageRelativeToPar = StatsAverage.of(trend.reduce(0) { $0 + $1.relativeToPar }, over: trend.count)
