@@ -36,7 +36,7 @@ struct BreakdownTests {
             F.event(6, F.anna, hole: 4, strokes: 1, device: F.annaPhone, at: 1_300),
         ]
         let breakdown = try #require(F.evaluate(events, round: Self.round).breakdown(player: F.ben.id))
-        #expect(breakdown.round == F.roundID.uuidString.lowercased())
+        #expect(breakdown.round == RoundID(F.roundID))
         #expect(breakdown.playerID == F.ben.id)
         #expect(breakdown.name == "Ben")
         #expect(
@@ -89,7 +89,7 @@ struct BreakdownTests {
     @Test("JSON keeps every key, with null for an unscored hole")
     func json() throws {
         let breakdown = Breakdown(
-            round: "r", playerID: F.anna.id, name: "Jake",
+            round: RoundID(F.roundID), playerID: F.anna.id, name: "Jake",
             holes: [
                 BreakdownHole(
                     hole: 1, par: 3, strokes: 2, relativeToPar: -1, formatted: "-1", tier: .underPar, disputed: false),
@@ -104,7 +104,7 @@ struct BreakdownTests {
                 == #"{"formatted":"-1","holes":[{"disputed":false,"formatted":"-1","hole":1,"par":3,"relativeToPar":-1,"#
                 + #""strokes":2,"tier":"underPar"},{"disputed":false,"formatted":null,"hole":2,"par":4,"#
                 + #""relativeToPar":null,"strokes":null,"tier":null}],"name":"Jake","playerID":"\#(F.anna.id)","relativeToPar":-1,"#
-                + #""round":"r","totalPar":3,"totalStrokes":2}"#
+                + #""round":"\#(F.roundID.lowercased)","totalPar":3,"totalStrokes":2}"#
         )
         #expect(try JSONDecoder().decode(Breakdown.self, from: Data(json.utf8)) == breakdown)
     }

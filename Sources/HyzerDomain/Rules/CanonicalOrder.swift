@@ -29,11 +29,6 @@ enum CanonicalOrder {
         }
     }
 
-    /// The lowercase text of a UUID, as every view prints it.
-    static func text(_ id: UUID) -> String {
-        id.lowercased
-    }
-
     /// Score events by `(createdAt, id)` — the order of leaves and of the "chosen" leaf of a
     /// dispute — then by every other field, so that even two different events forged with the
     /// same id and time have one order.

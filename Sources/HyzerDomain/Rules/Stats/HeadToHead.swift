@@ -14,8 +14,8 @@ public struct HeadToHead: Encodable, Hashable, Sendable {
 
     /// One shared round.
     public struct Meeting: Encodable, Hashable, Sendable {
-        /// The round's id, lowercase.
-        public let round: String
+        /// The round (its JSON: the lowercase UUID).
+        public let round: RoundID
         /// The course's name when the round started.
         public let course: String
         /// The round's start, in milliseconds since the Unix epoch.
@@ -28,7 +28,7 @@ public struct HeadToHead: Encodable, Hashable, Sendable {
         public let result: String
 
         init(player: PlayedCard, opponent: PlayedCard) {
-            round = player.round.id.lowercased
+            round = RoundID(player.round.id)
             course = player.round.courseName
             startedAt = player.startedAt
             playerStrokes = player.totalStrokes

@@ -6,12 +6,12 @@ import Foundation
 public struct PlayerStats: Encodable, Hashable, Sendable {
     /// One round of the player's, as the trend and the bests list it.
     public struct RoundResult: Encodable, Hashable, Sendable {
-        /// The round's id, lowercase.
-        public let round: String
+        /// The round (its JSON: the lowercase UUID).
+        public let round: RoundID
         /// The course's name when the round started.
         public let course: String
-        /// The course's id, lowercase.
-        public let courseID: String
+        /// The course (its JSON: the lowercase UUID).
+        public let courseID: CourseID
         /// The round's start, in milliseconds since the Unix epoch.
         public let startedAt: UInt64
         /// The player's total strokes.
@@ -22,9 +22,9 @@ public struct PlayerStats: Encodable, Hashable, Sendable {
         public let formatted: String
 
         init(_ card: PlayedCard) {
-            round = card.round.id.lowercased
+            round = RoundID(card.round.id)
             course = card.round.courseName
-            courseID = card.round.courseID.lowercased
+            courseID = CourseID(card.round.courseID)
             startedAt = card.startedAt
             totalStrokes = card.totalStrokes
             relativeToPar = card.relativeToPar
@@ -63,10 +63,11 @@ public struct PlayerStats: Encodable, Hashable, Sendable {
         roundsPlayed = trend.count
         averageRelativeToPar = StatsAverage.of(trend.reduce(0) { $0 + $1.relativeToPar }, over: trend.count)
         best = Self.best(trend)
-        var byCourse: [String: [RoundResult]] = [:]
+        var byCourse: [CourseID: [RoundResult]] = [:]
         for result in trend { byCourse[result.courseID, default: []].append(result) }
         personalBests = byCourse.values.compactMap(Self.best).sorted { lhs, rhs in
-            lhs.course != rhs.course ? CanonicalOrder.precedes(lhs.course, rhs.course) : CanonicalOrder.precedes(lhs.courseID, rhs.courseID)
+            lhs.course != rhs.course
+                ? CanonicalOrder.precedes(lhs.course, rhs.course) : CanonicalOrder.precedes(lhs.courseID.uuid, rhs.courseID.uuid)
         }
         self.trend = trend
     }
