@@ -74,9 +74,9 @@ struct StandingsCommand: AsyncParsableCommand {
     /// Prints the standings once; on a terminal, redraws in place. When watching, `previous` holds
     /// the positions last printed (`nil` the first time). Returns the positions of scored participants printed.
     @discardableResult
-    private func show(_ engine: HyzerEngine, _ id: RoundID, previous: [ParticipantID: Int]?, clear: Bool) async throws -> [ParticipantID:
-        Int]
-    {
+    private func show(
+        _ engine: HyzerEngine, _ id: RoundID, previous: [ParticipantID: Int]?, clear: Bool
+    ) async throws -> [ParticipantID: Int] {
         guard let view = try await engine.roundView(id) else { throw ReplicaError.unknown(kind: "round", text: round) }
         // Only a scored participant has a position worth moving from.
         let positions = Dictionary(
