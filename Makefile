@@ -143,8 +143,8 @@ lint:
 		| grep -vE 'import[[:space:]]+HyzerEngine[[:space:]]*$$'; then \
 		echo "the examples import only HyzerEngine of this package's modules (docs/embedding.md, \"One import\")"; exit 1; fi
 	@if grep -rnE 'public[^=]*[^A-Za-z]([A-Za-z]*ID|id|(round|player|device|event|organizer|participant|member|group|status))s?[[:space:]]*:[[:space:]]*(\[[[:space:]]*)?String([^A-Za-z]|$$)' \
-		Sources/HyzerEngine Sources/HyzerKit/Documents; then \
-		echo "the façade and its documents name ids and statuses by type, not by String (docs/embedding.md, \"One import\")"; exit 1; fi
+		Sources/HyzerEngine Sources/HyzerKit/Documents Sources/HyzerDomain; then \
+		echo "the façade, its documents and the domain's values name ids and statuses by type, not by String (docs/embedding.md, \"One import\")"; exit 1; fi
 
 clean:
 	rm -rf .build .build-portable .build-fuzz .build-fuzz-release

@@ -53,7 +53,7 @@ func words(_ line: String) -> [String] {
 }
 
 /// The one participant of `round` named `text`, or nil with a message.
-func participant(_ text: String, in round: RoundID) async throws -> RoundParticipantID? {
+func participant(_ text: String, in round: RoundID) async throws -> ParticipantID? {
     let matches = try await engine.participants(named: text, in: round)
     guard matches.count == 1 else {
         say(matches.isEmpty ? "no one named \(text) plays this round" : "\(matches.count) players are named \(text)")

@@ -80,6 +80,6 @@ enum BenchHistory {
             append(.roundFinished(roundID: start.entityID, force: false))
             ends.append(ops.count)
         }
-        return (ops, ends, roundIDs, players[3].lowercased)
+        return (ops, ends, roundIDs, ParticipantID(player: players[3]))
     }
 }

@@ -139,8 +139,8 @@ struct IngestBenchmark {
         }
         return [
             "id": op.entityID.uuidString, "roundID": score.roundID.uuidString, "holeNumber": score.hole,
-            "playerID": score.player.participantID, "strokeCount": score.strokes, "supersedes": [String](),
-            "reportedByPlayerID": score.reportedBy?.participantID ?? "", "deviceID": op.author.hex,
+            "playerID": score.player.participantID.description, "strokeCount": score.strokes, "supersedes": [String](),
+            "reportedByPlayerID": score.reportedBy?.participantID.description ?? "", "deviceID": op.author.hex,
             "createdAt": op.clock?.description ?? "",
         ]
     }

@@ -67,7 +67,7 @@ struct ViewBenchmark {
         for _ in 0..<repetitions {
             let opened = try Replica.open(at: directory)
             let players = try opened.players()
-            let player = players.first { $0.id.lowercased == id }!
+            let player = players.first { ParticipantID(player: $0.id) == id }!
             let opponent = players.first { $0.id != player.id }!
             let course = try opened.course(SeededCourses.all[1].id)!
             var counted: [Int] = []

@@ -10,7 +10,7 @@ public enum EngineError: Error, Equatable, Sendable, LocalizedError {
     /// An invitation's lifetime must be longer than zero and at most a year.
     case invitationLifetimeOutOfRange
     /// The round has no participant with this id.
-    case notAParticipant(RoundParticipantID, round: RoundID)
+    case notAParticipant(ParticipantID, round: RoundID)
     /// This device already belongs to a group.
     case alreadyInGroup
     /// This device belongs to no group and holds no invitation: there is nobody to sync with.

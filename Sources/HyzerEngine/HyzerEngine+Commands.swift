@@ -43,7 +43,7 @@ extension HyzerEngine {
     /// event's id. When this device already scored that hole for them, the new event corrects
     /// its own earlier one, as re-entering a score on the same phone does.
     @discardableResult
-    public func recordScore(round: RoundID, participant: RoundParticipantID, hole: Int, strokes: Int) async throws -> ScoreEventID {
+    public func recordScore(round: RoundID, participant: ParticipantID, hole: Int, strokes: Int) async throws -> ScoreEventID {
         try await perform(.write) { replica in
             try Self.requireParticipant(participant, of: round, replica)
             return ScoreEventID(
@@ -62,7 +62,7 @@ extension HyzerEngine {
     /// supersedes every current score of the hole, ending a dispute. Only a device owning the
     /// round's organizer may resolve.
     @discardableResult
-    public func resolve(round: RoundID, participant: RoundParticipantID, hole: Int, strokes: Int) async throws -> ScoreEventID {
+    public func resolve(round: RoundID, participant: ParticipantID, hole: Int, strokes: Int) async throws -> ScoreEventID {
         try await perform(.write) { replica in
             try Self.requireParticipant(participant, of: round, replica)
             return ScoreEventID(
@@ -112,9 +112,9 @@ extension HyzerEngine {
     }
 
     /// Throws unless `participant` plays `round` (`ReplicaError.unknown` for an unknown round).
-    static func requireParticipant(_ participant: RoundParticipantID, of round: RoundID, _ replica: Replica) throws {
+    static func requireParticipant(_ participant: ParticipantID, of round: RoundID, _ replica: Replica) throws {
         guard let view = try replica.roundView(round.uuid) else { throw ReplicaError.unknown(kind: "round", text: round.description) }
-        guard view.round.participants.contains(where: { $0.id == participant.description }) else {
+        guard view.round.participants.contains(where: { $0.id == participant }) else {
             throw EngineError.notAParticipant(participant, round: round)
         }
     }

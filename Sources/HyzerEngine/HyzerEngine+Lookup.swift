@@ -25,18 +25,18 @@ extension HyzerEngine {
 
     /// Every participant of `round` (player or guest) whose name in the round is `name`.
     /// Throws `ReplicaError.unknown` for an unknown round.
-    public func participants(named name: String, in round: RoundID) async throws -> [RoundParticipantID] {
+    public func participants(named name: String, in round: RoundID) async throws -> [ParticipantID] {
         let folded = NameFolding.folded(name)
         return try await participants(of: round).filter { NameFolding.folded($0.name) == folded }.map(\.id)
     }
 
     /// The participants of `round` with their names, in the order the round lists them.
-    public func participants(of round: RoundID) async throws -> [(id: RoundParticipantID, name: String)] {
+    public func participants(of round: RoundID) async throws -> [(id: ParticipantID, name: String)] {
         let participants = try await perform(.read) { replica in
             guard let view = try replica.roundView(round.uuid) else { throw ReplicaError.unknown(kind: "round", text: round.description) }
             return view.round.participants
         }
-        return participants.compactMap { participant in RoundParticipantID(participant.id).map { ($0, participant.name) } }
+        return participants.map { ($0.id, $0.name) }
     }
 
     /// Every registered player, in the store's order of names then ids.

@@ -33,12 +33,10 @@ extension HyzerEngine {
     /// The participant of `round` that `text` names (a player's or guest's id, exact name in
     /// the round, or unambiguous id prefix). A registered player who does not play the round
     /// is refused with `ReplicaError.notAParticipant`.
-    public func participant(matching text: String, in round: RoundID) async throws -> RoundParticipantID {
+    public func participant(matching text: String, in round: RoundID) async throws -> ParticipantID {
         try await perform(.read) { replica in
             guard let view = try replica.roundView(round.uuid) else { throw ReplicaError.unknown(kind: "round", text: round.description) }
-            let participant = try replica.resolveParticipant(text, in: view.round)
-            guard let id = RoundParticipantID(participant.id) else { throw ReplicaError.unknown(kind: "participant", text: text) }
-            return id
+            return try replica.resolveParticipant(text, in: view.round).id
         }
     }
 

@@ -8,7 +8,7 @@ public struct RoundListing: Identifiable, Hashable, Sendable, Codable {
     /// One participant of the round.
     public struct Participant: Identifiable, Hashable, Sendable, Codable {
         /// A registered player, or a guest of this round.
-        public let id: RoundParticipantID
+        public let id: ParticipantID
         /// The name the round lists them under.
         public let name: String
     }
@@ -22,7 +22,7 @@ public struct RoundListing: Identifiable, Hashable, Sendable, Codable {
     /// In progress, awaiting its finish, or completed.
     public let status: RoundStatus
     /// The participant whose devices may resolve disputes and finish the round.
-    public let organizer: RoundParticipantID?
+    public let organizer: ParticipantID
     /// When the round started, by the starting device's clock.
     public let startedAt: Date
     /// Par of hole `n` at index `n - 1`.
@@ -36,12 +36,10 @@ public struct RoundListing: Identifiable, Hashable, Sendable, Codable {
         course = CourseID(round.courseID)
         courseName = round.courseName
         status = view.evaluation.status
-        organizer = RoundParticipantID(round.organizerID)
+        organizer = round.organizerID
         startedAt = Date(timeIntervalSince1970: Double(round.startedAt.physicalMilliseconds) / 1_000)
         pars = round.pars
-        participants = round.participants.compactMap { participant in
-            RoundParticipantID(participant.id).map { Participant(id: $0, name: participant.name) }
-        }
+        participants = round.participants.map { Participant(id: $0.id, name: $0.name) }
     }
 }
 

@@ -7,7 +7,7 @@ public struct Scorecard: Hashable, Sendable {
     /// One participant's row.
     public struct Line: Hashable, Sendable {
         /// Who.
-        public let participant: RoundParticipantID
+        public let participant: ParticipantID
         /// Their name as the round lists it.
         public let name: String
         /// The current score of hole `n` at index `n - 1`: unscored, scored, or disputed with
@@ -31,14 +31,12 @@ public struct Scorecard: Hashable, Sendable {
         course = view.round.courseName
         status = view.evaluation.status
         pars = view.round.pars
-        lines = view.round.participants.compactMap { participant in
-            RoundParticipantID(participant.id).map { id in
-                Line(
-                    participant: id, name: participant.name,
-                    holes: (1...max(1, view.round.holeCount)).filter { $0 <= view.round.holeCount }.map {
-                        view.evaluation.score(player: participant.id, hole: $0)
-                    })
-            }
+        lines = view.round.participants.map { participant in
+            Line(
+                participant: participant.id, name: participant.name,
+                holes: (1...max(1, view.round.holeCount)).filter { $0 <= view.round.holeCount }.map {
+                    view.evaluation.score(player: participant.id, hole: $0)
+                })
         }
     }
 }

@@ -59,7 +59,7 @@ struct LeaderboardModel {
             let places = gained[entry.playerID] ?? 0
             let tied = positions.count { $0 == entry.position } > 1
             return Row(
-                playerID: entry.playerID, position: entry.position,
+                playerID: entry.playerID.description, position: entry.position,
                 positionText: scored ? (tied ? "T\(entry.position)" : "\(entry.position)") : "–",
                 movement: places > 0 ? "up" : places < 0 ? "down" : "same",
                 arrow: places > 0 ? "▲\(places)" : places < 0 ? "▼\(-places)" : "",

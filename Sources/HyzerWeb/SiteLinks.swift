@@ -1,3 +1,5 @@
+import HyzerDomain
+
 /// Where a page's links point: the live server's routes (`serve --http`), or the files of the
 /// published site (`serve --publish`, docs/web.md, "Published pages"), which are relative so the
 /// pages work from any static host, under any prefix. Stored properties, so templates can read
@@ -28,12 +30,12 @@ struct SiteLinks: Sendable {
     /// Its live events; none on the published site.
     func events(_ id: String) -> String? { published ? nil : "/rounds/\(id)/events" }
     /// A participant's card in a round.
-    func card(_ round: String, _ player: String) -> String {
-        published ? "round-\(Self.name(round))-player-\(Self.name(player)).html" : "/rounds/\(round)/players/\(player)"
+    func card(_ round: String, _ player: ParticipantID) -> String {
+        published ? "round-\(Self.name(round))-player-\(Self.name(player.description)).html" : "/rounds/\(round)/players/\(player)"
     }
     /// The card as JSON.
-    func cardAPI(_ round: String, _ player: String) -> String {
-        published ? "round-\(Self.name(round))-player-\(Self.name(player)).json" : "/api/rounds/\(round)/players/\(player)"
+    func cardAPI(_ round: String, _ player: ParticipantID) -> String {
+        published ? "round-\(Self.name(round))-player-\(Self.name(player.description)).json" : "/api/rounds/\(round)/players/\(player)"
     }
 
     /// An id as part of a file name: lowercase letters, digits and `-` only (a guest's

@@ -36,7 +36,7 @@ struct BreakdownTests {
             F.event(6, F.anna, hole: 4, strokes: 1, device: F.annaPhone, at: 1_300),
         ]
         let breakdown = try #require(F.evaluate(events, round: Self.round).breakdown(player: F.ben.id))
-        #expect(breakdown.round == F.roundID.uuidString.lowercased())
+        #expect(breakdown.round == RoundID(F.roundID))
         #expect(breakdown.playerID == F.ben.id)
         #expect(breakdown.name == "Ben")
         #expect(
@@ -72,7 +72,7 @@ struct BreakdownTests {
 
     @Test("someone not in the round has no breakdown")
     func notAParticipant() {
-        #expect(F.evaluate([]).breakdown(player: "guest:nobody") == nil)
+        #expect(F.evaluate([]).breakdown(player: F.guest(99)) == nil)
     }
 
     @Test("the breakdown agrees with the standings")
@@ -89,7 +89,7 @@ struct BreakdownTests {
     @Test("JSON keeps every key, with null for an unscored hole")
     func json() throws {
         let breakdown = Breakdown(
-            round: "r", playerID: "p", name: "Jake",
+            round: RoundID(F.roundID), playerID: F.anna.id, name: "Jake",
             holes: [
                 BreakdownHole(
                     hole: 1, par: 3, strokes: 2, relativeToPar: -1, formatted: "-1", tier: .underPar, disputed: false),
@@ -103,8 +103,8 @@ struct BreakdownTests {
             json
                 == #"{"formatted":"-1","holes":[{"disputed":false,"formatted":"-1","hole":1,"par":3,"relativeToPar":-1,"#
                 + #""strokes":2,"tier":"underPar"},{"disputed":false,"formatted":null,"hole":2,"par":4,"#
-                + #""relativeToPar":null,"strokes":null,"tier":null}],"name":"Jake","playerID":"p","relativeToPar":-1,"#
-                + #""round":"r","totalPar":3,"totalStrokes":2}"#
+                + #""relativeToPar":null,"strokes":null,"tier":null}],"name":"Jake","playerID":"\#(F.anna.id)","relativeToPar":-1,"#
+                + #""round":"\#(F.roundID.lowercased)","totalPar":3,"totalStrokes":2}"#
         )
         #expect(try JSONDecoder().decode(Breakdown.self, from: Data(json.utf8)) == breakdown)
     }

@@ -11,7 +11,7 @@ struct CurrentScoreTests {
         let evaluation = F.evaluate([])
         #expect(evaluation.score(player: F.anna.id, hole: 1) == .unscored)
         #expect(evaluation.score(player: F.anna.id, hole: 1).strokes == nil)
-        #expect(evaluation.score(player: "nobody", hole: 99) == .unscored)
+        #expect(evaluation.score(player: F.guest(99), hole: 99) == .unscored)
     }
 
     @Test("two devices recording the same strokes merge silently")

@@ -60,11 +60,11 @@ struct DiscrepancyTests {
     func json() throws {
         let leaf = DiscrepancyLeaf(
             eventID: ScoreEventID(F.uuid(1)), strokes: 3, reportedByPlayerID: nil, deviceID: F.annaPhone, createdAt: "5.0")
-        let json = try F.encodedJSON(Discrepancy(playerID: "p", name: "N", hole: 2, leaves: [leaf]))
+        let json = try F.encodedJSON(Discrepancy(playerID: F.anna.id, name: "N", hole: 2, leaves: [leaf]))
         #expect(
             json == #"{"hole":2,"leaves":[{"createdAt":"5.0","deviceID":"\#(F.annaPhone.hex)","eventID":"\#(F.uuid(1).lowercased)","#
                 + #""reportedByPlayerID":null,"#
-                + #""strokes":3}],"name":"N","playerID":"p"}"#
+                + #""strokes":3}],"name":"N","playerID":"\#(F.anna.id)"}"#
         )
         #expect(try JSONDecoder().decode(Discrepancy.self, from: Data(json.utf8)).leaves == [leaf])
     }

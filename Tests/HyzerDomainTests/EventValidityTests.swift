@@ -48,12 +48,12 @@ struct EventValidityTests {
         InvalidCase(
             label: "not a participant",
             event: F.event(
-                1, Participant(id: "guest:stranger", name: "X"), hole: 1, strokes: 3, device: F.annaPhone, at: 1_000),
-            reason: .notAParticipant(player: "guest:stranger")
+                1, Participant(id: F.guest(90), name: "X"), hole: 1, strokes: 3, device: F.annaPhone, at: 1_000),
+            reason: .notAParticipant(player: F.guest(90))
         ),
         InvalidCase(
             label: "the first broken rule is reported",
-            event: F.event(1, Participant(id: "x", name: "X"), hole: 9, strokes: 0, device: F.annaPhone, at: 1_000),
+            event: F.event(1, Participant(id: F.guest(91), name: "X"), hole: 9, strokes: 0, device: F.annaPhone, at: 1_000),
             reason: .holeOutOfRange(hole: 9, holeCount: 3)
         ),
     ]
@@ -74,7 +74,7 @@ struct EventValidityTests {
             (.wrongRound, "the event belongs to another round"),
             (.holeOutOfRange(hole: 19, holeCount: 18), "hole 19 is outside 1...18"),
             (.strokesOutOfRange(strokes: 0), "0 strokes is outside 1...10"),
-            (.notAParticipant(player: "guest:x"), "guest:x is not a participant of the round"),
+            (.notAParticipant(player: Fixture.guest(1)), "\(Fixture.guest(1)) is not a participant of the round"),
             (.afterFinish, "the event was created after the round was finished"),
         ] as [(IgnoredEvent.Reason, String)]
     )

@@ -24,11 +24,16 @@ enum Fixture {
     static let benPhone = device(0x30)
     static let strangerPhone = device(0x90)
 
-    static let olive = Participant(id: uuid(1, prefix: 0xA0).uuidString.lowercased(), name: "Olive")
-    static let anna = Participant(id: uuid(2, prefix: 0xA0).uuidString.lowercased(), name: "Anna")
-    static let ben = Participant(id: uuid(3, prefix: 0xA0).uuidString.lowercased(), name: "Ben")
-    static let gus = Participant(
-        id: Participant.guestPrefix + uuid(4, prefix: 0xA0).uuidString.lowercased(), name: "Gus")
+    /// Registered player `number`: ids sort like their numbers.
+    static func player(_ number: Int) -> ParticipantID { ParticipantID(player: uuid(number, prefix: 0xA0)) }
+
+    /// Guest `number`, of no fixture round: ids sort like their numbers.
+    static func guest(_ number: Int) -> ParticipantID { ParticipantID(guest: uuid(number, prefix: 0xD0)) }
+
+    static let olive = Participant(id: player(1), name: "Olive")
+    static let anna = Participant(id: player(2), name: "Anna")
+    static let ben = Participant(id: player(3), name: "Ben")
+    static let gus = Participant(id: ParticipantID(guest: uuid(4, prefix: 0xA0)), name: "Gus")
 
     static let roundID = uuid(1, prefix: 0xB0)
     static let otherRoundID = uuid(2, prefix: 0xB0)

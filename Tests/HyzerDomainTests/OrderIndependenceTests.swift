@@ -14,7 +14,7 @@ struct OrderIndependenceTests {
     /// that do not count, invalid events, duplicate ids, exact copies, several finishes.
     static func scenario(seed: UInt64) -> (events: [ScoreEvent], finishes: [RoundFinish]) {
         var random = SplitMix64(seed: seed)
-        let outsider = Participant(id: "guest:outsider", name: "Outsider")
+        let outsider = Participant(id: F.guest(92), name: "Outsider")
         var events: [ScoreEvent] = []
         for number in 1...90 {
             if !events.isEmpty, random.chance(4) {

@@ -6,7 +6,7 @@ import Testing
 @Suite("Standings")
 struct StandingsTests {
     typealias F = Fixture
-    static let dee = Participant(id: F.uuid(5, prefix: 0xA0).uuidString.lowercased(), name: "Dee")
+    static let dee = Participant(id: F.player(5), name: "Dee")
     static let five = F.round(participants: [F.olive, F.anna, F.ben, F.gus, dee])
 
     /// One event per (participant, strokes on hole 1).
@@ -53,7 +53,7 @@ struct StandingsTests {
     func nameByteOrder() {
         let names = ["émile", "anna", "Zed", "Émile", "Ben"]
         let participants = names.enumerated().map { index, name in
-            Participant(id: "guest:\(index)", name: name)
+            Participant(id: F.guest(index), name: name)
         }
         let round = F.round(participants: participants)
         let evaluation = F.evaluate(holeOne(participants.map { ($0, 3) }, round: round), round: round)
@@ -64,12 +64,12 @@ struct StandingsTests {
     @Test("equal score and name: the player id decides, by bytes")
     func idTieBreak() {
         let participants = [
-            Participant(id: "guest:b", name: "Sam"), Participant(id: "guest:a", name: "Sam"),
-            Participant(id: "guest:c", name: "Sam"), Participant(id: "guest:B", name: "Sam"),
+            Participant(id: F.guest(2), name: "Sam"), Participant(id: F.guest(1), name: "Sam"),
+            Participant(id: F.guest(4), name: "Sam"), Participant(id: F.guest(3), name: "Sam"),
         ]
         let round = F.round(participants: participants)
         let scored = F.evaluate(holeOne([(participants[0], 3), (participants[1], 3)], round: round), round: round)
-        #expect(scored.standings.map(\.playerID) == ["guest:a", "guest:b", "guest:B", "guest:c"])
+        #expect(scored.standings.map(\.playerID) == [F.guest(1), F.guest(2), F.guest(3), F.guest(4)])
         #expect(scored.standings.map(\.position) == [1, 1, 3, 3])
     }
 
@@ -111,12 +111,12 @@ struct StandingsTests {
     @Test("the JSON keys are exactly the standings --json contract")
     func json() throws {
         let entry = StandingsEntry(
-            position: 1, playerID: "p", name: "Jake", totalStrokes: 25, holesPlayed: 9, relativeToPar: -2,
+            position: 1, playerID: F.anna.id, name: "Jake", totalStrokes: 25, holesPlayed: 9, relativeToPar: -2,
             formatted: "-2", disputedHoles: 0
         )
         let json = try F.encodedJSON(entry)
         #expect(
-            json == #"{"disputedHoles":0,"formatted":"-2","holesPlayed":9,"name":"Jake","playerID":"p","position":1,"#
+            json == #"{"disputedHoles":0,"formatted":"-2","holesPlayed":9,"name":"Jake","playerID":"\#(F.anna.id)","position":1,"#
                 + #""relativeToPar":-2,"totalStrokes":25}"#
         )
         #expect(try JSONDecoder().decode(StandingsEntry.self, from: Data(json.utf8)) == entry)

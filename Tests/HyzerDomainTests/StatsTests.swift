@@ -11,7 +11,7 @@ struct StatsTests {
 
     static func player(_ participant: Participant) -> Player {
         Player(
-            id: UUID(uuidString: participant.id)!, displayName: participant.name, createdAt: HLCTimestamp(physicalMilliseconds: 1),
+            id: participant.id.uuid, displayName: participant.name, createdAt: HLCTimestamp(physicalMilliseconds: 1),
             createdBy: F.organizerPhone)
     }
 
@@ -49,8 +49,8 @@ struct StatsTests {
         #expect(stats.roundsPlayed == 3)
         #expect(stats.averageRelativeToPar == -0.67)
         #expect(stats.trend.map(\.relativeToPar) == [-1, 0, -1])
-        #expect(stats.best?.round == F.uuid(1, prefix: 0xB0).lowercased, "the earliest of two -1 rounds")
-        #expect(stats.personalBests.map(\.round) == [F.uuid(1, prefix: 0xB0).lowercased])
+        #expect(stats.best?.round == RoundID(F.uuid(1, prefix: 0xB0)), "the earliest of two -1 rounds")
+        #expect(stats.personalBests.map(\.round) == [RoundID(F.uuid(1, prefix: 0xB0))])
         let round1 = F.uuid(1, prefix: 0xB0).lowercased
         let best =
             #"{"course":"Morley Field","courseID":"\#(F.uuid(1, prefix: 0xC0).lowercased)","formatted":"-1","relativeToPar":-1,"round":"\#(round1)","startedAt":1000,"totalStrokes":9}"#
@@ -60,7 +60,7 @@ struct StatsTests {
     }
 
     @Test func aPlayerWithNoRoundHasNullAverageAndBest() throws {
-        let zed = Participant(id: F.uuid(9, prefix: 0xA0).lowercased, name: "Zed")
+        let zed = Participant(id: F.player(9), name: "Zed")
         let stats = PlayerStats(player: Self.player(zed), rounds: Self.rounds)
         #expect(
             try F.encodedJSON(stats)

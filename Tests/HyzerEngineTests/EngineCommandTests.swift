@@ -82,8 +82,8 @@ import Testing
         try await engine.recordScore(round: round, participant: .player(first), hole: 1, strokes: 2)
         try await engine.recordScore(round: round, participant: .player(second), hole: 1, strokes: 5)
         let lines = try await engine.read(.standings(of: round)).standings
-        #expect(lines.first { $0.playerID == first.description }?.totalStrokes == 2)
-        #expect(lines.first { $0.playerID == second.description }?.totalStrokes == 5)
+        #expect(lines.first { $0.playerID == .player(first) }?.totalStrokes == 2)
+        #expect(lines.first { $0.playerID == .player(second) }?.totalStrokes == 5)
 
         // By name, the store cannot tell them apart.
         let replica = try Replica.open(at: engine.directory)

@@ -69,8 +69,8 @@ import Testing
         #expect(String(decoding: try encoder.encode(round), as: UTF8.self) == "\"\(round.description)\"", "an id encodes as its text")
         #expect(String(decoding: try encoder.encode(engine.device), as: UTF8.self) == "\"\(engine.device.hex)\"")
         let dee = try #require(try await engine.participants(named: "Dee", in: round).first)
-        let participants: [RoundParticipantID] = [.player(ann), dee]
-        #expect(try decoder.decode([RoundParticipantID].self, from: try encoder.encode(participants)) == participants)
+        let participants: [ParticipantID] = [.player(ann), dee]
+        #expect(try decoder.decode([ParticipantID].self, from: try encoder.encode(participants)) == participants)
         #expect(throws: Swift.DecodingError.self) { try decoder.decode(PlayerID.self, from: Data("\"guest:x\"".utf8)) }
         #expect(throws: Swift.DecodingError.self) { try decoder.decode(DeviceID.self, from: Data("\"abc\"".utf8)) }
 
@@ -96,7 +96,7 @@ import Testing
         try await engine.finishRound(round, force: true)
 
         let document = try #require(try await engine.roundDocument(round))
-        let (status, organizer, participants): (RoundStatus, RoundParticipantID?, [RoundParticipantID]) =
+        let (status, organizer, participants): (RoundStatus, ParticipantID?, [ParticipantID]) =
             (document.status, document.organizerID, document.participants.map(\.id))
         #expect(status == .completed && organizer == .player(ann) && participants == [.player(ann), dee])
         let standings = try await engine.read(.standings(of: round))

@@ -32,7 +32,7 @@ import Testing
         let replica = try Replica.open(at: engine.directory)
         let view = try #require(try await engine.roundView(round))
         #expect(view.evaluation == (try #require(try replica.roundView(round.uuid))).evaluation)
-        #expect(view.evaluation.standings.map(\.playerID) == [ann.description, ben.description])
+        #expect(view.evaluation.standings.map(\.playerID) == [.player(ann), .player(ben)])
         #expect(try await engine.roundView(RoundID(UUID())) == nil)
         #expect(try await engine.roundDocuments().map(\.id) == [round])
         let document = try #require(try await engine.roundDocument(round))

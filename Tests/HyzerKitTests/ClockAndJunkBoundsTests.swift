@@ -77,7 +77,7 @@ import Testing
         let backdated = try segment.verifiedOps()[0]
         try ava.replica.ingest([segment])
         let evaluation = try #require(try ava.replica.roundView(round.id)).evaluation
-        #expect(evaluation.score(player: benID.lowercased, hole: 1).strokes == 3)
+        #expect(evaluation.score(player: ParticipantID(player: benID), hole: 1).strokes == 3)
         if justAfterTheStart {
             #expect(evaluation.ignoredEvents.map(\.event.id) == [backdated.entityID])
             // Its stamp is before the finish and it is the device's first score of the round: nothing

@@ -22,8 +22,8 @@ import Testing
             try syncAll([ava, ben, watch])
             round = try ava.replica.startRound(course: "Morley Field", players: ["Ava", "Ben"])
             try syncAll([ava, ben, watch])
-            avaID = try ava.replica.resolvePlayer("Ava").lowercased
-            benID = try ava.replica.resolvePlayer("Ben").lowercased
+            avaID = ParticipantID(player: try ava.replica.resolvePlayer("Ava"))
+            benID = ParticipantID(player: try ava.replica.resolvePlayer("Ben"))
         }
 
         var all: [TestReplica] { [ava, ben, watch] }
@@ -175,8 +175,8 @@ import Testing
         let forged = try appendRaw(
             .scoreRecorded(
                 ScoreRecord(
-                    roundID: f.round.id, hole: 2, player: .player(UUID(uuidString: f.benID)!), strokes: 4,
-                    supersedes: [original.id], reportedBy: .player(UUID(uuidString: f.benID)!))),
+                    roundID: f.round.id, hole: 2, player: .player(f.benID.uuid), strokes: 4,
+                    supersedes: [original.id], reportedBy: .player(f.benID.uuid))),
             to: f.ben, clock: HLCTimestamp(physicalMilliseconds: baseTime + 60_000))
         try syncAll(f.all)
 
@@ -195,7 +195,7 @@ import Testing
         try syncAll(f.all)
         // Ben's phone signs a link of itself to Ava, then a "resolution".
         try appendRaw(
-            .deviceLinked(device: f.ben.author, playerID: UUID(uuidString: f.avaID)!), to: f.ben,
+            .deviceLinked(device: f.ben.author, playerID: f.avaID.uuid), to: f.ben,
             clock: HLCTimestamp(physicalMilliseconds: baseTime + 60_000))
         try syncAll(f.all)
         #expect(try !f.ava.replica.ownership().device(f.ben.author, owns: f.avaID))
@@ -206,7 +206,7 @@ import Testing
         try appendRaw(
             .scoreRecorded(
                 ScoreRecord(
-                    roundID: f.round.id, hole: 1, player: .player(UUID(uuidString: f.benID)!), strokes: 5,
+                    roundID: f.round.id, hole: 1, player: .player(f.benID.uuid), strokes: 5,
                     supersedes: before.score(player: f.benID, hole: 1).leaves.map(\.id), reportedBy: nil)),
             to: f.ben, clock: HLCTimestamp(physicalMilliseconds: baseTime + 61_000))
         try syncAll(f.all)

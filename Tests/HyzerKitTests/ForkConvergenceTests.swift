@@ -84,7 +84,7 @@ import Testing
         try next.finishRound(round.id.lowercased, force: true)
         try syncAll([next, peer.replica])
         let ava = try #require(try peer.replica.players().first { $0.displayName == "Ava" })
-        #expect(try peer.replica.ownership().device(next.author, owns: ava.id.lowercased))
+        #expect(try peer.replica.ownership().device(next.author, owns: ParticipantID(player: ava.id)))
         #expect(try peer.replica.roundView(round.id)?.evaluation.status == .completed)
         #expect(try peer.replica.digest() == next.digest())
         // The store reopens under the new key.

@@ -50,7 +50,7 @@ import Testing
         let round = try test.replica.startRound(course: "Morley Field", players: ["Ava"])
         try test.replica.recordScore(round: round.id.lowercased, player: "Ava", hole: 1, strokes: 3)
         let ava = try #require(try test.replica.players().first { $0.displayName == "Ava" }).id
-        let before = try #require(try test.replica.roundView(round.id)).evaluation.score(player: ava.lowercased, hole: 1)
+        let before = try #require(try test.replica.roundView(round.id)).evaluation.score(player: ParticipantID(player: ava), hole: 1)
 
         // A decoy: a score of another device for a round id that shares the first 2 bytes.
         let decoyKeys = seededKeys(123)
@@ -65,7 +65,7 @@ import Testing
         #expect(try test.replica.ingest([AuthorSegment(ops: [decoy])]).rejected.isEmpty)
 
         let after = try #require(try test.replica.roundView(round.id)).evaluation
-        #expect(after.score(player: ava.lowercased, hole: 1) == before)
+        #expect(after.score(player: ParticipantID(player: ava), hole: 1) == before)
         #expect(after.ignoredEvents.isEmpty)
         let report = try test.replica.verify()
         #expect(report.isIntact)

@@ -352,7 +352,7 @@ import Testing
         #expect(try upgraded.digest() == digest)
         let ava = try #require(try upgraded.players().first { $0.displayName == "Ava" }).id
         #expect(
-            try upgraded.roundView(round.id)?.evaluation.score(player: ava.lowercased, hole: 1).strokes == 3,
+            try upgraded.roundView(round.id)?.evaluation.score(player: ParticipantID(player: ava), hole: 1).strokes == 3,
             "the round reads its scores through the new index")
         Self.expectCompacted(try Self.rows(upgraded, of: test.author))
         try upgraded.close()

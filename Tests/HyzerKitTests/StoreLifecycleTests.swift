@@ -28,7 +28,7 @@ import Testing
         #expect(status.pendingOps == 0)
         #expect(status.forks.isEmpty)
         #expect(try test.replica.devices().map(\.name) == ["ava-phone"])
-        #expect(try test.replica.ownership().device(test.author, owns: try #require(identity.owner).id.lowercased))
+        #expect(try test.replica.ownership().device(test.author, owns: ParticipantID(player: try #require(identity.owner).id)))
     }
 
     @Test func createWithoutOwnerWritesOnlyTheDeviceRecord() throws {

@@ -157,7 +157,7 @@ private struct DeviceDump: Encodable {
 private struct RoundDump: Encodable {
     let id: String
     let course: String
-    let organizer: String
+    let organizer: ParticipantID
     let participants: [String]
     let pars: [Int]
     let status: RoundStatus

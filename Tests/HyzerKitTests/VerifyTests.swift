@@ -187,7 +187,7 @@ import Testing
 
         /// The op's tail, given the round it should target and the round's participants.
         func tail(round: Round, clock: HLCTimestamp) -> [UInt8] {
-            let ben = ParticipantRef(participantID: round.participants[1].id)!
+            let ben = ParticipantRef(participantID: round.participants[1].id)
             func score(round: UUID = round.id, hole: Int = 1, player: ParticipantRef = ben, strokes: Int = 3) -> [UInt8] {
                 SignedOp.tail(
                     clock: clock,
@@ -278,7 +278,7 @@ import Testing
             case .correctionOfAnotherDevicesEvent:
                 .scoreRecorded(
                     ScoreRecord(
-                        roundID: store.round.id, hole: 1, player: ParticipantRef(participantID: benEvent.playerID)!, strokes: 3,
+                        roundID: store.round.id, hole: 1, player: ParticipantRef(participantID: benEvent.playerID), strokes: 3,
                         supersedes: [benEvent.id], reportedBy: nil))
             case .linkSignedByANonOwner: .deviceLinked(device: ben.author, playerID: try store.test.replica.resolvePlayer("Ava"))
             }

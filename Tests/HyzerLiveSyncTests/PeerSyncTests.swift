@@ -195,7 +195,10 @@ extension LiveSyncTests {
             let round = try phones[1].startRound(course: "DeLaveaga", players: ["P1", "P2", "P3"])
             #expect(try await eventually { try watch.roundView(round.id) != nil })
             try phones[0].linkDevice(watch.author.hex, owner: "P1")
-            #expect(try await eventually { try watch.ownership().device(watch.author, owns: phones[0].identity().owner!.id.lowercased) })
+            #expect(
+                try await eventually {
+                    try watch.ownership().device(watch.author, owns: ParticipantID(player: phones[0].identity().owner!.id))
+                })
             let fromWatch = try watch.recordScore(round: round.id.lowercased, player: "P1", hole: 1, strokes: 2)
             #expect(
                 try await eventually {

@@ -53,7 +53,7 @@ import Testing
         let message = try #require(report.rejected.first).description
         #expect(message.contains(ann.author.short) && message.contains("does not verify"))
         #expect(try StoreState(rex.replica) == before)
-        #expect(try !rex.replica.ownership().device(mallory.author, owns: annID.lowercased))
+        #expect(try !rex.replica.ownership().device(mallory.author, owns: ParticipantID(player: annID)))
 
         // Ann's genuine next op (same sequence number) still goes in afterwards.
         try ann.replica.addPlayer(name: "Ben")

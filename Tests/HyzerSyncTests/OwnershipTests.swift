@@ -29,8 +29,8 @@ import Testing
             try syncUntilQuiet([ann, ben, watch], shared)
             round = try ann.replica.startRound(course: "Morley Field", players: ["Ann", "Ben"])
             try syncUntilQuiet([ann, ben, watch], shared)
-            annID = try ann.replica.resolvePlayer("Ann").lowercased
-            benID = try ann.replica.resolvePlayer("Ben").lowercased
+            annID = ParticipantID(player: try ann.replica.resolvePlayer("Ann"))
+            benID = ParticipantID(player: try ann.replica.resolvePlayer("Ben"))
         }
 
         var all: [Peer] { [ann, ben, watch] }
@@ -70,7 +70,7 @@ import Testing
     @Test func aDeviceCannotClaimAPlayerItDidNotCreate() throws {
         let club = try Club()
         let (fromAnn, fromBen) = try club.dispute()
-        try club.ben.appendRaw(.deviceLinked(device: club.ben.author, playerID: UUID(uuidString: club.annID)!), at: baseTime + 60_000)
+        try club.ben.appendRaw(.deviceLinked(device: club.ben.author, playerID: club.annID.uuid), at: baseTime + 60_000)
         try club.sync()
 
         #expect(try club.owners(of: club.annID) == [club.ann.author])
@@ -86,7 +86,7 @@ import Testing
         try club.ben.appendRaw(
             .scoreRecorded(
                 ScoreRecord(
-                    roundID: club.round.id, hole: 1, player: .player(UUID(uuidString: club.benID)!), strokes: 5,
+                    roundID: club.round.id, hole: 1, player: .player(club.benID.uuid), strokes: 5,
                     supersedes: [fromAnn.id, fromBen.id], reportedBy: nil)),
             at: baseTime + 61_000)
         try club.ben.appendRaw(.roundFinished(roundID: club.round.id, force: true), at: baseTime + 62_000)
@@ -106,7 +106,7 @@ import Testing
     @Test func aLinkSignedByANonOwnerIsIgnored() throws {
         let club = try Club()
         let (fromAnn, fromBen) = try club.dispute()
-        try club.ben.appendRaw(.deviceLinked(device: club.watch.author, playerID: UUID(uuidString: club.annID)!), at: baseTime + 60_000)
+        try club.ben.appendRaw(.deviceLinked(device: club.watch.author, playerID: club.annID.uuid), at: baseTime + 60_000)
         try club.sync()
 
         #expect(try club.owners(of: club.annID) == [club.ann.author])
@@ -116,7 +116,7 @@ import Testing
         try club.watch.appendRaw(
             .scoreRecorded(
                 ScoreRecord(
-                    roundID: club.round.id, hole: 1, player: .player(UUID(uuidString: club.benID)!), strokes: 4,
+                    roundID: club.round.id, hole: 1, player: .player(club.benID.uuid), strokes: 4,
                     supersedes: [fromAnn.id, fromBen.id], reportedBy: nil)),
             at: baseTime + 61_000)
         try club.watch.appendRaw(.roundFinished(roundID: club.round.id, force: true), at: baseTime + 62_000)
@@ -136,7 +136,7 @@ import Testing
         let forged = SignedOp(
             keys: club.ben.keys, author: club.ann.author, sequence: annHead + 1, previousHash: try club.ann.headHash(),
             clock: HLCTimestamp(physicalMilliseconds: baseTime + 60_000),
-            payload: .deviceLinked(device: club.ben.author, playerID: UUID(uuidString: club.annID)!))
+            payload: .deviceLinked(device: club.ben.author, playerID: club.annID.uuid))
         let path = try club.shared.plant(try club.ben.sealedBundle([AuthorSegment(ops: [forged])]), member: club.ben.author)
 
         for peer in [club.ann, club.watch] {

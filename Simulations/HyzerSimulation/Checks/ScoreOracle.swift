@@ -39,9 +39,9 @@ struct ScoreOracle {
         for (author, entry) in registry.all {
             switch entry.payload {
             case .playerCreated:
-                owners[entry.entityID.lowercased, default: []].insert(author)
+                owners[ParticipantID(player: entry.entityID), default: []].insert(author)
             case .deviceLinked(let device, let player):
-                links.append((player.lowercased, device, author))
+                links.append((ParticipantID(player: player), device, author))
             case .deviceSucceeded(let predecessor, _):
                 successions.append((predecessor, author))
             case .roundStarted(let start):
@@ -77,7 +77,7 @@ struct ScoreOracle {
     /// The first way `view` departs from the oracle, or nil.
     func disagreement(with view: RoundView) -> String? {
         let round = view.round
-        let organizerDevices = owners[organizers[round.id] ?? ""] ?? []
+        let organizerDevices = organizers[round.id].flatMap { owners[$0] } ?? []
         let finish = (finishes[round.id] ?? []).filter { organizerDevices.contains($0.device) }
             .min { ($0.clock, $0.device) < ($1.clock, $1.device) }
         if view.evaluation.finish?.createdAt != finish?.clock || view.evaluation.finish?.deviceID != finish?.device {

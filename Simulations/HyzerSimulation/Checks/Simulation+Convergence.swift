@@ -217,7 +217,7 @@ extension Simulation {
         let oracle = ScoreOracle(registry)
         var count = 0
         for (round, events) in oracle.events.sorted(by: { $0.key.lowercased < $1.key.lowercased }) {
-            let organizerDevices = oracle.owners[oracle.organizers[round] ?? ""] ?? []
+            let organizerDevices = oracle.organizers[round].flatMap { oracle.owners[$0] } ?? []
             guard
                 let finish = (oracle.finishes[round] ?? []).filter({ organizerDevices.contains($0.device) })
                     .min(by: { ($0.clock, $0.device) < ($1.clock, $1.device) })

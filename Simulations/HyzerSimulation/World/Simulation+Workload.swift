@@ -103,7 +103,7 @@ extension Simulation {
         let outcome = try command(
             planned.device, "scores \(participant.name) hole \(planned.hole) of \(short(round.id)): \(strokes)"
         ) { replica in
-            try replica.recordScore(round: round.id.lowercased, player: participant.id, hole: planned.hole, strokes: strokes)
+            try replica.recordScore(round: round.id.lowercased, player: participant.id.description, hole: planned.hole, strokes: strokes)
         }
         switch outcome {
         case .done(let event):
@@ -148,7 +148,8 @@ extension Simulation {
             else { continue }
             let strokes = workloadRandom.chance(0.85) ? truth : discrepancy.leaves[0].strokes
             let outcome = try command(card.organizer, "resolves \(discrepancy.name) hole \(discrepancy.hole) to \(strokes)") { replica in
-                try replica.resolve(round: round.id.lowercased, player: discrepancy.playerID, hole: discrepancy.hole, strokes: strokes)
+                try replica.resolve(
+                    round: round.id.lowercased, player: discrepancy.playerID.description, hole: discrepancy.hole, strokes: strokes)
             }
             if case .done = outcome { coverage.count(.resolutions) }
         }

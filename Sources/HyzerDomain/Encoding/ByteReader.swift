@@ -154,6 +154,13 @@ public struct ByteReader: Sendable {
         }
     }
 
+    /// A participant id written as its text (`ByteWriter.write(_: ParticipantID)`); refuses text
+    /// that names no participant.
+    public mutating func readParticipantID() throws(ByteDecodingError) -> ParticipantID {
+        guard let id = ParticipantID(text: try readString(maximumBytes: 64)) else { throw .outOfRange(field: "participant") }
+        return id
+    }
+
     /// A UUID as 16 raw bytes.
     public mutating func readUUID() throws(ByteDecodingError) -> UUID {
         try need(16)

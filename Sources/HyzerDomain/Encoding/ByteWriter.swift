@@ -50,6 +50,9 @@ public struct ByteWriter: Sendable {
     /// The string's UTF-8 bytes after their varint length.
     public mutating func write(_ value: String) { write(lengthPrefixed: Array(value.utf8)) }
 
+    /// A participant id as its text (length-prefixed UTF-8).
+    public mutating func write(_ value: ParticipantID) { write(value.description) }
+
     /// The UUID's 16 bytes.
     public mutating func write(_ value: UUID) {
         withUnsafeBytes(of: value.uuid) { bytes.append(contentsOf: $0) }

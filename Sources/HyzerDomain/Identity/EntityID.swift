@@ -1,9 +1,10 @@
 import Foundation
 
-/// The id of one entity of the store: a player, a course, a round, a guest, a score event, a
-/// group. Each entity has one id type, used by every command, query and document of the façade
-/// (a device's is `DeviceID`). Its text (`description`) is what the store, the command line and
-/// the JSON documents write, and it encodes and decodes as that text, so an app may cache it.
+/// The id of one entity of the store: a player, a course, a round, a guest, a round's
+/// participant, a score event, a group. Each entity has one id type, used by every command, query
+/// and document of the façade (a device's is `DeviceID`). Its text (`description`) is what the
+/// store, the command line and the JSON documents write, and it encodes and decodes as that text,
+/// so an app may cache it.
 public protocol EntityID: Hashable, Sendable, Codable, CustomStringConvertible {
     /// The id that `text` writes; `nil` for text that is not one.
     init?(text: String)
@@ -32,145 +33,74 @@ extension EntityID {
 /// its 64 hexadecimal digits).
 public typealias DeviceID = AuthorID
 
-/// A registered player, by the UUID the store gave it when the player was created.
-public struct PlayerID: EntityID {
-    /// The player's id in the store.
-    public let uuid: UUID
-
-    /// The player with id `uuid`.
-    public init(_ uuid: UUID) { self.uuid = uuid }
-
-    /// The id `text` writes: a UUID, in either case.
-    public init?(text: String) {
-        guard let uuid = UUID(uuidString: text) else { return nil }
-        self.init(uuid)
-    }
-
-    /// The id as lowercase UUID text, as the store, the command line and the JSON documents write it.
-    public var description: String { uuid.lowercased }
+/// What an id around a UUID names (``UUIDEntityID``'s `Entity`): one of the ``EntityKind``s.
+public protocol UUIDEntity: Sendable {
+    /// What the id's text has before the UUID: `guest:` for a guest, nothing for the others.
+    static var prefix: String { get }
 }
 
-/// A course, seeded or added, by its UUID.
-public struct CourseID: EntityID {
-    /// The course's id in the store.
-    public let uuid: UUID
-
-    /// The course with id `uuid`.
-    public init(_ uuid: UUID) { self.uuid = uuid }
-
-    /// The id `text` writes: a UUID, in either case.
-    public init?(text: String) {
-        guard let uuid = UUID(uuidString: text) else { return nil }
-        self.init(uuid)
-    }
-
-    /// The id as lowercase UUID text.
-    public var description: String { uuid.lowercased }
+extension UUIDEntity {
+    /// No prefix: the text is the UUID alone.
+    public static var prefix: String { "" }
 }
 
-/// A round, by its UUID.
-public struct RoundID: EntityID {
-    /// The round's id in the store.
+/// An entity's id around its UUID, the entity told by `Entity` (so a player's id is not a
+/// course's): ``PlayerID``, ``CourseID``, ``RoundID``, ``GuestID``, ``ScoreEventID``, ``GroupID``.
+public struct UUIDEntityID<Entity: UUIDEntity>: EntityID {
+    /// The entity's UUID.
     public let uuid: UUID
 
-    /// The round with id `uuid`.
+    /// The entity with id `uuid`.
     public init(_ uuid: UUID) { self.uuid = uuid }
 
-    /// The id `text` writes: a UUID, in either case.
+    /// The id `text` writes: the entity's prefix, then a UUID in either case.
     public init?(text: String) {
-        guard let uuid = UUID(uuidString: text) else { return nil }
-        self.init(uuid)
-    }
-
-    /// The id as lowercase UUID text.
-    public var description: String { uuid.lowercased }
-}
-
-/// A guest: someone who plays in one round without being a registered player. The UUID comes
-/// from the guest's place in the round (docs/architecture.md, "Ids without randomness").
-public struct GuestID: EntityID {
-    /// The guest's id in the round, without the `guest:` prefix.
-    public let uuid: UUID
-
-    /// The guest with id `uuid`.
-    public init(_ uuid: UUID) { self.uuid = uuid }
-
-    /// The guest `text` names: `guest:` and a UUID.
-    public init?(text: String) {
-        guard text.hasPrefix(Participant.guestPrefix), let uuid = UUID(uuidString: String(text.dropFirst(Participant.guestPrefix.count)))
-        else { return nil }
-        self.init(uuid)
-    }
-
-    /// The participant id the store and the JSON documents use: `guest:` and the UUID.
-    public var description: String { Participant.guestPrefix + uuid.lowercased }
-}
-
-/// One score event (a score, a correction or a resolution), by the UUID its op's hash gave it.
-public struct ScoreEventID: EntityID {
-    /// The event's id in the store.
-    public let uuid: UUID
-
-    /// The event with id `uuid`.
-    public init(_ uuid: UUID) { self.uuid = uuid }
-
-    /// The id `text` writes: a UUID, in either case.
-    public init?(text: String) {
-        guard let uuid = UUID(uuidString: text) else { return nil }
-        self.init(uuid)
-    }
-
-    /// The id as lowercase UUID text.
-    public var description: String { uuid.lowercased }
-}
-
-/// A group of devices that sync with each other, by its UUID.
-public struct GroupID: EntityID {
-    /// The group's id.
-    public let uuid: UUID
-
-    /// The group with id `uuid`.
-    public init(_ uuid: UUID) { self.uuid = uuid }
-
-    /// The id `text` writes: a UUID, in either case.
-    public init?(text: String) {
-        guard let uuid = UUID(uuidString: text) else { return nil }
-        self.init(uuid)
-    }
-
-    /// The id as lowercase UUID text.
-    public var description: String { uuid.lowercased }
-}
-
-/// Someone playing a round: a registered player or one of the round's guests.
-public enum RoundParticipantID: EntityID {
-    /// A registered player in the round.
-    case player(PlayerID)
-    /// A guest of the round.
-    case guest(GuestID)
-
-    /// The participant id as the store and `StandingsEntry.playerID` write it.
-    public var description: String {
-        switch self {
-        case .player(let id): id.description
-        case .guest(let id): id.description
-        }
-    }
-
-    /// The participant that a store's participant id names; `nil` for text that is neither a
-    /// UUID nor `guest:` and a UUID.
-    public init?(_ text: String) {
-        self.init(text: text)
-    }
-
-    /// The participant `text` names: a player's UUID, or `guest:` and a guest's.
-    public init?(text: String) {
-        if let guest = GuestID(text: text) {
-            self = .guest(guest)
-        } else if !text.hasPrefix(Participant.guestPrefix), let player = PlayerID(text: text) {
-            self = .player(player)
-        } else {
+        guard text.hasPrefix(Entity.prefix), let uuid = UUID(uuidString: String(text.dropFirst(Entity.prefix.count))) else {
             return nil
         }
+        self.init(uuid)
     }
+
+    /// The id as the store, the command line and the JSON documents write it: the prefix, then
+    /// the lowercase UUID.
+    public var description: String { Entity.prefix + uuid.lowercased }
 }
+
+/// The entities whose ids wrap a UUID.
+public enum EntityKind {
+    /// A registered player.
+    public enum Player: UUIDEntity {}
+    /// A course.
+    public enum Course: UUIDEntity {}
+    /// A round.
+    public enum Round: UUIDEntity {}
+    /// A guest of a round.
+    public enum Guest: UUIDEntity {
+        /// `guest:`, as in every guest's participant id.
+        public static var prefix: String { Participant.guestPrefix }
+    }
+    /// A score event.
+    public enum ScoreEvent: UUIDEntity {}
+    /// A group of devices.
+    public enum Group: UUIDEntity {}
+}
+
+/// A registered player, by the UUID the store gave it when the player was created.
+public typealias PlayerID = UUIDEntityID<EntityKind.Player>
+
+/// A course, seeded or added, by its UUID.
+public typealias CourseID = UUIDEntityID<EntityKind.Course>
+
+/// A round, by its UUID.
+public typealias RoundID = UUIDEntityID<EntityKind.Round>
+
+/// A guest: someone who plays in one round without being a registered player. The UUID comes
+/// from the guest's place in the round (docs/architecture.md, "Ids without randomness"); the
+/// text is `guest:` and the UUID, the guest's participant id.
+public typealias GuestID = UUIDEntityID<EntityKind.Guest>
+
+/// One score event (a score, a correction or a resolution), by the UUID its op's hash gave it.
+public typealias ScoreEventID = UUIDEntityID<EntityKind.ScoreEvent>
+
+/// A group of devices that sync with each other, by its UUID.
+public typealias GroupID = UUIDEntityID<EntityKind.Group>

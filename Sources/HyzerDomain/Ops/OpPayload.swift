@@ -193,20 +193,14 @@ public enum ParticipantRef: Hashable, Sendable {
     /// The participant id as views and the command line show it.
     public var participantID: ParticipantID {
         switch self {
-        case .player(let id): id.lowercased
-        case .guest(let id): Participant.guestPrefix + id.lowercased
+        case .player(let id): ParticipantID(player: id)
+        case .guest(let id): ParticipantID(guest: id)
         }
     }
 
-    /// The reference a participant id names; `nil` for text that is neither form.
-    public init?(participantID: ParticipantID) {
-        if participantID.hasPrefix(Participant.guestPrefix) {
-            guard let id = UUID(uuidString: String(participantID.dropFirst(Participant.guestPrefix.count))) else { return nil }
-            self = .guest(id)
-        } else {
-            guard let id = UUID(uuidString: participantID) else { return nil }
-            self = .player(id)
-        }
+    /// The reference to the participant `participantID` names.
+    public init(participantID: ParticipantID) {
+        self = participantID.isGuest ? .guest(participantID.uuid) : .player(participantID.uuid)
     }
 }
 

@@ -1,10 +1,10 @@
 /// One player's hole-by-hole scores in a round, with the summary row (docs/rules.md, "Hole-by-hole
 /// breakdown"). The field names are the public contract of `breakdown --json` (docs/cli.md).
 public struct Breakdown: Codable, Hashable, Sendable {
-    /// The round id, as lowercase UUID text.
-    public var round: String
+    /// The round (its JSON: the lowercase UUID).
+    public var round: RoundID
     /// The participant id.
-    public var playerID: String
+    public var playerID: ParticipantID
     /// The participant's name as the round lists it.
     public var name: String
     /// Every hole of the round, in order, scored or not.
@@ -20,7 +20,7 @@ public struct Breakdown: Codable, Hashable, Sendable {
 
     /// A breakdown with every field given; views build one with `RoundEvaluation.breakdown(player:)`.
     public init(
-        round: String, playerID: String, name: String, holes: [BreakdownHole], totalStrokes: Int,
+        round: RoundID, playerID: ParticipantID, name: String, holes: [BreakdownHole], totalStrokes: Int,
         totalPar: Int, relativeToPar: Int, formatted: String
     ) {
         self.round = round
@@ -34,7 +34,7 @@ public struct Breakdown: Codable, Hashable, Sendable {
     }
 
     /// The breakdown of holes, totalled over those that are scored.
-    init(round: String, playerID: String, name: String, holes: [BreakdownHole]) {
+    init(round: RoundID, playerID: ParticipantID, name: String, holes: [BreakdownHole]) {
         var totalStrokes = 0
         var totalPar = 0
         for hole in holes {

@@ -29,11 +29,6 @@ enum CanonicalOrder {
         }
     }
 
-    /// The lowercase text of a UUID, as every view prints it.
-    static func text(_ id: UUID) -> String {
-        id.lowercased
-    }
-
     /// Score events by `(createdAt, id)` — the order of leaves and of the "chosen" leaf of a
     /// dispute — then by every other field, so that even two different events forged with the
     /// same id and time have one order.
@@ -42,13 +37,13 @@ enum CanonicalOrder {
         if lhs.id != rhs.id { return precedes(lhs.id, rhs.id) }
         if lhs.deviceID != rhs.deviceID { return lhs.deviceID < rhs.deviceID }
         if lhs.roundID != rhs.roundID { return precedes(lhs.roundID, rhs.roundID) }
-        if lhs.playerID != rhs.playerID { return precedes(lhs.playerID, rhs.playerID) }
+        if lhs.playerID != rhs.playerID { return lhs.playerID < rhs.playerID }
         if lhs.holeNumber != rhs.holeNumber { return lhs.holeNumber < rhs.holeNumber }
         if lhs.strokeCount != rhs.strokeCount { return lhs.strokeCount < rhs.strokeCount }
         if lhs.supersedes != rhs.supersedes {
             return lhs.supersedes.lexicographicallyPrecedes(rhs.supersedes, by: precedes)
         }
-        return precedes(lhs.reportedByPlayerID, rhs.reportedByPlayerID)
+        return precedes(lhs.reportedByPlayerID?.description, rhs.reportedByPlayerID?.description)
     }
 
     /// Finishes by `(createdAt, deviceID)`, then unforced before forced, then round id.

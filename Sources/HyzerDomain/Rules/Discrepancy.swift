@@ -3,7 +3,7 @@
 /// stroke count makes it disappear.
 public struct Discrepancy: Codable, Hashable, Sendable {
     /// The participant id.
-    public var playerID: String
+    public var playerID: ParticipantID
     /// The participant's name as the round lists it.
     public var name: String
     /// The hole number, from 1.
@@ -12,7 +12,7 @@ public struct Discrepancy: Codable, Hashable, Sendable {
     public var leaves: [DiscrepancyLeaf]
 
     /// A discrepancy with every field given; views read `RoundEvaluation.discrepancies`.
-    public init(playerID: String, name: String, hole: Int, leaves: [DiscrepancyLeaf]) {
+    public init(playerID: ParticipantID, name: String, hole: Int, leaves: [DiscrepancyLeaf]) {
         self.playerID = playerID
         self.name = name
         self.hole = hole
@@ -28,14 +28,14 @@ public struct DiscrepancyLeaf: Codable, Hashable, Sendable {
     public var strokes: Int
     /// The participant who reported it, or `nil` when the reporting device has no owner
     /// (written as JSON `null`).
-    public var reportedByPlayerID: String?
+    public var reportedByPlayerID: ParticipantID?
     /// The authoring device (its JSON: its public key, in lowercase hexadecimal).
     public var deviceID: DeviceID
     /// The event's hybrid logical clock reading, `milliseconds.counter`.
     public var createdAt: String
 
     /// A leaf with every field given.
-    public init(eventID: ScoreEventID, strokes: Int, reportedByPlayerID: String?, deviceID: DeviceID, createdAt: String) {
+    public init(eventID: ScoreEventID, strokes: Int, reportedByPlayerID: ParticipantID?, deviceID: DeviceID, createdAt: String) {
         self.eventID = eventID
         self.strokes = strokes
         self.reportedByPlayerID = reportedByPlayerID

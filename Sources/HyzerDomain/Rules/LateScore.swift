@@ -3,7 +3,7 @@
 /// device owning the organizer counts it with a resolution.
 public struct LateScore: Codable, Hashable, Sendable {
     /// The participant id.
-    public var playerID: String
+    public var playerID: ParticipantID
     /// The participant's name as the round lists it.
     public var name: String
     /// The hole number, from 1.
@@ -21,7 +21,7 @@ public struct LateScore: Codable, Hashable, Sendable {
 
     /// A late score with every field given; views read `RoundEvaluation.lateScores`.
     public init(
-        playerID: String, name: String, hole: Int, strokes: Int, eventID: ScoreEventID, deviceID: DeviceID, createdAt: String,
+        playerID: ParticipantID, name: String, hole: Int, strokes: Int, eventID: ScoreEventID, deviceID: DeviceID, createdAt: String,
         reason: String
     ) {
         self.playerID = playerID
@@ -50,7 +50,7 @@ extension RoundEvaluation {
             }
             .map { _, event in
                 LateScore(
-                    playerID: event.playerID, name: participants.first { $0.id == event.playerID }?.name ?? event.playerID,
+                    playerID: event.playerID, name: participants.first { $0.id == event.playerID }?.name ?? event.playerID.description,
                     hole: event.holeNumber, strokes: event.strokeCount, eventID: ScoreEventID(event.id),
                     deviceID: event.deviceID, createdAt: event.createdAt.description,
                     reason: IgnoredEvent.Reason.lateForFinish.description)

@@ -121,7 +121,7 @@ public struct RoundEvaluation: Sendable, Equatable {
             BreakdownHole(hole: index + 1, par: par, score: score(player: player, hole: index + 1))
         }
         return Breakdown(
-            round: CanonicalOrder.text(round.id), playerID: participant.id, name: participant.name, holes: holes
+            round: RoundID(round.id), playerID: participant.id, name: participant.name, holes: holes
         )
     }
 }

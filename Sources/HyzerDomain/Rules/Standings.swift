@@ -4,8 +4,8 @@ public struct StandingsEntry: Codable, Hashable, Sendable {
     /// Competition ranking by `relativeToPar`: equal scores share a position and the next one
     /// skips (1, 1, 3). Participants with no score share the position after the last scored one.
     public var position: Int
-    /// The participant id: a registered player's lowercase UUID or `guest:<uuid>`.
-    public var playerID: String
+    /// The participant (its JSON: a registered player's lowercase UUID or `guest:<uuid>`).
+    public var playerID: ParticipantID
     /// The participant's name as the round lists it.
     public var name: String
     /// Strokes over the scored holes; a disputed hole counts its chosen leaf.
@@ -21,7 +21,7 @@ public struct StandingsEntry: Codable, Hashable, Sendable {
 
     /// An entry with every field given; views read `RoundEvaluation.standings`.
     public init(
-        position: Int, playerID: String, name: String, totalStrokes: Int, holesPlayed: Int,
+        position: Int, playerID: ParticipantID, name: String, totalStrokes: Int, holesPlayed: Int,
         relativeToPar: Int, formatted: String, disputedHoles: Int
     ) {
         self.position = position
@@ -71,6 +71,6 @@ extension StandingsEntry {
 
     private static func precedesByNameThenID(_ lhs: StandingsEntry, _ rhs: StandingsEntry) -> Bool {
         if lhs.name != rhs.name { return CanonicalOrder.precedes(lhs.name, rhs.name) }
-        return CanonicalOrder.precedes(lhs.playerID, rhs.playerID)
+        return lhs.playerID < rhs.playerID
     }
 }

@@ -107,7 +107,7 @@ extension Replica {
     ) throws -> [(participant: Participant, names: [String])] {
         let aliases = try reader.aliases()
         return evaluation.participants.map { participant in
-            let extra = UUID(uuidString: participant.id).flatMap { aliases[$0] } ?? []
+            let extra = participant.id.player.flatMap { aliases[$0.uuid] } ?? []
             return (participant, ([participant.name] + extra).map(NameFolding.folded))
         }
     }

@@ -247,10 +247,10 @@ extension Replica {
             let device = try Self.resolveDevice(device, reader)
             let player = try Self.resolvePlayer(owner, reader)
             let ownership = try reader.ownership()
-            guard ownership.device(author, owns: player.lowercased) else {
+            guard ownership.device(author, owns: ParticipantID(player: player)) else {
                 throw ReplicaError.notOwner(player: try reader.playerName(player) ?? player.lowercased)
             }
-            guard !ownership.device(device, owns: player.lowercased) else { return }
+            guard !ownership.device(device, owns: ParticipantID(player: player)) else { return }
             try append(.deviceLinked(device: device, playerID: player), in: db)
         }
     }
@@ -288,7 +288,7 @@ extension Replica {
     ) throws -> ScoreEvent {
         let reporter = try Meta.text(.owner, in: db).flatMap(UUID.init(uuidString:)).map { ParticipantRef.player($0) }
         let record = ScoreRecord(
-            roundID: round.id, hole: hole, player: ParticipantRef(participantID: player.id)!, strokes: strokes,
+            roundID: round.id, hole: hole, player: ParticipantRef(participantID: player.id), strokes: strokes,
             supersedes: supersedes, reportedBy: reporter)
         let op = try append(.scoreRecorded(record), in: db)
         return ScoreEvent(
@@ -300,7 +300,7 @@ extension Replica {
         guard ownership.device(author, owns: round.organizerID) else {
             let name =
                 round.participants.first { $0.id == round.organizerID }?.name
-                ?? UUID(uuidString: round.organizerID).flatMap { try? reader.playerName($0) } ?? round.organizerID
+                ?? round.organizerID.player.flatMap { try? reader.playerName($0.uuid) } ?? round.organizerID.description
             throw ReplicaError.notOrganizerDevice(round: round.id.lowercased, organizer: name)
         }
     }

@@ -29,8 +29,8 @@ extension Replica {
     public func resolveParticipant(_ text: String, in round: Round) throws -> Participant {
         do {
             let id = try Resolver.resolve(
-                text, among: round.participants.map { .init(id: $0.id, name: $0.name) }, kind: "participant")
-            return round.participants.first { $0.id == id }!
+                text, among: round.participants.map { .init(id: $0.id.description, name: $0.name) }, kind: "participant")
+            return round.participants.first { $0.id.description == id }!
         } catch ReplicaError.unknown {
             // A registered player who is not playing this round gets the more useful error.
             if let player = try? resolvePlayer(text), let name = try players().first(where: { $0.id == player })?.displayName {

@@ -5,7 +5,7 @@ import HyzerDomain
 public struct LateScoreDocument: Encodable, Sendable {
     /// The participant who played the strokes (its JSON: the player's lowercase UUID, or
     /// `guest:` and the guest's).
-    public let playerID: RoundParticipantID
+    public let playerID: ParticipantID
     /// The participant's name as the round lists it.
     public let name: String
     /// The hole, 1-based.
@@ -23,11 +23,9 @@ public struct LateScoreDocument: Encodable, Sendable {
     /// What the organizer runs, on one of its devices, to count it.
     public let resolve: String
 
-    /// The document of `late` in the round whose id is `round`; `nil` when the score's
-    /// participant id names no participant.
-    public init?(_ late: LateScore, round: RoundID) {
-        guard let player = RoundParticipantID(text: late.playerID) else { return nil }
-        playerID = player
+    /// The document of `late` in the round whose id is `round`.
+    public init(_ late: LateScore, round: RoundID) {
+        playerID = late.playerID
         name = late.name
         hole = late.hole
         strokes = late.strokes
@@ -45,6 +43,6 @@ public struct LateScoreDocument: Encodable, Sendable {
 
     /// The late scores of `view`'s round.
     public static func all(_ view: RoundView) -> [LateScoreDocument] {
-        view.evaluation.lateScores.compactMap { LateScoreDocument($0, round: RoundID(view.round.id)) }
+        view.evaluation.lateScores.map { LateScoreDocument($0, round: RoundID(view.round.id)) }
     }
 }

@@ -35,7 +35,7 @@ public struct PlayerHistoryDocument: Encodable, Equatable, Sendable {
         id = PlayerID(player.id)
         name = player.displayName
         rounds = history.compactMap { entry in
-            guard let line = entry.standings?.first(where: { $0.playerID == player.id.lowercased }), line.holesPlayed > 0 else {
+            guard let line = entry.standings?.first(where: { $0.playerID == ParticipantID(player: player.id) }), line.holesPlayed > 0 else {
                 return nil
             }
             return Entry(

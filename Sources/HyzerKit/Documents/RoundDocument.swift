@@ -7,7 +7,7 @@ public struct RoundDocument: Encodable, Sendable {
     public struct Member: Encodable, Sendable {
         /// The participant: a registered player or a guest of the round (its JSON: the player's
         /// lowercase UUID, or `guest:` and the guest's).
-        public let id: RoundParticipantID
+        public let id: ParticipantID
         /// The participant's name in the round.
         public let name: String
         /// Whether the participant is a guest of this round only.
@@ -23,15 +23,15 @@ public struct RoundDocument: Encodable, Sendable {
     /// Where the round is in its life (its JSON: `active`, `awaitingFinalization` or `completed`).
     public let status: RoundStatus
     /// The participant whose devices may resolve disputes and finish the round (its JSON: as a
-    /// member's `id`); `nil`, and left out of the JSON, only for a stored id that names no participant.
-    public let organizerID: RoundParticipantID?
+    /// member's `id`).
+    public let organizerID: ParticipantID
     /// The start op's clock reading, in milliseconds since the Unix epoch.
     public let startedAt: UInt64
     /// The number of holes.
     public let holeCount: Int
     /// The par of hole `n` at index `n - 1`, as the round copied them.
     public let pars: [Int]
-    /// The participants, in the start op's order (a stored id that names no participant left out).
+    /// The participants, in the start op's order.
     public let participants: [Member]
     /// The round signature as this replica computes it now (hex), and every device's receipt
     /// (docs/formats.md, "Round signature").
@@ -59,13 +59,11 @@ public struct RoundDocument: Encodable, Sendable {
         course = round.courseName
         courseID = CourseID(round.courseID)
         status = view.evaluation.status
-        organizerID = RoundParticipantID(text: round.organizerID)
+        organizerID = round.organizerID
         startedAt = round.startedAt.physicalMilliseconds
         holeCount = round.holeCount
         pars = round.pars
-        participants = round.participants.compactMap { participant in
-            RoundParticipantID(text: participant.id).map { Member(id: $0, name: participant.name, isGuest: participant.isGuest) }
-        }
+        participants = round.participants.map { Member(id: $0.id, name: $0.name, isGuest: $0.isGuest) }
         late = LateScoreDocument.all(view)
     }
 }

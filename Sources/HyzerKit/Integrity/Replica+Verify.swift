@@ -150,7 +150,7 @@ extension Replica {
         {
             let player: UUID = try row.decode(forColumn: "player")
             let linkedBy: AuthorID = try row.decode(forColumn: "linkedBy")
-            guard !ownership.device(linkedBy, owns: player.lowercased) else { continue }
+            guard !ownership.device(linkedBy, owns: ParticipantID(player: player)) else { continue }
             report.ignoredOps.append(
                 .init(
                     author: linkedBy, sequence: try row.decode(forColumn: "sequence"),

@@ -44,7 +44,7 @@ extension Replica {
                 return GroupMember(
                     id: device, name: try reader.register(Data(device.bytes), "device.name").map { String(decoding: $0, as: UTF8.self) },
                     kind: try reader.deviceKind(device),
-                    owns: players.filter { ownership.device(device, owns: $0.id.lowercased) }.map(\.displayName),
+                    owns: players.filter { ownership.device(device, owns: ParticipantID(player: $0.id)) }.map(\.displayName),
                     lastSequence: lastSequence, lastMilliseconds: tail.flatMap { OpTail($0).clock }?.physicalMilliseconds,
                     removed: group.removed.contains(device), isOrganizer: GroupMembership.isOrganizer(device, of: group.id))
             }

@@ -26,7 +26,7 @@ extension HistoryCache {
     }
 
     /// The played round `bytes` encode, its strings read into `recent`: the course name, then
-    /// each card's player id and name, each kept (shared, not made again) when the round decoded
+    /// each card's player id (refused when it names no participant) and name, each kept (shared, not made again) when the round decoded
     /// before had the same string at the same place. A round's strokes are one array that its
     /// cards slice: a round of a group that plays together costs a few allocations, not one per
     /// string and card.
@@ -51,9 +51,9 @@ extension HistoryCache {
             for _ in 0..<holes { strokes.append(try reader.readNumber()) }
         }
         try reader.expectEnd()
-        let cards = (0..<count).map { card in
-            PlayedRound.Card(
-                playerID: recent[1 + 2 * card], name: recent[2 + 2 * card], strokes: strokes[(card * holes)..<((card + 1) * holes)])
+        let cards = try (0..<count).map { card in
+            guard let id = ParticipantID(text: recent[1 + 2 * card]) else { throw ByteDecodingError.outOfRange(field: "participant") }
+            return PlayedRound.Card(playerID: id, name: recent[2 + 2 * card], strokes: strokes[(card * holes)..<((card + 1) * holes)])
         }
         return PlayedRound(id: id, courseID: courseID, courseName: recent[0], pars: pars, startedAt: startedAt, cards: cards)
     }

@@ -267,8 +267,8 @@ enum HistoryCache {
         let evaluation = RoundEvaluation(round: round, events: events, finishes: finishes, ownership: ownership, merge: merge)
         return CachedRow(
             fingerprint: fingerprint(round, events, finishes, owners: ownership.owners[round.organizerID] ?? []),
-            players: round.participants.compactMap { UUID(uuidString: $0.id) }.flatMap(\.bytes),
-            organizer: UUID(uuidString: round.organizerID)?.bytes,
+            players: round.participants.compactMap(\.id.player?.uuid).flatMap(\.bytes),
+            organizer: round.organizerID.player?.uuid.bytes,
             entry: History.completed(round, evaluation).map(encode), played: PlayedRound(evaluation).map(encode))
     }
 
@@ -350,7 +350,7 @@ enum HistoryCache {
             for _ in 0..<(try reader.readCount(maximum: countMaximum)) {
                 lines.append(
                     StandingsEntry(
-                        position: try reader.readInteger(), playerID: try reader.readString(maximumBytes: textMaximum),
+                        position: try reader.readInteger(), playerID: try reader.readParticipantID(),
                         name: try reader.readString(maximumBytes: textMaximum), totalStrokes: try reader.readInteger(),
                         holesPlayed: try reader.readInteger(), relativeToPar: try reader.readInteger(),
                         formatted: try reader.readString(maximumBytes: textMaximum), disputedHoles: try reader.readInteger()))

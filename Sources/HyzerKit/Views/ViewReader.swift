@@ -80,12 +80,12 @@ struct ViewReader {
         enum Creator: Int, CaseIterable { case id, creator }
         var creators: [ParticipantID: AuthorID] = [:]
         for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT \(Creator.selection) FROM players")) {
-            creators[(try row.value(Creator.id) as UUID).lowercased] = try row.value(Creator.creator)
+            creators[ParticipantID(player: try row.value(Creator.id) as UUID)] = try row.value(Creator.creator)
         }
         enum Link: Int, CaseIterable { case player, device, linkedBy }
         let links = try Row.fetchAll(db.cachedStatement(sql: "SELECT \(Link.selection) FROM deviceLinks")).map { row in
             DeviceLink(
-                player: (try row.value(Link.player) as UUID).lowercased, device: try row.value(Link.device),
+                player: ParticipantID(player: try row.value(Link.player) as UUID), device: try row.value(Link.device),
                 linkedBy: try row.value(Link.linkedBy))
         }
         enum Succession: Int, CaseIterable { case predecessor, successor }
@@ -140,9 +140,9 @@ struct ViewReader {
         for (index, entry) in start.participants.enumerated() {
             switch entry {
             case .player(let playerID):
-                participants.append(Participant(id: playerID.lowercased, name: try playerName(playerID) ?? "unknown player"))
+                participants.append(Participant(id: ParticipantID(player: playerID), name: try playerName(playerID) ?? "unknown player"))
             case .guest(let name):
-                participants.append(Participant(id: ParticipantRef.guest(Self.guestID(round: id, index: index)).participantID, name: name))
+                participants.append(Participant(id: ParticipantID(guest: Self.guestID(round: id, index: index)), name: name))
             }
         }
         return Round(

@@ -27,7 +27,7 @@ struct DeviceCommand: ParsableCommand {
             let entries = try await engine.devices().map { device in
                 Entry(
                     id: device.id.hex, name: device.name, kind: device.kind.rawValue,
-                    owns: players.filter { ownership.device(device.id, owns: $0.id.lowercased) }.map(\.displayName),
+                    owns: players.filter { ownership.device(device.id, owns: ParticipantID(player: $0.id)) }.map(\.displayName),
                     isThisReplica: device.id == engine.device)
             }
             if output.json { return try JSONOutput.print(entries) }

@@ -37,7 +37,7 @@ struct PlayerStatsCommand: AsyncParsableCommand {
         for result in stats.personalBests {
             table.add([
                 .init(result.course), .init(result.formatted, ScoreColour.total(result.relativeToPar)), .init("\(result.totalStrokes)"),
-                .init(DateText.day(result.startedAt)), .init(String(result.round.prefix(8))),
+                .init(DateText.day(result.startedAt)), .init(String(result.round.description.prefix(8))),
             ])
         }
         lines.append(table.render())
@@ -77,7 +77,7 @@ struct HeadToHeadCommand: AsyncParsableCommand {
         for meeting in record.lastMeetings {
             table.add(
                 DateText.day(meeting.startedAt), meeting.course, "\(meeting.playerStrokes)", "\(meeting.opponentStrokes)", meeting.result,
-                String(meeting.round.prefix(8)))
+                String(meeting.round.description.prefix(8)))
         }
         return header + "\n\nlast meetings\n" + table.render()
     }

@@ -41,7 +41,7 @@ struct StandingsCommand: AsyncParsableCommand {
         let status: String
         let standings: [Entry]
 
-        init(_ view: RoundView, previous: [String: Int]?) {
+        init(_ view: RoundView, previous: [ParticipantID: Int]?) {
             round = view.round.id.lowercased
             course = view.round.courseName
             status = view.evaluation.status.rawValue
@@ -74,7 +74,9 @@ struct StandingsCommand: AsyncParsableCommand {
     /// Prints the standings once; on a terminal, redraws in place. When watching, `previous` holds
     /// the positions last printed (`nil` the first time). Returns the positions of scored participants printed.
     @discardableResult
-    private func show(_ engine: HyzerEngine, _ id: RoundID, previous: [String: Int]?, clear: Bool) async throws -> [String: Int] {
+    private func show(
+        _ engine: HyzerEngine, _ id: RoundID, previous: [ParticipantID: Int]?, clear: Bool
+    ) async throws -> [ParticipantID: Int] {
         guard let view = try await engine.roundView(id) else { throw ReplicaError.unknown(kind: "round", text: round) }
         // Only a scored participant has a position worth moving from.
         let positions = Dictionary(
@@ -95,7 +97,7 @@ struct StandingsCommand: AsyncParsableCommand {
 
     /// The leaderboard table. With `previous` (when watching), a column marks the top three with
     /// `★` and shows each move since the last redraw: `▲n` up, `▼n` down.
-    static func render(_ view: RoundView, previous: [String: Int]? = nil) -> String {
+    static func render(_ view: RoundView, previous: [ParticipantID: Int]? = nil) -> String {
         let holes = view.round.holeCount
         var columns: [(String, Table.Alignment)] = [
             ("#", .right), ("Player", .left), ("Score", .right), ("Strokes", .right), ("Thru", .right), ("Disputed", .right),
@@ -138,7 +140,7 @@ struct BreakdownCommand: AsyncParsableCommand {
         let round = try await engine.round(matching: round)
         guard let view = try await engine.roundView(round) else { throw ReplicaError.unknown(kind: "round", text: self.round) }
         let participant = try await engine.participant(matching: player, in: round)
-        let breakdown = view.evaluation.breakdown(player: participant.description)!
+        let breakdown = view.evaluation.breakdown(player: participant)!
         if output.json { return try JSONOutput.print(breakdown) }
         print(Self.render(breakdown))
     }

@@ -31,8 +31,8 @@ public struct CourseStats: Encodable, Hashable, Sendable {
         private enum CodingKeys: String, CodingKey { case hole, par, cards, averageStrokes, averageRelativeToPar }
     }
 
-    /// The course's id, lowercase.
-    public let courseID: String
+    /// The course (its JSON: the lowercase UUID).
+    public let courseID: CourseID
     /// The course's current name.
     public let course: String
     /// Completed rounds on the course.
@@ -79,7 +79,7 @@ public struct CourseStats: Encodable, Hashable, Sendable {
                 averageRelativeToPar: StatsAverage.of(relative[index], over: counts[index]))
         }
         let played = holes.filter { $0.cards > 0 }
-        courseID = course.id.lowercased
+        courseID = CourseID(course.id)
         self.course = course.name
         self.roundsPlayed = roundsPlayed
         cards = cardCount

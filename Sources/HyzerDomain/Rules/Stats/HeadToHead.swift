@@ -6,16 +6,16 @@ import Foundation
 public struct HeadToHead: Encodable, Hashable, Sendable {
     /// A player, by id and current name.
     public struct Side: Encodable, Hashable, Sendable {
-        /// The player's id, lowercase.
-        public let playerID: String
+        /// The player (its JSON: the lowercase UUID).
+        public let playerID: PlayerID
         /// The player's current name.
         public let name: String
     }
 
     /// One shared round.
     public struct Meeting: Encodable, Hashable, Sendable {
-        /// The round's id, lowercase.
-        public let round: String
+        /// The round (its JSON: the lowercase UUID).
+        public let round: RoundID
         /// The course's name when the round started.
         public let course: String
         /// The round's start, in milliseconds since the Unix epoch.
@@ -28,7 +28,7 @@ public struct HeadToHead: Encodable, Hashable, Sendable {
         public let result: String
 
         init(player: PlayedCard, opponent: PlayedCard) {
-            round = player.round.id.lowercased
+            round = RoundID(player.round.id)
             course = player.round.courseName
             startedAt = player.startedAt
             playerStrokes = player.totalStrokes
@@ -62,8 +62,8 @@ public struct HeadToHead: Encodable, Hashable, Sendable {
 
     /// The meetings of `player` and `opponent` in `played` (any order).
     public init(player: Player, opponent: Player, played: [PlayedRound]) {
-        let playerID = player.id.lowercased
-        let opponentID = opponent.id.lowercased
+        let playerID = ParticipantID(player: player.id)
+        let opponentID = ParticipantID(player: opponent.id)
         let cards = PlayedCard.all(played, of: [playerID, opponentID])
         var opponentCards: [UUID: PlayedCard] = [:]
         for card in cards where card.playerID == opponentID { opponentCards[card.round.id] = card }
@@ -73,8 +73,8 @@ public struct HeadToHead: Encodable, Hashable, Sendable {
             if let other = opponentCards[card.round.id] { shared.append((card, other)) }
         }
         let differences = shared.map { $0.player.totalStrokes - $0.opponent.totalStrokes }
-        self.player = Side(playerID: playerID, name: player.displayName)
-        self.opponent = Side(playerID: opponentID, name: opponent.displayName)
+        self.player = Side(playerID: PlayerID(player.id), name: player.displayName)
+        self.opponent = Side(playerID: PlayerID(opponent.id), name: opponent.displayName)
         sharedRounds = shared.count
         wins = differences.filter { $0 < 0 }.count
         losses = differences.filter { $0 > 0 }.count

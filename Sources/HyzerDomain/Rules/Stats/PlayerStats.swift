@@ -6,12 +6,12 @@ import Foundation
 public struct PlayerStats: Encodable, Hashable, Sendable {
     /// One round of the player's, as the trend and the bests list it.
     public struct RoundResult: Encodable, Hashable, Sendable {
-        /// The round's id, lowercase.
-        public let round: String
+        /// The round (its JSON: the lowercase UUID).
+        public let round: RoundID
         /// The course's name when the round started.
         public let course: String
-        /// The course's id, lowercase.
-        public let courseID: String
+        /// The course (its JSON: the lowercase UUID).
+        public let courseID: CourseID
         /// The round's start, in milliseconds since the Unix epoch.
         public let startedAt: UInt64
         /// The player's total strokes.
@@ -22,9 +22,9 @@ public struct PlayerStats: Encodable, Hashable, Sendable {
         public let formatted: String
 
         init(_ card: PlayedCard) {
-            round = card.round.id.lowercased
+            round = RoundID(card.round.id)
             course = card.round.courseName
-            courseID = card.round.courseID.lowercased
+            courseID = CourseID(card.round.courseID)
             startedAt = card.startedAt
             totalStrokes = card.totalStrokes
             relativeToPar = card.relativeToPar
@@ -32,8 +32,8 @@ public struct PlayerStats: Encodable, Hashable, Sendable {
         }
     }
 
-    /// The player's id, lowercase.
-    public let playerID: String
+    /// The player (its JSON: the lowercase UUID).
+    public let playerID: PlayerID
     /// The player's current name.
     public let name: String
     /// Completed rounds with a full card.
@@ -56,18 +56,18 @@ public struct PlayerStats: Encodable, Hashable, Sendable {
 
     /// The stats of `player` from `played` (any order; only the player's full cards count).
     public init(player: Player, played: [PlayedRound]) {
-        let id = player.id.lowercased
-        let cards = PlayedCard.all(played, of: [id])
+        playerID = PlayerID(player.id)
+        let cards = PlayedCard.all(played, of: [ParticipantID(playerID)])
         let trend = cards.map(RoundResult.init)
-        playerID = id
         name = player.displayName
         roundsPlayed = trend.count
         averageRelativeToPar = StatsAverage.of(trend.reduce(0) { $0 + $1.relativeToPar }, over: trend.count)
         best = Self.best(trend)
-        var byCourse: [String: [RoundResult]] = [:]
+        var byCourse: [CourseID: [RoundResult]] = [:]
         for result in trend { byCourse[result.courseID, default: []].append(result) }
         personalBests = byCourse.values.compactMap(Self.best).sorted { lhs, rhs in
-            lhs.course != rhs.course ? CanonicalOrder.precedes(lhs.course, rhs.course) : CanonicalOrder.precedes(lhs.courseID, rhs.courseID)
+            lhs.course != rhs.course
+                ? CanonicalOrder.precedes(lhs.course, rhs.course) : CanonicalOrder.precedes(lhs.courseID.uuid, rhs.courseID.uuid)
         }
         self.trend = trend
     }
