@@ -72,7 +72,7 @@ struct StatsTests {
         let record = HeadToHead(player: Self.player(F.anna), opponent: Self.player(F.olive), rounds: Self.rounds)
         #expect((record.sharedRounds, record.wins, record.losses, record.ties) == (3, 2, 1, 0))
         #expect(record.averageStrokeDifference == -0.67)
-        #expect(record.lastMeetings.map(\.result) == ["win", "loss", "win"])
+        #expect(record.lastMeetings.map(\.result) == [.win, .loss, .win])
         #expect(record.lastMeetings.map(\.startedAt) == [9_000, 5_000, 1_000])
         let benRecord = HeadToHead(player: Self.player(F.anna), opponent: Self.player(F.ben), rounds: Self.rounds)
         #expect((benRecord.sharedRounds, benRecord.wins, benRecord.ties, benRecord.averageStrokeDifference) == (2, 1, 1, -2))

@@ -3,7 +3,7 @@ import HyzerDomain
 /// Holes scored differently by different devices, and late scores (written before the
 /// finish, received by the finisher after it: not counted), as `discrepancies --json` and the
 /// web's `/api/rounds/R/discrepancies` print them.
-public struct DiscrepanciesDocument: Encodable, Sendable {
+public struct DiscrepanciesDocument: Codable, Hashable, Sendable {
     /// The round's id (its JSON: the lowercase UUID).
     public let round: RoundID
     /// Every disputed (player, hole) of the round: its leaves disagree.

@@ -2,7 +2,7 @@ import HyzerDomain
 
 /// A late score (docs/rules.md, "Late scores") as `discrepancies --json`, `round show --json`
 /// and the web's API print it: the score, what happened, and the command that counts it.
-public struct LateScoreDocument: Encodable, Sendable {
+public struct LateScoreDocument: Codable, Hashable, Sendable {
     /// The participant who played the strokes (its JSON: the player's lowercase UUID, or
     /// `guest:` and the guest's).
     public let playerID: ParticipantID

@@ -1,7 +1,7 @@
 import HyzerDomain
 
 /// A registered player as `player list --json` and the web's `/api/players` print it.
-public struct PlayerDocument: Encodable, Sendable {
+public struct PlayerDocument: Codable, Hashable, Sendable {
     /// The player's id (its JSON: the lowercase UUID).
     public let id: PlayerID
     /// The player's current name.

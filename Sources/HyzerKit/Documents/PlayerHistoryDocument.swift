@@ -2,9 +2,9 @@ import HyzerDomain
 
 /// A registered player's completed rounds, newest first, as the web's `/api/players/P` prints it:
 /// the player's line of each round's final standings.
-public struct PlayerHistoryDocument: Encodable, Equatable, Sendable {
+public struct PlayerHistoryDocument: Codable, Hashable, Sendable {
     /// The player's line in one completed round's final standings.
-    public struct Entry: Encodable, Equatable, Sendable {
+    public struct Entry: Codable, Hashable, Sendable {
         /// The round (its JSON: the lowercase UUID).
         public let round: RoundID
         /// The course's name when the round started.

@@ -2,9 +2,9 @@ import Foundation
 import HyzerDomain
 
 /// A round as `round list --json`, `round show --json` and the web's `/api/rounds` print it.
-public struct RoundDocument: Encodable, Sendable {
+public struct RoundDocument: Codable, Hashable, Sendable {
     /// One participant of the round.
-    public struct Member: Encodable, Sendable {
+    public struct Member: Codable, Hashable, Sendable {
         /// The participant: a registered player or a guest of the round (its JSON: the player's
         /// lowercase UUID, or `guest:` and the guest's).
         public let id: ParticipantID
@@ -43,7 +43,7 @@ public struct RoundDocument: Encodable, Sendable {
     public let late: [LateScoreDocument]
 
     /// One device's receipt.
-    public struct Receipt: Encodable, Sendable {
+    public struct Receipt: Codable, Hashable, Sendable {
         /// The signing device's key (its JSON: lowercase hexadecimal).
         public let device: DeviceID
         /// The round signature it signed, hexadecimal.

@@ -1,7 +1,7 @@
 import HyzerDomain
 
 /// A round's leaderboard as `standings --json` and the web's `/api/rounds/R/standings` print it.
-public struct StandingsDocument: Encodable, Equatable, Sendable {
+public struct StandingsDocument: Codable, Hashable, Sendable {
     /// The round's id (its JSON: the lowercase UUID).
     public let round: RoundID
     /// The course's name when the round started.

@@ -76,7 +76,8 @@ struct HeadToHeadCommand: AsyncParsableCommand {
         var table = Table([("Date", .left), ("Course", .left), (player, .right), (opponent, .right), ("Result", .left), ("Round", .left)])
         for meeting in record.lastMeetings {
             table.add(
-                DateText.day(meeting.startedAt), meeting.course, "\(meeting.playerStrokes)", "\(meeting.opponentStrokes)", meeting.result,
+                DateText.day(meeting.startedAt), meeting.course, "\(meeting.playerStrokes)", "\(meeting.opponentStrokes)",
+                meeting.result.rawValue,
                 String(meeting.round.description.prefix(8)))
         }
         return header + "\n\nlast meetings\n" + table.render()

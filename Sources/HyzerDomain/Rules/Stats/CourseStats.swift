@@ -3,9 +3,9 @@ import Foundation
 /// How a course plays over every completed round on it (docs/domain.md, "Stats"): each hole's
 /// average against par from every full card, and the hardest and easiest holes. Field names are
 /// the `stats course --json` contract.
-public struct CourseStats: Encodable, Hashable, Sendable {
+public struct CourseStats: Codable, Hashable, Sendable {
     /// One hole over every card that played it.
-    public struct Hole: Encodable, Hashable, Sendable {
+    public struct Hole: Codable, Hashable, Sendable {
         /// The hole number, 1-based.
         public let hole: Int
         /// The course's par now (a round that started under another par is measured against the

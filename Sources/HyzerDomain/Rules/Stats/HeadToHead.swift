@@ -3,17 +3,27 @@ import Foundation
 /// Two registered players against each other over the completed rounds where both have a full
 /// card (docs/domain.md, "Stats"). The fewer strokes wins. Field names are the
 /// `stats head-to-head --json` contract.
-public struct HeadToHead: Encodable, Hashable, Sendable {
+public struct HeadToHead: Codable, Hashable, Sendable {
     /// A player, by id and current name.
-    public struct Side: Encodable, Hashable, Sendable {
+    public struct Side: Codable, Hashable, Sendable {
         /// The player (its JSON: the lowercase UUID).
         public let playerID: PlayerID
         /// The player's current name.
         public let name: String
     }
 
+    /// How a shared round went for the player (its JSON: `win`, `loss` or `tie`).
+    public enum Outcome: String, Codable, Hashable, Sendable {
+        /// The player took fewer strokes.
+        case win
+        /// The player took more strokes.
+        case loss
+        /// Equal strokes.
+        case tie
+    }
+
     /// One shared round.
-    public struct Meeting: Encodable, Hashable, Sendable {
+    public struct Meeting: Codable, Hashable, Sendable {
         /// The round (its JSON: the lowercase UUID).
         public let round: RoundID
         /// The course's name when the round started.
@@ -24,8 +34,8 @@ public struct HeadToHead: Encodable, Hashable, Sendable {
         public let playerStrokes: Int
         /// The opponent's total strokes in the round.
         public let opponentStrokes: Int
-        /// `win`, `loss` or `tie`, for the player.
-        public let result: String
+        /// How the round went for the player.
+        public let result: Outcome
 
         init(player: PlayedCard, opponent: PlayedCard) {
             round = RoundID(player.round.id)
@@ -33,7 +43,7 @@ public struct HeadToHead: Encodable, Hashable, Sendable {
             startedAt = player.startedAt
             playerStrokes = player.totalStrokes
             opponentStrokes = opponent.totalStrokes
-            result = playerStrokes < opponentStrokes ? "win" : playerStrokes > opponentStrokes ? "loss" : "tie"
+            result = playerStrokes < opponentStrokes ? .win : playerStrokes > opponentStrokes ? .loss : .tie
         }
     }
 

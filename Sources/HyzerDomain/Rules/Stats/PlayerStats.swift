@@ -3,9 +3,9 @@ import Foundation
 /// One registered player's record over every completed round (docs/domain.md, "Stats"): a pure
 /// function of the rounds, whatever their order. Field names are the `stats player --json`
 /// contract.
-public struct PlayerStats: Encodable, Hashable, Sendable {
+public struct PlayerStats: Codable, Hashable, Sendable {
     /// One round of the player's, as the trend and the bests list it.
-    public struct RoundResult: Encodable, Hashable, Sendable {
+    public struct RoundResult: Codable, Hashable, Sendable {
         /// The round (its JSON: the lowercase UUID).
         public let round: RoundID
         /// The course's name when the round started.
