@@ -4,8 +4,8 @@ import HyzerKit
 import Testing
 
 /// Every document and every rules value it carries is `Codable` both ways (docs/embedding.md,
-/// "Views"): an app caches what the CLI prints and reads it back as the same value, and a cached
-/// file that is damaged throws instead of trapping.
+/// "What it offers"): an app caches what the CLI prints and reads it back as the same value, and
+/// a cached file that is damaged throws instead of trapping.
 @Suite struct DocumentRoundTripTests {
     /// Ava's phone (owns Ava, the organizer) and Ben's phone, synced, with a finished round on a
     /// three-hole course for Ava, Ben and the guest Dee: Ben's first hole disputed, a late score
