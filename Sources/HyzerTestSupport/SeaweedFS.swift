@@ -56,9 +56,7 @@ public final class SeaweedFS: @unchecked Sendable {
         try FileManager.default.createDirectory(at: directory.path("data"), withIntermediateDirectories: true)
         // Every component on a port of its own; the admin's gRPC port is its HTTP port + 10,000,
         // where the built-in worker looks for it.
-        var ports = try Self.freePorts(9)
-        let admin = try Self.freePortBelow(55_535, excluding: ports)
-        ports.append(admin)
+        let (ports, admin) = try Self.quietPorts(9)
         port = ports[6]
         endpoint = "http://127.0.0.1:\(port)"
         arguments = [
@@ -121,38 +119,21 @@ public final class SeaweedFS: @unchecked Sendable {
 
     deinit { stop() }
 
-    /// `count` distinct free TCP ports on loopback, as the system hands them out.
-    static func freePorts(_ count: Int) throws -> [Int] {
+    /// `count` distinct free TCP ports on loopback and a free admin port whose port + 10,000 is
+    /// free too, none of them in the system's ephemeral range (32,768 and up): a port the system
+    /// handed out, given back and passed to `weed` could be taken in between by any connection
+    /// another test dials (in CI, once, the master's), one of these only by a port chosen as these are.
+    static func quietPorts(_ count: Int) throws -> (ports: [Int], admin: Int) {
+        var candidates = Array(10_000..<22_000).shuffled()[...]
         var ports: [Int] = []
-        while ports.count < count {
-            let port = try freePort()
-            if !ports.contains(port) { ports.append(port) }
+        while ports.count < count, let candidate = candidates.popFirst() {
+            if isFree(candidate) { ports.append(candidate) }
         }
-        return ports
-    }
-
-    /// A free port below `limit` that is not in `excluding`, whose port + 10,000 is free too.
-    static func freePortBelow(_ limit: Int, excluding: [Int]) throws -> Int {
-        for candidate in stride(from: 20_000, to: limit - 10_000, by: 7).shuffled() where !excluding.contains(candidate) {
-            if isFree(candidate), isFree(candidate + 10_000) { return candidate }
+        guard ports.count == count else { throw Unavailable(description: "no \(count) free ports below 22,000 for SeaweedFS") }
+        guard let admin = candidates.first(where: { isFree($0) && isFree($0 + 10_000) && !ports.contains($0 + 10_000) }) else {
+            throw Unavailable(description: "no free pair of ports for SeaweedFS's admin server")
         }
-        throw Unavailable(description: "no free pair of ports for SeaweedFS's admin server")
-    }
-
-    private static func freePort() throws -> Int {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard socket >= 0 else { throw Unavailable(description: "no socket for a free port") }
-        defer { close(socket) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0 }
-        }
-        guard bound else { throw Unavailable(description: "no free port on loopback") }
-        return Int(UInt16(bigEndian: address.sin_port))
+        return (ports, admin)
     }
 
     private static func isFree(_ port: Int) -> Bool {
