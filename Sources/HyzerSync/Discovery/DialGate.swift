@@ -44,6 +44,12 @@ final class DialGate: Sendable {
         }
     }
 
+    /// Places free now.
+    var free: Int { state.withLock { $0.free } }
+
+    /// Dials waiting for a place now.
+    var waiting: Int { state.withLock { $0.waiters.count } }
+
     /// Gives a place back: to the longest waiter, if any.
     func leave() {
         let next = state.withLock { state in
