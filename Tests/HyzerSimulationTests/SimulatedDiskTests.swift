@@ -225,6 +225,20 @@ import Testing
         #expect(result.coverage[.crashes] > 0)
     }
 
+    /// A folder sync killed while it writes has already signed the receipts of the finish it
+    /// read (`Replica.afterIngest` runs before it writes): they are its own committed ops, which
+    /// the restart's check must expect (soak seed 1,165 found the check did not).
+    @Test func folderSyncKilledAfterSigningReceiptsRestartsClean() throws {
+        let request = try #require(
+            SimulationRequest(
+                commandLine: "hyzer-peer simulate --seed 1165 --swarm --holes 5 --set watchAway=0 --set maxOfflineMinutes=14"
+                    + " --set stalls=0 --set crashes=0.9840144138501584 --set courseEdits=0"))
+        let result = Simulation(request: request).run()
+        #expect(result.passed, "\(result.failure?.description ?? "")")
+        #expect(result.coverage[.crashesMidFolderSync] > 0)
+        #expect(result.coverage[.receiptsAfterFolderFinish] > 0)
+    }
+
     /// A disk that acknowledges the WAL's syncs and keeps nothing of them loses committed ops
     /// at a power cut: the check after the restart catches it.
     @Test func diskThatLiesAboutWALSyncsIsCaught() throws {

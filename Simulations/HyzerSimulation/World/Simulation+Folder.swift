@@ -16,6 +16,9 @@ extension Simulation {
         do {
             report = try FolderSync(replica: device.running, folder: SimulatedFolder(store: store, observer: index)).run()
         } catch let error as FolderError where device.pendingCrash == .midFolderSync {
+            // Killed while writing: the receipts the sync signed before it wrote are committed,
+            // ops of its own the registry records as it does a command's before the power goes.
+            if !(try capture(device)).isEmpty { coverage.count(.receiptsAfterFolderFinish) }
             record("\(device.name) killed mid-folder-sync: \(error.reason)")
             try crashNow(index, kind: .midFolderSync)
             return
