@@ -26,10 +26,15 @@ struct AuthorRow {
 
     /// The row of `key`, if the store knows the author.
     static func find(_ key: AuthorID, in db: Database) throws -> AuthorRow? {
-        try Row.fetchOne(
-            db.cachedStatement(sql: "SELECT \(Column.selection) FROM authors WHERE key = ?"), arguments: [key]
-        ).map(AuthorRow.init(row:))
+        // Decoded while the statement holds the row (a cursor's row reads the statement).
+        try Row.fetchCursor(db.cachedStatement(sql: findQuery), arguments: [key]).map(AuthorRow.init(row:)).next()
     }
+
+    /// The query of `find`, made once: every op ingested finds its author.
+    private static let findQuery = "SELECT \(Column.selection) FROM authors WHERE key = ?"
+
+    /// Every author with a log, by key: the query of a delta and a digest.
+    static let withLogQuery = "SELECT \(Column.selection) FROM authors WHERE headSequence > 0 ORDER BY key"
 
     /// The row `row` holds, its columns selected as `Column` lists them.
     init(row: Row) throws {

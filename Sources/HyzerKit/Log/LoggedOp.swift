@@ -22,16 +22,18 @@ struct LoggedOp {
         signature = try row.optionalBytes(Column.signature)
     }
 
+    /// The queries of `range`, made once: a delta reads a range of every author it carries.
+    private static let upQuery =
+        "SELECT \(Column.selection) FROM ops WHERE author = ? AND sequence >= ? AND sequence <= ? ORDER BY sequence ASC"
+    private static let downQuery =
+        "SELECT \(Column.selection) FROM ops WHERE author = ? AND sequence >= ? AND sequence <= ? ORDER BY sequence DESC"
+
     /// The ops of the author in `authors` row `author` from `first` through `last` held, in log
     /// order or from `last` down.
     static func range(
         author: Int64, from first: UInt64 = 1, through last: UInt64 = UInt64(Int64.max), descending: Bool = false, _ db: Database
     ) throws -> some Cursor<LoggedOp> {
-        let statement = try db.cachedStatement(
-            sql: """
-                SELECT \(Column.selection) FROM ops WHERE author = ? AND sequence >= ? AND sequence <= ?
-                ORDER BY sequence \(descending ? "DESC" : "ASC")
-                """)
+        let statement = try db.cachedStatement(sql: descending ? downQuery : upQuery)
         return try Row.fetchCursor(statement, arguments: [author, Int64(clamping: first), Int64(clamping: last)]).map(LoggedOp.init(row:))
     }
 }

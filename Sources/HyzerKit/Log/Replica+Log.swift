@@ -176,10 +176,9 @@ extension Replica {
     private func delta(above vector: VersionVector, segmentBytesMax: Int, _ db: Database) throws -> [AuthorSegment] {
         do {
             var segments: [AuthorSegment] = []
-            let authors = try Row.fetchAll(
-                db.cachedStatement(sql: "SELECT \(AuthorRow.Column.selection) FROM authors WHERE headSequence > 0 ORDER BY key")
-            ).map(AuthorRow.init(row:))
-            for authorRow in authors {
+            // Read from the statement as it steps (a cursor): no row is copied.
+            let authors = try Row.fetchCursor(db.cachedStatement(sql: AuthorRow.withLogQuery)).map(AuthorRow.init(row:))
+            while let authorRow = try authors.next() {
                 let key = authorRow.key
                 let head = authorRow.headSequence
                 let frozenAt = authorRow.frozenAt
@@ -297,10 +296,8 @@ extension Replica {
 
     static func digest(_ db: Database) throws -> String {
         var writer = ByteWriter()
-        let authors = try Row.fetchAll(
-            db.cachedStatement(sql: "SELECT \(AuthorRow.Column.selection) FROM authors WHERE headSequence > 0 ORDER BY key")
-        ).map(AuthorRow.init(row:))
-        for author in authors {
+        let authors = try Row.fetchCursor(db.cachedStatement(sql: AuthorRow.withLogQuery)).map(AuthorRow.init(row:))
+        while let author = try authors.next() {
             writer.write(raw: author.key.bytes)
             if author.frozenAt == 0 {
                 writer.write(author.headSequence)

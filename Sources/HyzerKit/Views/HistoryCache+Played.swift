@@ -26,11 +26,14 @@ extension HistoryCache {
     }
 
     /// The played round `bytes` encode, its strings read into `recent`: the course name, then
-    /// each card's player id (refused when it names no participant) and name, each kept (shared, not made again) when the round decoded
-    /// before had the same string at the same place. A round's strokes are one array that its
-    /// cards slice: a round of a group that plays together costs a few allocations, not one per
-    /// string and card.
-    static func decodePlayed(_ bytes: [UInt8], reusing recent: inout [String]) throws -> PlayedRound {
+    /// each card's player id (refused when it names no participant) and name, each kept (shared,
+    /// not made again) when the round decoded before had the same string at the same place, and
+    /// so each card's participant (`participants`, checked only when its text changed). A round's
+    /// strokes are one array that its cards slice: a round of a group that plays together costs a
+    /// few allocations, not one per string and card.
+    static func decodePlayed(_ bytes: [UInt8], reusing recent: inout [String], participants: inout [ParticipantID]) throws
+        -> PlayedRound
+    {
         var reader = ByteReader(bytes)
         let id = try reader.readUUID()
         let courseID = try reader.readUUID()
@@ -51,9 +54,17 @@ extension HistoryCache {
             for _ in 0..<holes { strokes.append(try reader.readNumber()) }
         }
         try reader.expectEnd()
-        let cards = try (0..<count).map { card in
-            guard let id = ParticipantID(text: recent[1 + 2 * card]) else { throw ByteDecodingError.outOfRange(field: "participant") }
-            return PlayedRound.Card(playerID: id, name: recent[2 + 2 * card], strokes: strokes[(card * holes)..<((card + 1) * holes)])
+        var cards: [PlayedRound.Card] = []
+        cards.reserveCapacity(count)
+        for card in 0..<count {
+            let text = recent[1 + 2 * card]
+            if card == participants.count || participants[card].description != text {
+                guard let id = ParticipantID(text: text) else { throw ByteDecodingError.outOfRange(field: "participant") }
+                if card == participants.count { participants.append(id) } else { participants[card] = id }
+            }
+            cards.append(
+                PlayedRound.Card(
+                    playerID: participants[card], name: recent[2 + 2 * card], strokes: strokes[(card * holes)..<((card + 1) * holes)]))
         }
         return PlayedRound(id: id, courseID: courseID, courseName: recent[0], pars: pars, startedAt: startedAt, cards: cards)
     }

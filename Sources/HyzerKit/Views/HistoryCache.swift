@@ -86,7 +86,8 @@ enum HistoryCache {
     /// its rows still hold.
     static func played(_ db: Database, merge: MergeRule) throws -> Lookup<PlayedRound> {
         var recent: [String] = []
-        return try lookup(db, .played, merge: merge) { try decodePlayed($0, reusing: &recent) }
+        var participants: [ParticipantID] = []
+        return try lookup(db, .played, merge: merge) { try decodePlayed($0, reusing: &recent, participants: &participants) }
     }
 
     /// The `value` of every completed round of the snapshot `db`, decoded, from the cache where

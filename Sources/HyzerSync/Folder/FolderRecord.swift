@@ -96,9 +96,6 @@ enum FolderRecord: Hashable, Sendable {
         }
     }
 
-    /// Records kept in this order: by key, as the store lists them.
-    static func byKey(_ left: FolderRecord, _ right: FolderRecord) -> Bool { left.key < right.key }
-
     /// A file's identity for "already read": its size and modification time.
     static func fingerprint(_ file: FolderEntry) -> [UInt8] {
         var writer = ByteWriter()
