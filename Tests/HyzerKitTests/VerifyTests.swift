@@ -69,6 +69,17 @@ import Testing
         #expect(report.signaturesChecked == 2, "the receiver's own op and the last op of the segment")
     }
 
+    /// A stored author key of the wrong length, damage done behind the store's back, is an error
+    /// thrown by the reads that decode it straight from the statement (a delta, the digest),
+    /// never a trap (docs/store.md, "Reading rows").
+    @Test func anAuthorKeyOfTheWrongLengthIsAnErrorNotATrap() throws {
+        let store = try Store()
+        #expect(!(try store.test.replica.delta(above: VersionVector())).isEmpty)
+        try store.tamper("UPDATE authors SET key = zeroblob(31) WHERE key = ?", [Data(store.author.bytes)])
+        #expect(throws: (any Error).self) { try store.test.replica.delta(above: VersionVector()) }
+        #expect(throws: (any Error).self) { try store.test.replica.digest() }
+    }
+
     /// Damage done with raw SQL and the problems `verify` must report.
     struct Damage: Sendable, CustomTestStringConvertible {
         let label: String
