@@ -68,6 +68,9 @@ struct ServeProcess {
     /// The process's resident memory in bytes (Linux).
     var residentBytes: Int? { HyzerLiveSyncTests.residentBytes(of: "\(process.processIdentifier)") }
 
+    /// The memory the process allocated, without the pages of its binary (Linux).
+    var allocatedBytes: Int? { HyzerLiveSyncTests.residentBytes(of: "\(process.processIdentifier)", field: "RssAnon") }
+
     /// A handle for `LiveWorld.syncOnce`.
     var running: RunningServer { RunningServer(address: address, task: Task {}, outcomes: .init([])) }
 

@@ -82,10 +82,12 @@ struct RawPeer {
 
 enum RawPeerError: Error { case handshake }
 
-/// The resident memory of a process, from /proc (Linux), in bytes.
-func residentBytes(of pid: String) -> Int? {
+/// The resident memory of a process, from /proc (Linux), in bytes: all of it (`VmRSS`, which
+/// counts the binary's own pages as they are read), or only what the process allocated
+/// (`RssAnon`: heap, stacks, buffers — what connections and bundles cost).
+func residentBytes(of pid: String, field: String = "VmRSS") -> Int? {
     guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-        let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+        let line = status.split(separator: "\n").first(where: { $0.hasPrefix("\(field):") }),
         let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "")
     else { return nil }
     return kilobytes * 1024

@@ -33,6 +33,7 @@ extension LiveSyncTests {
             let member = try world.replica("member", owner: "Ben")
             let group = world.group
             let peakResident = NIOLockedValueBox(0)
+            let peakAllocated = NIOLockedValueBox(0)
             let timing: Duration = try await withThrowingTaskGroup(of: Void.self) { tasks in
                 /// Runs `attack` from `source` again and again until the test ends.
                 func siege(from source: String, _ attack: @escaping @Sendable (inout RawPeer) async throws -> Void, framed: Bool = true) {
@@ -91,7 +92,9 @@ extension LiveSyncTests {
                 tasks.addTask {
                     while !stop.withLockedValue({ $0 }) {
                         let resident = serve.residentBytes ?? 0
+                        let allocated = serve.allocatedBytes ?? 0
                         peakResident.withLockedValue { $0 = max($0, resident) }
+                        peakAllocated.withLockedValue { $0 = max($0, allocated) }
                         try? await Task.sleep(for: .milliseconds(100))
                     }
                 }
@@ -112,10 +115,15 @@ extension LiveSyncTests {
                 tasks.cancelAll()
                 return elapsed
             }
-            let peak = peakResident.withLockedValue { $0 }
-            print("siege: serve's resident memory peaked at \(peak >> 20) MiB")
+            let peak = peakAllocated.withLockedValue { $0 }
+            print(
+                "siege: serve's resident memory peaked at \(peakResident.withLockedValue { $0 } >> 20) MiB, "
+                    + "\(peak >> 20) MiB of it allocated")
             #expect(timing < .seconds(10))
-            #expect(peak > 0 && peak < 100 << 20, "serve's resident memory reached \(peak >> 20) MiB")
+            // What the siege costs is what serve allocates; the pages of its own binary (some 45 MiB
+            // of the debug build) are counted in the resident figure but grow with the code, not with
+            // the connections.
+            #expect(peak > 0 && peak < 80 << 20, "serve allocated \(peak >> 20) MiB")
         }
     }
 }
