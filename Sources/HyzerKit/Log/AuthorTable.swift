@@ -30,7 +30,7 @@ struct AuthorRow {
         try Row.fetchCursor(db.cachedStatement(sql: findQuery), arguments: [key]).map(AuthorRow.init(row:)).next()
     }
 
-    /// The query of `find`, made once: every op ingested finds its author.
+    /// The query of `find`, made once: ingest finds the author of every segment it reads.
     private static let findQuery = "SELECT \(Column.selection) FROM authors WHERE key = ?"
 
     /// Every author with a log, by key: the query of a delta and a digest.
